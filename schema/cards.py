@@ -1,0 +1,232 @@
+"""Seats, teams, suits, ranks and cards: the vocabulary every room shares.
+
+Rank order and card points come from one table, :data:`RANK_TABLE`. A card also has a
+small integer ``index`` (0..31) so the engine can keep a hand as a 32-bit mask.
+
+>>> card = Card.parse("JS")
+>>> card.rank, card.suit, card.points, str(card)
+(<Rank.JACK: 'J'>, <Suit.SPADES: 'S'>, 3, 'JS')
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Final
+
+
+class Direction(StrEnum):
+    """Which way the deal, the bidding and the play pass round the table."""
+
+    CLOCKWISE = "clockwise"
+    COUNTERCLOCKWISE = "counterclockwise"
+
+
+class Team(StrEnum):
+    """A partnership: North-South or East-West.
+
+    >>> Team.NS.other
+    <Team.EW: 'EW'>
+    """
+
+    NS = "NS"
+    EW = "EW"
+
+    @property
+    def other(self) -> Team:
+        return Team.EW if self is Team.NS else Team.NS
+
+
+class Seat(StrEnum):
+    """A seat at the table, named by compass point.
+
+    >>> Seat.N.next(Direction.CLOCKWISE), Seat.N.next(Direction.COUNTERCLOCKWISE)
+    (<Seat.E: 'E'>, <Seat.W: 'W'>)
+    """
+
+    N = "N"
+    E = "E"
+    S = "S"
+    W = "W"
+
+    @property
+    def index(self) -> int:
+        """Position in clockwise order N, E, S, W (0..3)."""
+        return _SEAT_INDEX[self]
+
+    @property
+    def team(self) -> Team:
+        return Team.NS if self in (Seat.N, Seat.S) else Team.EW
+
+    @property
+    def partner(self) -> Seat:
+        return SEATS[(self.index + 2) % 4]
+
+    def next(self, direction: Direction) -> Seat:
+        """The seat that plays after this one in the given direction."""
+        step = 1 if direction is Direction.CLOCKWISE else 3
+        return SEATS[(self.index + step) % 4]
+
+    def order_from(self, direction: Direction) -> tuple[Seat, Seat, Seat, Seat]:
+        """The four seats in playing order, starting with this one.
+
+        >>> [str(s) for s in Seat.S.order_from(Direction.COUNTERCLOCKWISE)]
+        ['S', 'E', 'N', 'W']
+        """
+        step = 1 if direction is Direction.CLOCKWISE else 3
+        i = self.index
+        return (SEATS[i], SEATS[(i + step) % 4], SEATS[(i + 2 * step) % 4], SEATS[(i + 3 * step) % 4])
+
+
+SEATS: Final[tuple[Seat, Seat, Seat, Seat]] = (Seat.N, Seat.E, Seat.S, Seat.W)
+_SEAT_INDEX: Final[dict[Seat, int]] = {seat: i for i, seat in enumerate(SEATS)}
+
+
+class Suit(StrEnum):
+    """A suit, by its letter in the log notation. No suit outranks another."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def index(self) -> int:
+        return _SUIT_INDEX[self]
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOL[self]
+
+
+SUITS: Final[tuple[Suit, ...]] = tuple(Suit)
+_SUIT_INDEX: Final[dict[Suit, int]] = {suit: i for i, suit in enumerate(SUITS)}
+_SUIT_SYMBOL: Final[dict[Suit, str]] = {
+    Suit.SPADES: "♠",
+    Suit.HEARTS: "♥",
+    Suit.DIAMONDS: "♦",
+    Suit.CLUBS: "♣",
+}
+
+
+class Rank(StrEnum):
+    """A rank, by its letter in the log notation (``T`` is the ten)."""
+
+    JACK = "J"
+    NINE = "9"
+    ACE = "A"
+    TEN = "T"
+    KING = "K"
+    QUEEN = "Q"
+    EIGHT = "8"
+    SEVEN = "7"
+
+    @property
+    def strength(self) -> int:
+        """7 for the jack (highest) down to 0 for the seven, in every suit."""
+        return RANK_TABLE[self][0]
+
+    @property
+    def points(self) -> int:
+        """Card points: J 3, 9 2, A 1, T 1, the rest 0."""
+        return RANK_TABLE[self][1]
+
+
+# The one table of rank order and points: rank -> (strength, points), highest first.
+RANK_TABLE: Final[dict[Rank, tuple[int, int]]] = {
+    Rank.JACK: (7, 3),
+    Rank.NINE: (6, 2),
+    Rank.ACE: (5, 1),
+    Rank.TEN: (4, 1),
+    Rank.KING: (3, 0),
+    Rank.QUEEN: (2, 0),
+    Rank.EIGHT: (1, 0),
+    Rank.SEVEN: (0, 0),
+}
+RANKS: Final[tuple[Rank, ...]] = tuple(RANK_TABLE)  # highest first
+TOTAL_CARD_POINTS: Final[int] = 4 * sum(points for _, points in RANK_TABLE.values())
+SCORING_RANKS: Final[frozenset[Rank]] = frozenset(r for r in RANKS if r.points > 0)
+
+
+class Card:
+    """One of the 32 cards. Instances are shared: ``Card.parse("JS") is Card.parse("JS")``.
+
+    ``index`` is ``suit.index * 8 + position of the rank from the top`` (JS is 0, 7C is 31),
+    so ``1 << card.index`` is the card's bit in a hand mask.
+
+    >>> Card.parse("TD").points, Card.parse("TD").index
+    (1, 19)
+    """
+
+    __slots__ = ("index", "points", "rank", "strength", "suit", "text")
+
+    rank: Rank
+    suit: Suit
+    index: int
+    points: int
+    strength: int
+    text: str
+
+    def __init__(self, rank: Rank, suit: Suit) -> None:
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "index", suit.index * 8 + RANKS.index(rank))
+        object.__setattr__(self, "points", rank.points)
+        object.__setattr__(self, "strength", rank.strength)
+        object.__setattr__(self, "text", f"{rank.value}{suit.value}")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """The card written as rank then suit, exactly as LOG-FORMAT.md spells it.
+
+        Raises ``ValueError`` naming the text when it is not a card.
+
+        >>> Card.parse("9H").rank
+        <Rank.NINE: '9'>
+        """
+        try:
+            return _CARD_BY_TEXT[text]
+        except (KeyError, TypeError):
+            raise ValueError(f"{text!r} is not a card") from None
+
+    @staticmethod
+    def from_index(index: int) -> Card:
+        """The card whose ``index`` is the given number (0..31)."""
+        return ALL_CARDS[index]
+
+    @property
+    def mask(self) -> int:
+        return 1 << self.index
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Card({self.text!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Card.parse, (self.text,))
+
+
+# Shared instances make identity comparison and hashing by object cheap and correct.
+ALL_CARDS: Final[tuple[Card, ...]] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
+_CARD_BY_TEXT: Final[dict[str, Card]] = {card.text: card for card in ALL_CARDS}
+
+
+def cards_in_mask(mask: int) -> list[Card]:
+    """The cards whose bits are set in a 32-bit hand mask, in index order.
+
+    >>> [str(c) for c in cards_in_mask(Card.parse("JS").mask | Card.parse("7C").mask)]
+    ['JS', '7C']
+    """
+    return [ALL_CARDS[i] for i in range(32) if mask >> i & 1]
+
+
+def mask_of(cards: list[Card] | tuple[Card, ...] | frozenset[Card]) -> int:
+    """The 32-bit mask of a collection of cards."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.index
+    return mask

@@ -1,0 +1,331 @@
+"""The pydantic models of the match log, version 1 (LOG-FORMAT.md, the contract).
+
+Every model is frozen and refuses unknown fields, except the free ``meta`` object.
+Actions are a discriminated union on ``type``.
+
+>>> match = MatchLog.model_validate({
+...     "format": "twentynine.match", "version": 1, "rules": "standard",
+...     "players": {"N": "A", "E": "B", "S": "C", "W": "D"},
+...     "deals": [{"dealer": "N", "actions": [{"seat": "E", "type": "bid", "value": 15}]}]})
+>>> action = match.deals[0].actions[0]
+>>> action.type, action.seat, action.value
+('bid', <Seat.E: 'E'>, 15)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Annotated, Any, Final, Literal
+
+import orjson
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    WithJsonSchema,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from schema.cards import Card, Seat, Suit, Team
+from schema.rules import PRESET_NAMES, Rules, RulesError, resolve_rules
+
+FORMAT_NAME: Final = "twentynine.match"
+FORMAT_VERSION: Final = 1
+
+
+def _parse_card(value: object) -> Card:
+    if isinstance(value, Card):
+        return value
+    try:
+        return Card.parse(value)  # type: ignore[arg-type]
+    except ValueError:
+        raise PydanticCustomError("card", "{value} is not a card", {"value": repr(value)}) from None
+
+
+CARD_PATTERN: Final = "^[J9ATKQ87][SHDC]$"
+
+CardField = Annotated[
+    Card,
+    PlainValidator(_parse_card),
+    PlainSerializer(lambda card: card.text, return_type=str),
+    WithJsonSchema({"type": "string", "pattern": CARD_PATTERN, "description": "rank then suit"}),
+]
+"""A card in log notation: ``"JS"`` in JSON, a :class:`Card` in Python."""
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TeamScores(_Frozen):
+    """A number for each team, e.g. card points or match score."""
+
+    NS: int
+    EW: int
+
+    def __getitem__(self, team: Team) -> int:
+        return self.NS if team is Team.NS else self.EW
+
+
+class PlayerRef(_Frozen):
+    """A player with a display name and a stable id."""
+
+    name: str
+    id: str
+
+
+Player = str | PlayerRef
+
+
+def player_name(player: Player) -> str:
+    """The display name of a player entry, whichever form it takes."""
+    return player if isinstance(player, str) else player.name
+
+
+class _ActionBase(_Frozen):
+    seat: Seat
+    t: int | None = Field(default=None, description="Milliseconds since the match began.")
+    note: str | None = Field(default=None, description="Free commentary, shown in reports.")
+
+
+class BidAction(_ActionBase):
+    """A bid of ``value`` card points."""
+
+    type: Literal["bid"] = "bid"
+    value: int
+
+
+class PassAction(_ActionBase):
+    """A pass in the auction."""
+
+    type: Literal["pass"] = "pass"
+
+
+class DittoAction(_ActionBase):
+    """Duel bidding: the senior equals the standing bid and takes it over."""
+
+    type: Literal["ditto"] = "ditto"
+
+
+class TrumpAction(_ActionBase):
+    """The caller's secret choice of trump.
+
+    ``suit`` is null when the recorder did not see it; ``seventh`` calls the seventh card;
+    ``card`` is the face-down card when it is one of the caller's own; ``mode`` is
+    ``no_trump`` or ``reverse`` where the rules allow them.
+    """
+
+    type: Literal["trump"] = "trump"
+    suit: Suit | None = None
+    seventh: bool | None = None
+    card: CardField | None = None
+    mode: Literal["no_trump", "reverse"] | None = None
+
+
+class DoubleAction(_ActionBase):
+    """An opponent of the caller doubles the stake."""
+
+    type: Literal["double"] = "double"
+
+
+class RedoubleAction(_ActionBase):
+    """The caller's side redoubles."""
+
+    type: Literal["redouble"] = "redouble"
+
+
+class SetAction(_ActionBase):
+    """The doubling side answers a redouble with Set."""
+
+    type: Literal["set"] = "set"
+
+
+class SingleHandAction(_ActionBase):
+    """The seat declares single hand."""
+
+    type: Literal["single_hand"] = "single_hand"
+
+
+class RedealAction(_ActionBase):
+    """A request for a new deal where the rules allow one."""
+
+    type: Literal["redeal"] = "redeal"
+
+
+class ShowAction(_ActionBase):
+    """The seat asks for the trump to be shown (or, the caller, shows it)."""
+
+    type: Literal["show"] = "show"
+    suit: Suit | None = Field(default=None, description="What was shown, where recorded.")
+
+
+class PlayAction(_ActionBase):
+    """A card played to the current trick."""
+
+    type: Literal["play"] = "play"
+    card: CardField
+
+
+class PairAction(_ActionBase):
+    """The seat shows the King and Queen of trumps."""
+
+    type: Literal["pair"] = "pair"
+
+
+Action = Annotated[
+    BidAction
+    | PassAction
+    | DittoAction
+    | TrumpAction
+    | DoubleAction
+    | RedoubleAction
+    | SetAction
+    | SingleHandAction
+    | RedealAction
+    | ShowAction
+    | PlayAction
+    | PairAction,
+    Field(discriminator="type"),
+]
+ACTION_TYPES: Final[tuple[str, ...]] = (
+    "bid",
+    "pass",
+    "ditto",
+    "trump",
+    "double",
+    "redouble",
+    "set",
+    "single_hand",
+    "redeal",
+    "show",
+    "play",
+    "pair",
+)
+
+
+class DealResult(_Frozen):
+    """A deal's result as recorded; the engine recomputes and compares it."""
+
+    points: TeamScores | None = None
+    score: TeamScores | None = Field(default=None, description="Match score after this deal.")
+    thrown_in: str | None = None
+
+
+class Deal(_Frozen):
+    """One deal: the dealer, the cards as dealt (where seen) and every action in order."""
+
+    dealer: Seat
+    hands: dict[Seat, Annotated[list[CardField | None], Field(min_length=8, max_length=8)]] | None = (
+        None
+    )
+    actions: list[Action]
+    result: DealResult | None = None
+
+
+class MatchResult(_Frozen):
+    """A match's result as recorded."""
+
+    score: TeamScores
+    winner: Team | None = None
+
+
+def _rules_json_schema() -> dict[str, Any]:
+    options = Rules.model_json_schema(by_alias=True)
+    definitions = options.get("$defs", {})
+
+    def inline(prop: dict[str, Any]) -> dict[str, Any]:
+        ref = prop.get("$ref")
+        if isinstance(ref, str):
+            prop = {**definitions[ref.rsplit("/", 1)[-1]], **prop}
+            del prop["$ref"]
+        return {key: value for key, value in prop.items() if key not in ("default", "title")}
+
+    properties = {name: inline(prop) for name, prop in options["properties"].items()}
+    preset_names = list(PRESET_NAMES)
+    return {
+        "anyOf": [
+            {"type": "string", "enum": preset_names, "description": "a preset name"},
+            {
+                "type": "object",
+                "description": "a preset with options overridden",
+                "properties": {"preset": {"type": "string", "enum": preset_names}, **properties},
+                "required": ["preset"],
+                "additionalProperties": False,
+            },
+        ]
+    }
+
+
+def _validate_rules(value: object) -> str | dict[str, Any]:
+    if not isinstance(value, str | dict):
+        raise PydanticCustomError(
+            "rules", "rules must be a preset name or an object with a 'preset'"
+        )
+    try:
+        resolve_rules(value)
+    except RulesError as exc:
+        raise PydanticCustomError("rules", "{reason}", {"reason": str(exc)}) from None
+    return value
+
+
+RulesField = Annotated[
+    str | dict[str, Any],
+    PlainValidator(_validate_rules),
+    WithJsonSchema(_rules_json_schema()),
+]
+
+
+class MatchLog(_Frozen):
+    """A match: who sat where, under which rules, and every deal in order."""
+
+    format: Literal["twentynine.match"]
+    version: Literal[1]
+    id: str | None = None
+    rules: RulesField
+    players: dict[Seat, Player]
+    meta: dict[str, Any] | None = None
+    deals: list[Deal]
+    result: MatchResult | None = None
+
+    @field_validator("players")
+    @classmethod
+    def _all_four_seats(cls, players: dict[Seat, Player]) -> dict[Seat, Player]:
+        missing = [seat.value for seat in Seat if seat not in players]
+        if missing:
+            raise PydanticCustomError(
+                "players", "no player for seat {seats}", {"seats": ", ".join(missing)}
+            )
+        return players
+
+    def resolved_rules(self) -> Rules:
+        """The match's rules as a validated :class:`Rules` value."""
+        return resolve_rules(self.rules)
+
+    def to_canonical(self) -> dict[str, Any]:
+        """The JSON-ready document, with only the fields that were given."""
+        return self.model_dump(mode="json", exclude_unset=True, by_alias=True)
+
+    def canonical_json(self) -> bytes:
+        """Canonical JSON: keys sorted, no spaces; the input to :meth:`content_hash`."""
+        return orjson.dumps(self.to_canonical(), option=orjson.OPT_SORT_KEYS)
+
+    def content_hash(self) -> str:
+        """The first 16 hex digits of the SHA-256 of the canonical JSON."""
+        return hashlib.sha256(self.canonical_json()).hexdigest()[:16]
+
+    @property
+    def match_id(self) -> str:
+        """The recorder's ``id``, or the content hash when it has none."""
+        return self.id if self.id is not None else self.content_hash()
+
+
+def match_json_schema() -> dict[str, Any]:
+    """The JSON Schema of the match log, as checked in at ``schema/match.schema.json``."""
+    document = MatchLog.model_json_schema(by_alias=True, mode="validation")
+    document["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    document["$id"] = "twentynine.match.v1"
+    document["title"] = "Twenty-Nine match log, version 1"
+    return document
