@@ -49,7 +49,7 @@ class Seat(StrEnum):
     W = "W"
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]
         """Position in clockwise order N, E, S, W (0..3)."""
         return _SEAT_INDEX[self]
 
@@ -74,7 +74,12 @@ class Seat(StrEnum):
         """
         step = 1 if direction is Direction.CLOCKWISE else 3
         i = self.index
-        return (SEATS[i], SEATS[(i + step) % 4], SEATS[(i + 2 * step) % 4], SEATS[(i + 3 * step) % 4])
+        return (
+            SEATS[i],
+            SEATS[(i + step) % 4],
+            SEATS[(i + 2 * step) % 4],
+            SEATS[(i + 3 * step) % 4],
+        )
 
 
 SEATS: Final[tuple[Seat, Seat, Seat, Seat]] = (Seat.N, Seat.E, Seat.S, Seat.W)
@@ -90,7 +95,8 @@ class Suit(StrEnum):
     CLUBS = "C"
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]
+        """Position in the order S, H, D, C (0..3)."""
         return _SUIT_INDEX[self]
 
     @property

@@ -15,6 +15,7 @@ Actions are a discriminated union on ``type``.
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Annotated, Any, Final, Literal
 
 import orjson
@@ -214,13 +215,15 @@ class DealResult(_Frozen):
     thrown_in: str | None = None
 
 
+HandField = Annotated[list[CardField | None], Field(min_length=8, max_length=8)]
+"""Eight cards in the order dealt; null for a card the recorder did not see."""
+
+
 class Deal(_Frozen):
     """One deal: the dealer, the cards as dealt (where seen) and every action in order."""
 
     dealer: Seat
-    hands: dict[Seat, Annotated[list[CardField | None], Field(min_length=8, max_length=8)]] | None = (
-        None
-    )
+    hands: dict[Seat, HandField] | None = None
     actions: list[Action]
     result: DealResult | None = None
 
@@ -310,7 +313,7 @@ class MatchLog(_Frozen):
 
     def canonical_json(self) -> bytes:
         """Canonical JSON: keys sorted, no spaces; the input to :meth:`content_hash`."""
-        return orjson.dumps(self.to_canonical(), option=orjson.OPT_SORT_KEYS)
+        return dump_json(self.to_canonical(), sort_keys=True)
 
     def content_hash(self) -> str:
         """The first 16 hex digits of the SHA-256 of the canonical JSON."""
@@ -320,6 +323,27 @@ class MatchLog(_Frozen):
     def match_id(self) -> str:
         """The recorder's ``id``, or the content hash when it has none."""
         return self.id if self.id is not None else self.content_hash()
+
+
+def dump_json(document: Any, *, sort_keys: bool = False, indent: bool = False) -> bytes:
+    """JSON bytes by orjson, or by the standard library for integers beyond 64 bits.
+
+    >>> dump_json({"b": 1, "a": 2**70}, sort_keys=True)
+    b'{"a":1180591620717411303424,"b":1}'
+    """
+    option = (orjson.OPT_SORT_KEYS if sort_keys else 0) | (orjson.OPT_INDENT_2 if indent else 0)
+    try:
+        return orjson.dumps(document, option=option)
+    except TypeError:  # orjson refuses integers outside 64 bits; JSON itself does not
+        separators = (",", ": ") if indent else (",", ":")
+        text = json.dumps(
+            document,
+            sort_keys=sort_keys,
+            indent=2 if indent else None,
+            separators=separators,
+            ensure_ascii=False,
+        )
+        return text.encode()
 
 
 def match_json_schema() -> dict[str, Any]:

@@ -1,0 +1,154 @@
+"""The canonical match-log format: streaming reader and writer for ``.json`` and ``.jsonl``.
+
+Readers take binary streams and yield one :class:`Record` per document: the match, or the
+problems that kept it from being read, each naming the file, the line and the JSON path. A
+JSONL stream is read a line at a time, so memory stays flat however long the file is.
+
+>>> import io
+>>> text = b'{"format": "twentynine.match", "version": 1, "rules": "pagat", "deals": []}\\n'
+>>> [str(p) for p in next(read_jsonl(io.BytesIO(text), "x.jsonl")).problems]
+['x.jsonl:1: players: missing required field']
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, Literal
+
+import orjson
+from pydantic import ValidationError
+
+from importers.errors import InputProblem, describe_validation_error
+from schema.log import MatchLog, dump_json
+
+Layout = Literal["json", "jsonl", "auto"]
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One document read from an input: a match, or the problems that stopped it."""
+
+    source: str
+    line: int | None
+    match: MatchLog | None
+    problems: tuple[InputProblem, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.match is not None
+
+
+def parse_document(data: bytes | str, source: str, line: int | None) -> Record:
+    """Validate one JSON document as a match log.
+
+    >>> parse_document(b"{", "m.json", None).problems[0].reason.startswith("invalid JSON")
+    True
+    """
+    try:
+        match = MatchLog.model_validate_json(data)
+    except ValidationError as exc:
+        return Record(source, line, None, tuple(describe_validation_error(exc, source, line)))
+    return Record(source, line, match)
+
+
+def read_json(stream: BinaryIO, source: str) -> Iterator[Record]:
+    """Read a ``.json`` stream: exactly one match object."""
+    yield parse_document(stream.read(), source, None)
+
+
+def read_jsonl(stream: Iterable[bytes], source: str, first_line: int = 1) -> Iterator[Record]:
+    """Read a ``.jsonl`` stream: one match object a line, blank lines ignored."""
+    for number, raw in enumerate(stream, first_line):
+        if raw.strip():
+            yield parse_document(raw, source, number)
+
+
+def read_stream(stream: BinaryIO, source: str, layout: Layout = "auto") -> Iterator[Record]:
+    """Read a stream as JSON, JSONL, or (``auto``) whichever its first line shows it to be.
+
+    A first line that is a whole JSON object by itself means JSONL; anything else is read as
+    one document.
+    """
+    if layout == "json":
+        yield from read_json(stream, source)
+        return
+    if layout == "jsonl":
+        yield from read_jsonl(stream, source)
+        return
+    first = stream.readline()
+    while first and not first.strip():
+        first = stream.readline()
+        if not first:
+            break
+    if not first.strip():
+        yield Record(source, None, None, (InputProblem(source, None, None, "empty input"),))
+        return
+    if _is_whole_object(first):
+        yield parse_document(first, source, 1)
+        yield from read_jsonl(stream, source, first_line=2)
+    else:
+        yield parse_document(first + stream.read(), source, None)
+
+
+def _is_whole_object(line: bytes) -> bool:
+    try:
+        return isinstance(orjson.loads(line), dict)
+    except orjson.JSONDecodeError:
+        return False
+
+
+def layout_of(path: Path) -> Layout:
+    """The layout a file name promises: ``.json``, ``.jsonl``, or auto for anything else."""
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        return "json"
+    if suffix in (".jsonl", ".ndjson"):
+        return "jsonl"
+    return "auto"
+
+
+def read_path(path: str | Path) -> Iterator[Record]:
+    """Read a file (or ``-`` for standard input) of match logs.
+
+    A file that cannot be opened gives one record with the reason.
+    """
+    if str(path) == "-":
+        yield from read_stream(sys.stdin.buffer, "<stdin>", "auto")
+        return
+    path = Path(path)
+    try:
+        with path.open("rb") as stream:
+            yield from read_stream(stream, str(path), layout_of(path))
+    except OSError as exc:
+        reason = f"cannot read: {exc.strerror or exc}"
+        yield Record(str(path), None, None, (InputProblem(str(path), None, None, reason),))
+
+
+def dump_match(match: MatchLog, *, indent: bool = False) -> bytes:
+    """A match as canonical JSON bytes (only the fields that were given, in model order).
+
+    >>> m = MatchLog.model_validate({"format": "twentynine.match", "version": 1,
+    ...     "rules": "pagat", "players": {"N": "a", "E": "b", "S": "c", "W": "d"}, "deals": []})
+    >>> dump_match(m)[:40]
+    b'{"format":"twentynine.match","version":1'
+    """
+    return dump_json(match.to_canonical(), indent=indent)
+
+
+def write_jsonl(matches: Iterable[MatchLog], stream: BinaryIO) -> int:
+    """Write matches one a line; returns how many were written."""
+    count = 0
+    for match in matches:
+        stream.write(dump_match(match))
+        stream.write(b"\n")
+        count += 1
+    return count
+
+
+def write_json(match: MatchLog, stream: BinaryIO) -> None:
+    """Write one match as an indented ``.json`` document."""
+    stream.write(dump_match(match, indent=True))
+    stream.write(b"\n")
