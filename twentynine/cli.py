@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -15,9 +16,14 @@ from typing import Annotated
 import orjson
 import typer
 
-from importers.canonical import Record, read_path
-from schema.log import match_json_schema
+from importers.canonical import Record
+from importers.formats import expand_inputs, read_any
+from replay import AuditError, Finding, audit_match, deal_steps
+from schema.cards import Seat
+from schema.log import MatchLog, match_json_schema
 from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
+from twentynine.frames import render_step
+from twentynine.pager import show_frames
 from twentynine.textout import plural, text_table
 
 app = typer.Typer(
@@ -31,8 +37,6 @@ app = typer.Typer(
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_BAD_INPUT = 2
-
-LOG_SUFFIXES = (".json", ".jsonl", ".ndjson")
 
 
 class OutputFormat(StrEnum):
@@ -102,18 +106,32 @@ def _show(value: object) -> str:
     return str(value)
 
 
-def expand_paths(paths: list[str]) -> list[str]:
-    """Files named on the command line, with directories searched for match logs."""
-    found: list[str] = []
-    for raw in paths:
-        path = Path(raw)
-        if raw != "-" and path.is_dir():
-            found.extend(
-                str(p) for p in sorted(path.rglob("*")) if p.suffix.lower() in LOG_SUFFIXES
-            )
-        else:
-            found.append(raw)
-    return found
+RulesOption = Annotated[
+    str | None,
+    typer.Option("--rules", help="Audit under this preset instead of each log's own rules."),
+]
+FromOption = Annotated[
+    str | None, typer.Option("--from", help="The input format; detected when not given.")
+]
+
+
+def _location(record: Record, finding: Finding) -> str:
+    where = record.source if record.line is None else f"{record.source}:{record.line}"
+    deal = "-" if finding.deal is None else str(finding.deal)
+    action = "-" if finding.action is None else str(finding.action)
+    return f"{where}:{deal}:{action}"
+
+
+def _read_inputs(paths: list[str], from_format: str | None) -> Iterator[tuple[str, Record]]:
+    files = expand_inputs(paths)
+    if not files:
+        raise fail("no match logs found in " + ", ".join(paths))
+    try:
+        for file in files:
+            for record in read_any(file, from_format):
+                yield str(file), record
+    except ValueError as exc:  # an unknown --from
+        raise fail(str(exc)) from None
 
 
 @app.command("audit")
@@ -122,28 +140,60 @@ def audit_command(
     output: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = (
         OutputFormat.text
     ),
+    rules_name: RulesOption = None,
+    from_format: FromOption = None,
+    strict: Annotated[bool, typer.Option(help="Stop at the first error.")] = False,
 ) -> None:
-    """Check match logs: exit 0 when clean, 1 when a finding is an error, 2 when unreadable."""
-    files = expand_paths(paths)
-    if not files:
-        raise fail("no match logs found in " + ", ".join(paths))
-    matches = deals = unreadable = 0
-    for file in files:
-        for record in read_path(file):
-            if record.ok:
-                matches += 1
-                assert record.match is not None
-                deals += len(record.match.deals)
-                continue
+    """Replay match logs through the rules engine and report every finding.
+
+    Exit status: 0 no error found, 1 an error was found, 2 an input could not be read.
+    """
+    try:
+        rules = resolve_rules(rules_name) if rules_name is not None else None
+    except RulesError as exc:
+        raise fail(f"--rules: {exc}") from None
+    files: set[str] = set()
+    matches = deals = errors = warnings = unreadable = 0
+    for file, record in _read_inputs(paths, from_format):
+        files.add(file)
+        if record.match is None:
             unreadable += 1
             _print_problems(record, output)
-    if output is OutputFormat.text:
-        typer.echo(
-            f"{plural(len(files), 'file')}, {plural(matches, 'match')}, {plural(deals, 'deal')}: "
-            f"{plural(unreadable, 'unreadable document') if unreadable else 'all valid'}"
-        )
+            continue
+        try:
+            audited = audit_match(record.match, rules, strict=strict)
+        except AuditError as exc:
+            raise fail(
+                f"{_location(record, exc.finding)}: {exc.finding.code} {exc.finding.message}", 1
+            ) from None
+        matches += 1
+        deals += len(record.match.deals)
+        for finding in audited.findings:
+            if finding.severity == "error":
+                errors += 1
+            else:
+                warnings += 1
+            if output is OutputFormat.json:
+                line: dict[str, object] = {
+                    "file": record.source,
+                    "line": record.line,
+                    "match": audited.match_id,
+                    **finding.to_dict(),
+                }
+                sys.stdout.write(orjson.dumps(line).decode() + "\n")
+            else:
+                typer.echo(f"{_location(record, finding)}: {finding.code} {finding.message}")
+    summary = (
+        f"{plural(len(files), 'file')}, {plural(matches, 'match')}, {plural(deals, 'deal')}: "
+        f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"
+    )
+    if unreadable:
+        summary += f", {plural(unreadable, 'unreadable document')}"
+    typer.echo(summary, err=output is OutputFormat.json)
     if unreadable:
         raise typer.Exit(EXIT_BAD_INPUT)
+    if errors:
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 def _print_problems(record: Record, output: OutputFormat) -> None:
@@ -164,6 +214,53 @@ def _print_problems(record: Record, output: OutputFormat) -> None:
             typer.echo(str(problem), err=True)
 
 
+@app.command("replay")
+def replay_command(
+    path: Annotated[str, typer.Argument(help="A file of match logs; - is stdin.")],
+    match_id: Annotated[
+        str | None, typer.Option("--match", help="The match's id (default: the first).")
+    ] = None,
+    deal_number: Annotated[int, typer.Option("--deal", min=1, help="The deal, from 1.")] = 1,
+    seat: Annotated[
+        Seat | None, typer.Option("--seat", help="Show only what this seat could see.")
+    ] = None,
+    rules_name: RulesOption = None,
+    from_format: FromOption = None,
+) -> None:
+    """Step through one deal: hands, trick, bid, trump, points and findings after each action.
+
+    On a terminal: Enter or right arrow next, left arrow back, a number then Enter jumps, q quits.
+    Otherwise every step is printed.
+    """
+    try:
+        rules = resolve_rules(rules_name) if rules_name is not None else None
+    except RulesError as exc:
+        raise fail(f"--rules: {exc}") from None
+    chosen: MatchLog | None = None
+    seen = 0
+    for _, record in _read_inputs([path], from_format):
+        if record.match is None:
+            raise fail(str(record.problems[0]))
+        seen += 1
+        if match_id is None or record.match.match_id == match_id:
+            chosen = record.match
+            break
+    if chosen is None:
+        wanted = f"no match with id {match_id!r}" if match_id else "no match"
+        raise fail(f"{path}: {wanted} among {plural(seen, 'match')}")
+    if deal_number > len(chosen.deals):
+        raise fail(f"{path}: match {chosen.match_id} has {plural(len(chosen.deals), 'deal')}")
+    steps = deal_steps(chosen, deal_number, seat=seat, rules=rules)
+    view = f" · seen by {seat.value}" if seat else ""
+    dealer = chosen.deals[deal_number - 1].dealer.value
+    heading = (
+        f"match {chosen.match_id} · deal {deal_number} of {len(chosen.deals)}"
+        f" · dealer {dealer}{view}"
+    )
+    frames = [render_step(step, total=len(steps), heading=heading) for step in steps]
+    show_frames(frames, sys.stdout, interactive=sys.stdin.isatty() and sys.stdout.isatty())
+
+
 @app.command("demo")
 def demo_command(
     samples: Annotated[Path, typer.Option(help="The folder of sample logs to run on.")] = Path(
@@ -175,7 +272,7 @@ def demo_command(
         raise fail(f"{samples}: no such folder (run from the checkout, or pass --samples)")
     typer.echo(f"== audit {samples}")
     try:
-        audit_command([str(samples)], OutputFormat.text)
+        audit_command([str(samples)], OutputFormat.text, None, None, strict=False)
     except typer.Exit as exc:
         if exc.exit_code not in (EXIT_OK, EXIT_FINDINGS):
             raise

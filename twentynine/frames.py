@@ -1,0 +1,69 @@
+"""Text frames of a deal for ``twentynine replay``: the table after each step.
+
+>>> from replay import deal_steps, random_match
+>>> from schema import Rules
+>>> log = random_match(Rules.preset("pagat"), seed=1)
+>>> frame = render_step(deal_steps(log, 1)[0], total=3, heading="demo")
+>>> frame.splitlines()[0]
+'demo'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from replay import StepView
+from schema.cards import Card, Seat, Suit, Team
+
+_COLUMN = 26
+_SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+
+
+def hand_text(cards: Sequence[Card | None]) -> str:
+    """A hand grouped by suit, highest first, with ``??`` for each unknown card.
+
+    >>> hand_text([Card.parse("9H"), None, Card.parse("JH"), Card.parse("7S")])
+    '♠ 7  ♥ J 9  ??'
+    """
+    known = [card for card in cards if card is not None]
+    groups: list[str] = []
+    for suit in _SUIT_ORDER:
+        ranks = sorted((c for c in known if c.suit is suit), key=lambda c: -c.strength)
+        if ranks:
+            groups.append(f"{suit.symbol} " + " ".join(c.rank.value for c in ranks))
+    unknown = len(cards) - len(known)
+    if unknown:
+        groups.append(" ".join(["??"] * unknown))
+    return "  ".join(groups) if groups else "-"
+
+
+def _needs_text(step: StepView) -> str:
+    if step.needs is None:
+        return "no call yet"
+    return ", ".join(f"{team.value} need {max(need, 0)}" for team, need in step.needs.items())
+
+
+def render_step(step: StepView, *, total: int, heading: str) -> str:
+    """One step as a block of text: the heading, what happened, the table and the findings."""
+    hands = {seat: hand_text(cards) for seat, cards in step.hands.items()}
+    # fixed columns so the table does not jump about as the hands shrink
+    indent = max(len(hands[Seat.W]) + 3, _COLUMN)
+    east_at = indent + max(len(hands[Seat.N]), len(hands[Seat.S]), _COLUMN) + 3
+    turn = f"  (to play: {step.current_seat.value})" if step.current_seat else ""
+    lines = [
+        heading,
+        f"step {step.step}/{total - 1}: {step.description}{turn}",
+        "",
+        " " * indent + f"N  {hands[Seat.N]}",
+        f"W  {hands[Seat.W]}".ljust(east_at) + f"E  {hands[Seat.E]}",
+        " " * indent + f"S  {hands[Seat.S]}",
+        "",
+        "trick:  " + ("  ".join(f"{seat.value} {card}" for seat, card in step.trick) or "-"),
+        "bid:    " + (f"{step.bid[0].value} {step.bid[1]}" if step.bid else "-"),
+        "trump:  " + step.trump,
+        "points: " + ", ".join(f"{team.value} {step.points[team]}" for team in Team),
+        "needs:  " + _needs_text(step),
+    ]
+    for finding in step.findings:
+        lines.append(f"!! {finding.code} ({finding.severity}): {finding.message}")
+    return "\n".join(lines)
