@@ -17,7 +17,7 @@ import orjson
 import typer
 
 from importers.canonical import Record
-from importers.formats import expand_inputs, read_any
+from importers.formats import expand_inputs, import_paths, read_any
 from replay import AuditError, Finding, audit_match, deal_steps
 from schema.cards import Seat
 from schema.log import MatchLog, match_json_schema
@@ -212,6 +212,24 @@ def _print_problems(record: Record, output: OutputFormat) -> None:
             sys.stdout.write(orjson.dumps(line).decode() + "\n")
         else:
             typer.echo(str(problem), err=True)
+
+
+@app.command("import")
+def import_command(
+    paths: Annotated[list[str], typer.Argument(help="Files or folders to import; - is stdin.")],
+    out: Annotated[
+        str, typer.Option("-o", "--out", help="Output .json, .jsonl, .29 (text), or - for stdout.")
+    ],
+    from_format: FromOption = None,
+) -> None:
+    """Convert logs from any known format into canonical match logs, with counts.
+
+    Exit status: 0 all imported, 1 some records skipped, 2 nothing written.
+    """
+    summary = import_paths(paths, from_format, out)
+    for line in summary.lines():
+        typer.echo(line, err=True)
+    raise typer.Exit(summary.exit_code)
 
 
 @app.command("replay")
