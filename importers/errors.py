@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -64,6 +65,8 @@ def json_path(loc: Sequence[int | str]) -> str:
 
 _UNION_MEMBERS = frozenset({"str", "PlayerRef", "int", "bool"})
 
+_JSON_POSITION = re.compile(r"at line (?P<line>\d+) column (?P<column>\d+)")
+
 _REASONS: dict[str, str] = {
     "missing": "missing required field",
     "extra_forbidden": "unknown field",
@@ -91,7 +94,15 @@ def describe_validation_error(
                 problems.append(InputProblem(source, line, key[0], reason))
             continue
         if kind == "json_invalid":
-            problems.append(InputProblem(source, line, None, f"invalid JSON: {ctx.get('error')}"))
+            reason = str(ctx.get("error"))
+            where = _JSON_POSITION.search(reason)
+            if line is None and where is not None:
+                # a whole-file document: the parser's line is the file's line
+                problems.append(
+                    InputProblem(source, int(where["line"]), None, f"invalid JSON: {reason}")
+                )
+            else:
+                problems.append(InputProblem(source, line, None, f"invalid JSON: {reason}"))
             continue
         if kind == "union_tag_invalid":
             expected = ctx.get("expected_tags", "")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, Self
 
 import orjson
 from pydantic import (
@@ -27,6 +27,7 @@ from pydantic import (
     PlainValidator,
     WithJsonSchema,
     field_validator,
+    model_validator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -90,6 +91,13 @@ class _ActionBase(_Frozen):
     seat: Seat
     t: int | None = Field(default=None, description="Milliseconds since the match began.")
     note: str | None = Field(default=None, description="Free commentary, shown in reports.")
+
+    @model_validator(mode="after")
+    def _type_is_always_written(self) -> Self:
+        # ``type`` has a default so code can build actions without it; it must still be
+        # written, or the canonical JSON would not say which action it is.
+        self.__pydantic_fields_set__.add("type")
+        return self
 
 
 class BidAction(_ActionBase):

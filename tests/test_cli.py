@@ -122,7 +122,7 @@ def test_audit_truncated_json_exit_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["audit", str(path)])
     assert result.exit_code == 2
     [line] = result.stderr.strip().splitlines()
-    assert line.startswith(f"{path}: invalid JSON: EOF while parsing")
+    assert line.startswith(f"{path}:1: invalid JSON: EOF while parsing")
 
 
 def test_audit_searches_folders_reads_stdin_and_speaks_json(tmp_path: Path) -> None:

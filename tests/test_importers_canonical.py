@@ -65,7 +65,7 @@ def test_each_problem_is_one_line_with_its_json_path(mutate: object, expected: s
 def test_truncated_json_names_the_file_and_position() -> None:
     text = json.dumps(example()).encode()[:50]
     [record] = read_stream(io.BytesIO(text), "cut.json", "json")
-    assert str(record.problems[0]).startswith("cut.json: invalid JSON: EOF while parsing")
+    assert str(record.problems[0]).startswith("cut.json:1: invalid JSON: EOF while parsing")
 
 
 def test_missing_file_is_a_problem_not_an_exception(tmp_path: Path) -> None:

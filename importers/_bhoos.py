@@ -1,0 +1,213 @@
+"""What the two Bhoos formats share: seats, cards, bids and tricks as the server records them.
+
+The server names players by id and seats by their index in ``playerIds``: index 0 deals,
+index 1 bids first and leads the first trick, play goes up the indices. We map index ``i``
+to the ``i``-th seat from North in the bhoos preset's direction (clockwise: N, E, S, W), so
+the dealer is North and East speaks first; indices 0 and 2 (North-South) are partners.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final, TypeGuard
+
+from importers.errors import InputProblem
+from importers.notation import parse_card
+from schema.cards import Card, Seat, Suit
+from schema.log import (
+    Action,
+    BidAction,
+    DittoAction,
+    PassAction,
+    PlayAction,
+    ShowAction,
+    TrumpAction,
+)
+from schema.rules import Rules
+
+BHOOS_RULES: Final = Rules.preset("bhoos")
+SEAT_OF_INDEX: Final[tuple[Seat, Seat, Seat, Seat]] = Seat.N.order_from(BHOOS_RULES.direction)
+DEALER: Final = SEAT_OF_INDEX[0]
+FIRST_LEADER: Final = SEAT_OF_INDEX[1]
+MAX_BID_VALUE: Final = 99  # far above 28: the engine judges bids, we only refuse absurd numbers
+_SUITS: Final[dict[str, Suit]] = {
+    "S": Suit.SPADES,
+    "H": Suit.HEARTS,
+    "D": Suit.DIAMONDS,
+    "C": Suit.CLUBS,
+    "♠": Suit.SPADES,
+    "♥": Suit.HEARTS,
+    "♦": Suit.DIAMONDS,
+    "♣": Suit.CLUBS,
+}
+
+
+@dataclass
+class Problems:
+    """Problems found in one record, each placed under the record's base path.
+
+    >>> p = Problems("a.json", 1, "games[2]")
+    >>> p.add("cards[0][1]", "'XS' is not a card")
+    >>> str(p.items[0])
+    "a.json:1: games[2].cards[0][1]: 'XS' is not a card"
+    """
+
+    source: str
+    line: int | None
+    base: str = ""
+    items: list[InputProblem] = field(default_factory=list)
+
+    def path(self, path: str) -> str | None:
+        if not self.base:
+            return path or None
+        if not path:
+            return self.base
+        return f"{self.base}{path}" if path.startswith("[") else f"{self.base}.{path}"
+
+    def add(self, path: str, reason: str) -> None:
+        self.items.append(InputProblem(self.source, self.line, self.path(path), reason))
+
+
+def is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def card(value: object, path: str, problems: Problems) -> Card | None:
+    """A Bhoos card (``1`` is the ace) as a Card, or None with a problem."""
+    try:
+        return parse_card(value, ace_aliases=("1",))  # type: ignore[arg-type]
+    except ValueError as exc:
+        problems.add(path, str(exc))
+        return None
+
+
+def cards(value: object, path: str, problems: Problems, *, size: int | None = None) -> list[Card]:
+    """A list of Bhoos cards; problems for a wrong shape or a bad card."""
+    if not isinstance(value, list):
+        problems.add(path, "must be a list of cards")
+        return []
+    if size is not None and len(value) != size:
+        problems.add(path, f"must hold {size} cards, not {len(value)}")
+    found = [card(item, f"{path}[{i}]", problems) for i, item in enumerate(value)]
+    return [c for c in found if c is not None]
+
+
+def suit(value: object) -> Suit | None:
+    """A Bhoos suit letter (or symbol) as a Suit; None when it is not one."""
+    if not isinstance(value, str):
+        return None
+    return _SUITS.get(value.upper())
+
+
+def player_ids(value: object, path: str, problems: Problems) -> list[str] | None:
+    """Four distinct player ids, or None with a problem."""
+    if not isinstance(value, list) or len(value) != 4:
+        problems.add(path, "must be a list of 4 player ids")
+        return None
+    if not all(isinstance(item, str) for item in value):
+        problems.add(path, "player ids must be strings")
+        return None
+    if len(set(value)) != 4:
+        problems.add(path, "player ids must be distinct")
+        return None
+    return list(value)
+
+
+def bid_history(
+    value: object, path: str, seats: dict[str, Seat], problems: Problems
+) -> list[tuple[Seat, int]]:
+    """``[[playerId, bid], ...]`` as (seat, bid) pairs; 0 is a pass."""
+    if not isinstance(value, list):
+        problems.add(path, "must be a list of [playerId, bid]")
+        return []
+    entries: list[tuple[Seat, int]] = []
+    for i, entry in enumerate(value):
+        where = f"{path}[{i}]"
+        if not isinstance(entry, list) or len(entry) != 2:
+            problems.add(where, "must be [playerId, bid]")
+            continue
+        who, bid = entry
+        if not isinstance(who, str) or who not in seats:
+            problems.add(f"{where}[0]", f"{who!r} is not one of the playerIds")
+            continue
+        if not is_int(bid) or not 0 <= bid <= MAX_BID_VALUE:
+            problems.add(f"{where}[1]", f"{bid!r} is not a bid (a whole number, 0 for pass)")
+            continue
+        entries.append((seats[who], bid))
+    return entries
+
+
+def bid_actions(history: Sequence[tuple[Seat, int]]) -> tuple[list[Action], Seat | None]:
+    """The auction as actions, and the caller (the last holder of the standing bid).
+
+    The server writes every call as a number. The duel has a defender (the first bidder,
+    later whoever is left holding the bid when the other duelist passes) and a challenger
+    (who must bid higher). A non-zero call by the defender equal to the challenger's
+    standing bid is the defender matching it: a Ditto. Anything else non-zero is written
+    as the bid it is, legal or not, so that the audit judges it.
+
+    >>> actions, caller = bid_actions([(Seat.E, 16), (Seat.S, 17), (Seat.E, 17), (Seat.S, 0)])
+    >>> [a.type for a in actions], caller
+    (['bid', 'bid', 'ditto', 'pass'], <Seat.E: 'E'>)
+    """
+    actions: list[Action] = []
+    holder: Seat | None = None
+    defender: Seat | None = None
+    standing = 0
+    for seat, value in history:
+        if value == 0:
+            actions.append(PassAction(type="pass", seat=seat))
+            if seat == defender:
+                defender = holder if holder != seat else None
+        elif seat == defender and holder != defender and value == standing:
+            actions.append(DittoAction(type="ditto", seat=seat))
+            holder = seat
+        else:
+            actions.append(BidAction(type="bid", seat=seat, value=value))
+            if holder is None or value > standing:
+                holder, standing = seat, value
+                if defender is None:
+                    defender = seat
+    return actions, holder
+
+
+def trick_seats(leader: Seat) -> tuple[Seat, Seat, Seat, Seat]:
+    """The seats of a trick in playing order, from its leader."""
+    return leader.order_from(BHOOS_RULES.direction)
+
+
+def play_actions(
+    tricks: Sequence[tuple[Seat, Sequence[Card]]],
+    show: tuple[int, Seat, Suit | None] | None,
+) -> tuple[list[Action], bool]:
+    """Plays trick by trick, with the show placed just before the revealer's card.
+
+    ``show`` is (trick number from 1, revealer, suit shown). Returns the actions and
+    whether the show found its trick (a revealer who had not yet played in that trick
+    shows after the cards recorded so far).
+
+    >>> acts, placed = play_actions([(Seat.E, [Card.parse("JS"), Card.parse("7H")])],
+    ...                             (1, Seat.S, Suit.HEARTS))
+    >>> [(a.type, a.seat.value) for a in acts], placed
+    ([('play', 'E'), ('show', 'S'), ('play', 'S')], True)
+    """
+    actions: list[Action] = []
+    placed = False
+    for number, (leader, trick) in enumerate(tricks, 1):
+        seats = trick_seats(leader)
+        for position, played in enumerate(trick):
+            seat = seats[position % 4]
+            if show is not None and not placed and show[0] == number and show[1] == seat:
+                actions.append(ShowAction(type="show", seat=seat, suit=show[2]))
+                placed = True
+            actions.append(PlayAction(type="play", seat=seat, card=played))
+        if show is not None and not placed and show[0] == number:
+            actions.append(ShowAction(type="show", seat=show[1], suit=show[2]))
+            placed = True
+    return actions, placed
+
+
+def trump_action(caller: Seat | None, trump: Suit | None) -> TrumpAction:
+    """The caller's secret choice; with no caller the bhoos dealer holds the call."""
+    return TrumpAction(type="trump", seat=caller if caller is not None else DEALER, suit=trump)

@@ -1,0 +1,298 @@
+"""The Bhoos "Smart Bots 2023" game archive: a header and ``games``, each one deal.
+
+Each game becomes a one-deal match under the ``bhoos`` preset (see :mod:`importers._bhoos`
+for the seat mapping): the player ids, the hands (rank ``1`` is the ace), the auction (0 is
+a pass; a defender matching the standing bid is a Ditto), the trump, the show before the
+revealer's card in the trick ``trumpReveal.round``, the plays, and the recorded result:
+card points from ``summary`` and, for a game recorded as void (``N``), a throw-in.
+The header and the game's index go into ``meta``; the id is ``bhoos-<sid>-<index>``.
+
+A file is one archive object (``{"sid": ..., "games": [...]}``), a list of games, one game,
+or JSON lines of any of these. A bad game is reported and skipped; the others are read.
+
+>>> import io
+>>> [r.problems[0].reason for r in read_stream(io.BytesIO(b'{"games": [7]}'), "a.json")]
+['a game must be a JSON object']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, BinaryIO
+
+import orjson
+from pydantic import ValidationError
+
+from importers import _bhoos
+from importers._bhoos import Problems
+from importers.canonical import Record
+from importers.errors import InputProblem, describe_validation_error
+from schema.cards import Card, Seat, Suit
+from schema.log import (
+    Action,
+    Deal,
+    DealResult,
+    MatchLog,
+    PlayerRef,
+    TeamScores,
+)
+
+FORMAT = "bhoos-archive"
+GAME_KEYS = frozenset(
+    {
+        "result",
+        "playerIds",
+        "cards",
+        "bidHistory",
+        "handsHistory",
+        "summary",
+        "trump",
+        "trumpReveal",
+    }
+)
+NEVER_SHOWN = "never_shown"  # the engine's name for the reason
+
+
+def read_stream(stream: BinaryIO, source: str) -> Iterator[Record]:
+    """Read an archive from a binary stream: one record per game.
+
+    A first line that is a whole JSON value by itself means JSON lines (line numbers are
+    given); anything else is read as one document.
+    """
+    first = stream.readline()
+    number = 1
+    while first and not first.strip():
+        first = stream.readline()
+        number += 1
+    if not first.strip():
+        yield Record(source, None, None, (InputProblem(source, None, None, "empty input"),))
+        return
+    try:
+        document = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        yield from read_document(first + stream.read(), source, None)
+        return
+    yield from _read_value(document, source, number)
+    for later, raw in enumerate(stream, number + 1):
+        if raw.strip():
+            yield from read_document(raw, source, later)
+
+
+def read_document(data: bytes, source: str, line: int | None) -> Iterator[Record]:
+    """Read one JSON document (an archive, a list of games or a game)."""
+    try:
+        document = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        where = line if line is not None else exc.lineno
+        reason = f"invalid JSON: {exc.msg} (column {exc.colno})"
+        yield Record(source, where, None, (InputProblem(source, where, None, reason),))
+        return
+    yield from _read_value(document, source, line)
+
+
+def _read_value(document: object, source: str, line: int | None) -> Iterator[Record]:
+    if isinstance(document, dict) and "games" in document:
+        header = {key: value for key, value in document.items() if key != "games"}
+        games = document["games"]
+        if not isinstance(games, list):
+            problem = InputProblem(source, line, "games", "must be a list of games")
+            yield Record(source, line, None, (problem,))
+            return
+        for index, game in enumerate(games):
+            yield read_game(game, source, line, header=header, index=index, base=f"games[{index}]")
+    elif isinstance(document, list):
+        for index, game in enumerate(document):
+            yield read_game(game, source, line, header=None, index=index, base=f"[{index}]")
+    else:
+        yield read_game(document, source, line, header=None, index=None, base="")
+
+
+def read_game(
+    game: object,
+    source: str,
+    line: int | None,
+    *,
+    header: dict[str, Any] | None,
+    index: int | None,
+    base: str,
+) -> Record:
+    """Turn one recorded game into a one-deal match, or into the problems that stop it."""
+    problems = Problems(source, line, base)
+    if not isinstance(game, dict):
+        problems.add("", "a game must be a JSON object")
+        return Record(source, line, None, tuple(problems.items))
+    match = _build(game, problems, header, index)
+    if problems.items or match is None:
+        return Record(source, line, None, tuple(problems.items))
+    return Record(source, line, match)
+
+
+def _build(
+    game: dict[str, Any],
+    problems: Problems,
+    header: dict[str, Any] | None,
+    index: int | None,
+) -> MatchLog | None:
+    for key in ("playerIds", "cards", "bidHistory", "handsHistory"):
+        if key not in game:
+            problems.add(key, "missing required field")
+    if problems.items:
+        return None
+    ids = _bhoos.player_ids(game["playerIds"], "playerIds", problems)
+    if ids is None:
+        return None
+    seat_of = {player: _bhoos.SEAT_OF_INDEX[i] for i, player in enumerate(ids)}
+
+    hands: dict[Seat, list[Card | None]] = {}
+    raw_hands = game["cards"]
+    if not isinstance(raw_hands, list) or len(raw_hands) != 4:
+        problems.add("cards", "must be 4 lists of 8 cards, in playerIds order")
+    else:
+        for i, raw in enumerate(raw_hands):
+            hands[_bhoos.SEAT_OF_INDEX[i]] = list(
+                _bhoos.cards(raw, f"cards[{i}]", problems, size=8)
+            )
+
+    bids = _bhoos.bid_history(
+        _unwrap(game["bidHistory"], "bidHistory"), "bidHistory", seat_of, problems
+    )
+    trump = _trump(game.get("trump"), problems)
+    show = _reveal(game.get("trumpReveal"), trump, problems)
+    tricks = _tricks(_unwrap(game["handsHistory"], "handsHistory"), seat_of, problems)
+    points = _summary(game.get("summary"), problems)
+    recorded = game.get("result")
+    if recorded is not None and recorded not in ("W", "L", "N"):
+        problems.add("result", f"{recorded!r} is not W, L or N")
+    if problems.items:
+        return None
+
+    auction, caller = _bhoos.bid_actions(bids)
+    plays, placed = _bhoos.play_actions(tricks, show)
+    if show is not None and not placed:
+        problems.add("trumpReveal.round", f"names trick {show[0]}, which was not recorded")
+        return None
+    actions: list[Action] = [*auction, _bhoos.trump_action(caller, trump), *plays]
+
+    result = None
+    if points is not None or recorded is not None:
+        thrown_in = None
+        if recorded == "N":
+            thrown_in = NEVER_SHOWN if show is None else "void"
+        result = DealResult(points=points, thrown_in=thrown_in)
+    meta: dict[str, Any] = {"importer": FORMAT}
+    if header is not None:
+        meta["archive"] = header
+    if index is not None:
+        meta["game"] = index
+    if recorded is not None:
+        meta["result"] = recorded
+    extra = {key: value for key, value in game.items() if key not in GAME_KEYS}
+    if extra:
+        meta["extra"] = extra
+    try:
+        orjson.dumps(meta)
+    except TypeError as exc:
+        problems.add("", f"cannot keep the header and extra fields: {exc}")
+        return None
+    sid = header.get("sid") if header is not None else None
+    fields: dict[str, Any] = {
+        "format": "twentynine.match",
+        "version": 1,
+        "rules": "bhoos",
+        "players": {seat: PlayerRef(name=player, id=player) for player, seat in seat_of.items()},
+        "meta": meta,
+        "deals": [
+            Deal(
+                dealer=_bhoos.DEALER,
+                hands=hands,
+                actions=actions,
+                **({"result": result} if result is not None else {}),
+            )
+        ],
+    }
+    if (isinstance(sid, str) or _bhoos.is_int(sid)) and index is not None:
+        fields["id"] = f"bhoos-{sid}-{index}"
+    try:
+        return MatchLog.model_validate(fields)
+    except ValidationError as exc:  # pragma: no cover - the checks above should forestall it
+        problems.items.extend(describe_validation_error(exc, problems.source, problems.line))
+        return None
+
+
+def _unwrap(value: object, key: str) -> object:
+    """The server nests some lists in an object of the same name: ``{"bidHistory": [...]}``."""
+    if isinstance(value, dict) and set(value) == {key}:
+        return value[key]
+    return value
+
+
+def _trump(value: object, problems: Problems) -> Suit | None:
+    if value is None or value is False or value == "":
+        return None
+    found = _bhoos.suit(value)
+    if found is None:
+        problems.add("trump", f"{value!r} is not a suit (S, H, D or C)")
+    return found
+
+
+def _reveal(
+    value: object, trump: Suit | None, problems: Problems
+) -> tuple[int, Seat, Suit | None] | None:
+    if not value:
+        return None
+    if not isinstance(value, dict):
+        problems.add("trumpReveal", "must be an object {round, playerIdx} or empty")
+        return None
+    number, who = value.get("round"), value.get("playerIdx")
+    if not _bhoos.is_int(number) or not 1 <= number <= 8:
+        problems.add("trumpReveal.round", f"{number!r} is not a trick number from 1 to 8")
+        return None
+    if not _bhoos.is_int(who) or not 0 <= who <= 3:
+        problems.add("trumpReveal.playerIdx", f"{who!r} is not a seat index from 0 to 3")
+        return None
+    return number, _bhoos.SEAT_OF_INDEX[who], trump
+
+
+def _tricks(
+    value: object, seat_of: dict[str, Seat], problems: Problems
+) -> list[tuple[Seat, list[Card]]]:
+    if not isinstance(value, list):
+        problems.add("handsHistory", "must be a list of [leaderId, [cards], winnerId]")
+        return []
+    if len(value) > 8:
+        problems.add("handsHistory", f"holds {len(value)} tricks; a deal has 8")
+        return []
+    tricks: list[tuple[Seat, list[Card]]] = []
+    for i, trick in enumerate(value):
+        where = f"handsHistory[{i}]"
+        if not isinstance(trick, list) or len(trick) != 3:
+            problems.add(where, "must be [leaderId, [cards], winnerId]")
+            continue
+        leader, played, winner = trick
+        for position, who in ((0, leader), (2, winner)):
+            if not isinstance(who, str) or who not in seat_of:
+                problems.add(f"{where}[{position}]", f"{who!r} is not one of the playerIds")
+        if isinstance(played, list) and not 1 <= len(played) <= 4:
+            problems.add(f"{where}[1]", f"a trick holds 1 to 4 cards, not {len(played)}")
+            continue
+        found = _bhoos.cards(played, f"{where}[1]", problems)
+        if isinstance(leader, str) and leader in seat_of:
+            tricks.append((seat_of[leader], found))
+    return tricks
+
+
+def _summary(value: object, problems: Problems) -> TeamScores | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 2:
+        problems.add("summary", "must be [{bid, score} of seats 0 and 2, {bid, score} of 1 and 3]")
+        return None
+    scores: list[int] = []
+    for i, team in enumerate(value):
+        score = team.get("score") if isinstance(team, dict) else None
+        if not _bhoos.is_int(score) or not -1000 <= score <= 1000:
+            problems.add(f"summary[{i}].score", f"{score!r} is not a number of card points")
+            return None
+        scores.append(score)
+    # Index 0 of playerIds sits North, so the first team of the summary is North-South.
+    return TeamScores(NS=scores[0], EW=scores[1])

@@ -1,0 +1,463 @@
+"""Every input format by name: detection, reading any file, and importing into canonical logs.
+
+>>> FORMAT_NAMES
+('canonical', 'bhoos-archive', 'bhoos-play', 'text')
+>>> detect_format("games.json", b'{"sid": 1, "games": [{"playerIds": []}]}')
+'bhoos-archive'
+
+``import_paths`` is what ``twentynine import PATH... [--from FORMAT] -o OUT`` runs: it reads
+every input as a stream, writes the matches to OUT as they come (atomically, through a
+temporary file), and returns an :class:`ImportSummary` of what was found, imported, skipped
+and seen twice.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO, Final
+
+from importers import bhoos_archive, bhoos_play, canonical, text
+from importers.canonical import Record
+from importers.errors import InputProblem
+from schema.log import MatchLog
+
+HEAD_SIZE: Final = 64 * 1024
+MAX_KEPT_PROBLEMS: Final = 1000
+Reader = Callable[[BinaryIO, str, Path | None], Iterator[Record]]
+
+
+@dataclass(frozen=True)
+class Format:
+    """An input format: its name, the file extensions it goes by, and its reader."""
+
+    name: str
+    extensions: tuple[str, ...]
+    description: str
+    read: Reader
+
+
+def _read_canonical(stream: BinaryIO, source: str, path: Path | None) -> Iterator[Record]:
+    layout = canonical.layout_of(path) if path is not None else "auto"
+    return canonical.read_stream(stream, source, layout)
+
+
+FORMATS: Final[dict[str, Format]] = {
+    "canonical": Format(
+        "canonical",
+        (".json", ".jsonl", ".ndjson"),
+        "the project's match log (.json: one match, .jsonl: one a line)",
+        _read_canonical,
+    ),
+    "bhoos-archive": Format(
+        "bhoos-archive",
+        (".json",),
+        'Bhoos "Smart Bots 2023" game archive: a header and its games',
+        lambda stream, source, _: bhoos_archive.read_stream(stream, source),
+    ),
+    "bhoos-play": Format(
+        "bhoos-play",
+        (".jsonl", ".log"),
+        "a Bhoos bot's log of the /bid, /chooseTrump and /play requests, one a line",
+        lambda stream, source, _: bhoos_play.read_stream(stream, source),
+    ),
+    "text": Format(
+        "text",
+        text.EXTENSIONS,
+        "the compact text notation (tags, hands, actions), see docs/formats.md",
+        lambda stream, source, _: text.read_stream(stream, source),
+    ),
+}
+FORMAT_NAMES: Final[tuple[str, ...]] = tuple(FORMATS)
+INPUT_EXTENSIONS: Final = frozenset(ext for f in FORMATS.values() for ext in f.extensions)
+# Extensions that other programs use too: a directory's such files count only when they
+# look like one of ours.
+_AMBIGUOUS: Final = frozenset({".txt", ".log"})
+
+_CANONICAL = re.compile(rb'"format"\s*:\s*"twentynine\.match"')
+_PAYLOAD = re.compile(rb'"playerId"\s*:')
+_ARCHIVE = re.compile(rb'"(games|playerIds|handsHistory|trumpReveal)"\s*:')
+
+
+def sniff(head: bytes) -> str | None:
+    """The format the start of a file shows, or None when its content does not tell.
+
+    >>> sniff(b'{"playerId": "a", "playerIds": ["a"], "played": []}'), sniff(b"hello")
+    ('bhoos-play', None)
+    """
+    stripped = head.lstrip().removeprefix(b"\xef\xbb\xbf").lstrip()
+    if stripped[:1] in (b"{", b"["):
+        if _CANONICAL.search(head):
+            return "canonical"
+        if _PAYLOAD.search(head):
+            return "bhoos-play"
+        if _ARCHIVE.search(head):
+            return "bhoos-archive"
+    if text.looks_like_text(head):
+        return "text"
+    return None
+
+
+def detect_format(path: str | Path, head_bytes: bytes) -> str:
+    """The format of a file, from its first bytes and then its extension.
+
+    Content wins over the name (a Bhoos archive is a ``.json`` too); a file whose content
+    does not tell is read by its extension, and as canonical JSON when that does not tell.
+
+    >>> detect_format("deal.29", b""), detect_format("x.jsonl", b'{"format": "twentynine.match"}')
+    ('text', 'canonical')
+    """
+    found = sniff(head_bytes)
+    if found is not None:
+        return found
+    suffix = Path(path).suffix.lower()
+    if suffix in text.EXTENSIONS:
+        return "text"
+    if suffix == ".log":
+        return "bhoos-play"
+    return "canonical"
+
+
+def read_any(path: str | Path, from_format: str | None = None) -> Iterator[Record]:
+    """Read a file (``-`` for standard input) in any known format: one record per match.
+
+    ``from_format`` names the format and skips detection. A file that cannot be opened
+    gives one record with the reason. Raises ``ValueError`` for an unknown format name.
+
+    >>> [r.problems[0].reason[:11] for r in read_any("/no/such/file.json")]
+    ['cannot read']
+    """
+    if from_format is not None and from_format not in FORMATS:
+        known = ", ".join(FORMAT_NAMES)
+        raise ValueError(f"unknown format {from_format!r} (known: {known})")
+    return _read_any(str(path), from_format)
+
+
+def _read_any(
+    path: str, from_format: str | None, noted: Callable[[str], None] | None = None
+) -> Iterator[Record]:
+    if path == "-":
+        head = sys.stdin.buffer.read(HEAD_SIZE)
+        prefixed = io.BufferedReader(_Prefixed(head, sys.stdin.buffer))
+        name = from_format or detect_format("-", head)
+        if noted is not None:
+            noted(name)
+        yield from _guarded(prefixed, "<stdin>", None, name)
+        return
+    try:
+        with Path(path).open("rb") as stream:
+            head = stream.read(HEAD_SIZE)
+            stream.seek(0)
+            name = from_format or detect_format(path, head)
+            if noted is not None:
+                noted(name)
+            yield from _guarded(stream, path, Path(path), name)
+    except OSError as exc:
+        reason = f"cannot read: {exc.strerror or exc}"
+        yield Record(path, None, None, (InputProblem(path, None, None, reason),))
+
+
+def _guarded(stream: BinaryIO, source: str, path: Path | None, name: str) -> Iterator[Record]:
+    # The readers report bad input as problems; this net keeps a reader's own fault from
+    # ending a whole import with a traceback, and says whose fault it was.
+    try:
+        yield from FORMATS[name].read(stream, source, path)
+    except (OSError, MemoryError):
+        raise
+    except Exception as exc:
+        reason = f"the {name} reader failed ({type(exc).__name__}: {exc}); please report it"
+        yield Record(source, None, None, (InputProblem(source, None, None, reason),))
+
+
+class _Prefixed(io.RawIOBase):
+    """A stream that gives back bytes already read from its start, then the rest."""
+
+    def __init__(self, head: bytes, rest: BinaryIO) -> None:
+        self._head = head
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        if self._head:
+            size = min(len(view), len(self._head))
+            view[:size] = self._head[:size]
+            self._head = self._head[size:]
+            return size
+        data = self._rest.read(len(view))
+        view[: len(data)] = data
+        return len(data)
+
+
+def expand_inputs(paths: Iterable[str | Path]) -> list[Path]:
+    """The files to read: files as given, directories searched for known extensions.
+
+    Hidden files and folders are left out, a ``.txt`` or ``.log`` file in a directory only
+    when its content looks like one of our formats, and a file named twice is read once.
+
+    >>> expand_inputs(["-", "a.json", "a.json"])
+    [PosixPath('-'), PosixPath('a.json')]
+    """
+    found: list[Path] = []
+    seen: set[Path] = set()
+
+    def add(path: Path) -> None:
+        key = path if str(path) == "-" else path.resolve()
+        if key not in seen:
+            seen.add(key)
+            found.append(path)
+
+    for given in paths:
+        path = Path(given)
+        if not path.is_dir():
+            add(path)
+            continue
+        for candidate in sorted(path.rglob("*")):
+            hidden = any(part.startswith(".") for part in candidate.relative_to(path).parts)
+            suffix = candidate.suffix.lower()
+            if hidden or suffix not in INPUT_EXTENSIONS or not candidate.is_file():
+                continue
+            if suffix in _AMBIGUOUS and sniff(_head(candidate)) is None:
+                continue
+            add(candidate)
+    return found
+
+
+def _head(path: Path) -> bytes:
+    try:
+        with path.open("rb") as stream:
+            return stream.read(HEAD_SIZE)
+    except OSError:
+        return b""
+
+
+@dataclass
+class ImportSummary:
+    """What an import found and did; ``lines()`` is the report a person reads.
+
+    ``found`` = ``imported`` + ``skipped`` + ``duplicates``. ``problems`` holds the reasons
+    records were skipped (the first ``MAX_KEPT_PROBLEMS``; ``problems_dropped`` counts the
+    rest), ``duplicate_lines`` one line per match whose id was already imported. ``error``
+    is set when nothing was written (e.g. a ``.json`` output for more than one match).
+
+    >>> s = ImportSummary(output="out.jsonl", files=1, found=2, imported=2)
+    >>> s.lines(), s.exit_code
+    (['2 matches found in 1 file: 2 imported, 0 skipped, 0 duplicates -> out.jsonl'], 0)
+    """
+
+    output: str
+    files: int = 0
+    found: int = 0
+    imported: int = 0
+    skipped: int = 0
+    duplicates: int = 0
+    formats: dict[str, int] = field(default_factory=dict)
+    problems: list[InputProblem] = field(default_factory=list)
+    problems_dropped: int = 0
+    duplicate_lines: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the output was written (some records may still have been skipped)."""
+        return self.error is None
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every record was imported or was a duplicate, 1 when some were skipped,
+        2 when nothing was written."""
+        if self.error is not None:
+            return 2
+        return 1 if self.skipped else 0
+
+    def add_problems(self, problems: Iterable[InputProblem]) -> None:
+        for problem in problems:
+            if len(self.problems) < MAX_KEPT_PROBLEMS:
+                self.problems.append(problem)
+            else:
+                self.problems_dropped += 1
+
+    def lines(self) -> list[str]:
+        """Problems and duplicates one a line, then the counts (and the error, if any)."""
+        lines = [str(problem) for problem in self.problems]
+        if self.problems_dropped:
+            lines.append(f"... and {self.problems_dropped} more problems")
+        lines.extend(self.duplicate_lines[:MAX_KEPT_PROBLEMS])
+        files = "file" if self.files == 1 else "files"
+        matches = "match" if self.found == 1 else "matches"
+        duplicates = "duplicate" if self.duplicates == 1 else "duplicates"
+        lines.append(
+            f"{self.found} {matches} found in {self.files} {files}: {self.imported} imported, "
+            f"{self.skipped} skipped, {self.duplicates} {duplicates} -> {self.output}"
+        )
+        if self.error is not None:
+            lines.append(f"error: {self.error}")
+        return lines
+
+    def to_dict(self) -> dict[str, Any]:
+        """The summary as JSON-ready data."""
+        return {
+            "output": self.output,
+            "files": self.files,
+            "formats": dict(self.formats),
+            "found": self.found,
+            "imported": self.imported,
+            "skipped": self.skipped,
+            "duplicates": self.duplicates,
+            "problems": [problem.to_dict() for problem in self.problems],
+            "problems_dropped": self.problems_dropped,
+            "error": self.error,
+        }
+
+
+OUTPUT_EXTENSIONS: Final = (".json", ".jsonl", ".ndjson", *text.EXTENSIONS)
+
+
+def import_paths(
+    paths: Iterable[str | Path], from_format: str | None, out: str | Path
+) -> ImportSummary:
+    """Import files (and directories) into one canonical output, streaming.
+
+    ``out`` is a ``.jsonl`` file (one match a line), a ``.json`` file (only when exactly one
+    match is imported), a ``.29``/``.txt`` file (text notation), or ``-`` for JSON lines on
+    standard output. A bad record is reported and skipped; a match whose id was already
+    imported is counted as a duplicate and not written again. The output appears only
+    when the import is done: a failed import leaves no half-written file.
+
+    >>> import tempfile
+    >>> out = Path(tempfile.mkdtemp()) / "out.jsonl"
+    >>> summary = import_paths(["/no/such.json"], None, out)
+    >>> summary.found, summary.skipped, summary.problems[0].reason[:11], out.read_bytes()
+    (1, 1, 'cannot read', b'')
+    """
+    target = str(out)
+    summary = ImportSummary(output=target)
+    if from_format is not None and from_format not in FORMATS:
+        summary.error = f"unknown format {from_format!r} (known: {', '.join(FORMAT_NAMES)})"
+        return summary
+    suffix = Path(target).suffix.lower()
+    if target != "-" and suffix not in OUTPUT_EXTENSIONS:
+        summary.error = f"cannot tell how to write {target}: use {', '.join(OUTPUT_EXTENSIONS)}"
+        return summary
+    inputs = expand_inputs(paths)
+    summary.files = len(inputs)
+    if not inputs:
+        summary.error = "no input files found"
+        return summary
+    if target == "-":
+        try:
+            _run(inputs, from_format, summary, sys.stdout.buffer, "jsonl")
+            sys.stdout.buffer.flush()
+        except BrokenPipeError:
+            summary.error = "standard output was closed before the import ended"
+        return summary
+    layout = "json" if suffix == ".json" else "text" if suffix in text.EXTENSIONS else "jsonl"
+    destination = Path(target)
+    try:
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent
+        )
+    except OSError as exc:
+        summary.error = f"cannot write {target}: {exc.strerror or exc}"
+        return summary
+    try:
+        with os.fdopen(handle, "wb", buffering=1 << 20) as stream:
+            _run(inputs, from_format, summary, stream, layout)
+        if summary.error is None:
+            Path(temporary).chmod(_file_mode(destination))
+            Path(temporary).replace(destination)
+    except OSError as exc:
+        summary.error = f"cannot write {target}: {exc.strerror or exc}"
+    finally:
+        if Path(temporary).exists():
+            Path(temporary).unlink()
+    return summary
+
+
+def _file_mode(destination: Path) -> int:
+    # mkstemp makes the file private; the output gets the mode a new file would get.
+    try:
+        return destination.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _run(
+    inputs: list[Path],
+    from_format: str | None,
+    summary: ImportSummary,
+    stream: BinaryIO,
+    layout: str,
+) -> None:
+    # Per match only its id and where it was first seen (file number and line packed in one
+    # int) stay in memory, so a long import grows by little more than its ids.
+    seen: dict[str, int] = {}
+    single = b""
+
+    def noted(name: str) -> None:
+        summary.formats[name] = summary.formats.get(name, 0) + 1
+
+    for number, path in enumerate(inputs):
+        for record in _read_any(str(path), from_format, noted):
+            summary.found += 1
+            summary.add_problems(record.problems)
+            match = record.match
+            if match is None:
+                summary.skipped += 1
+                continue
+            try:
+                match_id = match.match_id
+                data = _encode(match, layout)
+            except (TypeError, ValueError) as exc:
+                reason = f"cannot be written: {exc}"
+                summary.add_problems([InputProblem(record.source, record.line, None, reason)])
+                summary.skipped += 1
+                continue
+            if match_id in seen:
+                first = divmod(seen[match_id], 1 << 40)
+                summary.duplicates += 1
+                summary.duplicate_lines.append(
+                    f"{_where(record.source, record.line)}: match {match_id!r} was already "
+                    f"imported from {_where(_source(inputs[first[0]]), first[1] or None)}"
+                )
+                continue
+            seen[match_id] = (number << 40) + (record.line or 0)
+            summary.imported += 1
+            if layout == "json":
+                single = data if summary.imported == 1 else b""
+                continue
+            if layout == "text" and summary.imported > 1:
+                stream.write(b"\n")
+            stream.write(data)
+    if layout == "json":
+        if not single:
+            summary.error = (
+                f"a .json output holds exactly one match, and {summary.imported} were imported: "
+                "write to .jsonl instead"
+            )
+            return
+        stream.write(single)
+
+
+def _source(path: Path) -> str:
+    return "<stdin>" if str(path) == "-" else str(path)
+
+
+def _where(source: str, line: int | None) -> str:
+    return source if line is None else f"{source}:{line}"
+
+
+def _encode(match: MatchLog, layout: str) -> bytes:
+    if layout == "text":
+        return text.format_match(match).encode("utf-8")
+    return canonical.dump_match(match, indent=layout == "json") + b"\n"

@@ -1,0 +1,167 @@
+"""A Bhoos bot's payload log: one seat's view, merged from consecutive requests."""
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from importers.bhoos_archive import read_stream as read_archive
+from importers.bhoos_play import read_stream
+from importers.canonical import Record
+from schema.cards import Seat
+from schema.log import MatchLog
+
+FORMATS = Path(__file__).resolve().parents[1] / "sample_logs" / "formats"
+
+
+def payloads() -> list[dict[str, Any]]:
+    lines = (FORMATS / "bhoos_play.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def read(lines: list[Any], name: str = "bot.log") -> list[Record]:
+    data = b"".join(
+        (line if isinstance(line, bytes) else json.dumps(line).encode()) + b"\n" for line in lines
+    )
+    return list(read_stream(io.BytesIO(data), name))
+
+
+def archive_game(index: int) -> MatchLog:
+    with (FORMATS / "bhoos_archive.json").open("rb") as stream:
+        records = list(read_archive(stream, "a.json"))
+    match = records[index].match
+    assert match is not None
+    return match
+
+
+def only(records: list[Record]) -> MatchLog:
+    [record] = records
+    assert record.ok and record.match is not None, [str(p) for p in record.problems]
+    return record.match
+
+
+def test_the_sample_log_holds_two_games_seen_by_one_seat_each() -> None:
+    records = read(payloads())
+    assert [(r.line, r.ok) for r in records] == [(1, True), (12, True)]
+    first, second = (r.match for r in records)
+    assert first is not None and second is not None
+    assert first.meta is not None and first.meta["seat"] == "S"
+    assert first.meta["lines"] == [1, 11] and first.meta["payloads"] == 11
+    assert second.meta is not None and second.meta["seat"] == "W"
+
+
+def test_only_the_seats_own_hand_is_known_in_the_order_dealt() -> None:
+    match = only(read(payloads()[:11]))
+    hands = match.deals[0].hands
+    full = archive_game(0).deals[0].hands
+    assert hands is not None and full is not None
+    assert hands[Seat.S] == full[Seat.S]
+    assert all(hands[seat] == [None] * 8 for seat in (Seat.N, Seat.E, Seat.W))
+
+
+def test_auction_trump_show_and_plays_are_what_the_seat_saw() -> None:
+    seen = only(read(payloads()[:11])).deals[0].actions
+    full = archive_game(0).deals[0].actions
+    # The seat saw everything up to its own last turn: the whole deal but the last 3 cards.
+    assert seen == full[: len(full) - 3]
+    show = next(a for a in seen if a.type == "show")
+    assert (show.seat, show.suit) == (Seat.S, "D")
+
+
+def test_the_trump_stays_unknown_until_shown() -> None:
+    match = only(read(payloads()[11:]))
+    trump = next(a for a in match.deals[0].actions if a.type == "trump")
+    assert (trump.seat, trump.suit, "suit" in trump.model_fields_set) == (Seat.E, None, True)
+    assert not any(a.type == "show" for a in match.deals[0].actions)
+    hands = match.deals[0].hands
+    assert hands is not None
+    assert [c.text for c in hands[Seat.W][:4] if c] == payloads()[11]["cards"]
+
+
+def test_a_log_of_play_requests_only_or_starting_late_still_knows_the_hand() -> None:
+    plays_only = [p for p in payloads()[:11] if "played" in p]
+    late = plays_only[4:]
+    for lines in (plays_only, late):
+        hands = only(read(lines)).deals[0].hands
+        assert hands is not None
+        assert sorted(c.text for c in hands[Seat.S] if c) == sorted(
+            c.replace("1", "A") for c in ["JH", "9C", "1S", "QS", "1C", "KS", "TC", "8C"]
+        )
+
+
+def test_a_bad_line_is_reported_and_the_game_goes_on_without_it() -> None:
+    lines: list[Any] = payloads()[:11]
+    lines.insert(5, b'{"playerId": oops')
+    records = read(lines)
+    assert [(r.line, r.ok) for r in records] == [(6, False), (1, True)]
+    assert str(records[0].problems[0]).startswith("bot.log:6: invalid JSON")
+    assert only(records[1:]).deals[0].actions == only(read(payloads()[:11])).deals[0].actions
+
+
+def test_a_request_that_does_not_continue_the_game_starts_a_new_one() -> None:
+    game = payloads()[:11]
+    records = read(game + game)
+    assert [r.line for r in records] == [1, 12]
+    assert records[0].match is not None and records[1].match is not None
+    assert records[0].match.id == records[1].match.id  # the same game, seen twice
+
+
+def test_interleaved_requests_of_two_seats_make_two_games() -> None:
+    south, west = payloads()[:11], payloads()[11:]
+    mixed = [line for pair in zip(south, west, strict=False) for line in pair] + south[9:]
+    records = read(mixed)
+    assert [r.line for r in records] == [1, 2]
+    separate = [only(read(south)), only(read(west))]
+    assert [r.match.deals if r.match else None for r in records] == [m.deals for m in separate]
+
+
+def test_a_game_left_without_requests_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("importers.bhoos_play.STALE_LINES", 3)
+    south, west = payloads()[:11], payloads()[11:]
+    records = read(south[:2] + west + south[2:])
+    # South's game went stale while West played: its two bidding requests are a game alone.
+    assert [r.line for r in records] == [1, 3, 12]
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda p: p.pop("bidHistory"), "bidHistory: missing required field"),
+        (lambda p: p.__setitem__("playerId", "nobody"), "playerId: 'nobody' is not one of"),
+        (lambda p: p.__setitem__("trumpSuit", "Q"), "trumpSuit: 'Q' is not a suit"),
+        (lambda p: p.__setitem__("trumpRevealed", {"hand": 0}), "trumpRevealed.hand: 0 is not"),
+        (lambda p: p.__setitem__("played", ["7H"] * 4), "played: at most 3 cards"),
+        (
+            lambda p: p["handsHistory"][0][1].__setitem__(0, "ZZ"),
+            "handsHistory[0][1][0]: 'ZZ' is not",
+        ),
+        (lambda p: p.__setitem__("cards", "JS"), "cards: must be a list of cards"),
+    ],
+)
+def test_each_problem_names_the_line_and_the_field(change: Any, expected: str) -> None:
+    lines = payloads()[:11]
+    change(lines[6])
+    records = read(lines)
+    problems = [str(p) for r in records if not r.ok for p in r.problems]
+    assert any(p.startswith(f"bot.log:7: {expected}") for p in problems), problems
+
+
+def test_a_show_in_a_trick_never_seen_is_a_problem() -> None:
+    lines = payloads()[:7]  # the last request is South's lead to trick 5
+    lines[-1]["trumpRevealed"] = {"hand": 8, "playerId": lines[-1]["playerIds"][0]}
+    [record] = read(lines)
+    assert [str(p) for p in record.problems] == [
+        "bot.log:1: trumpRevealed.hand: names trick 8, which was not seen"
+    ]
+
+
+def test_the_sample_audits_without_errors() -> None:
+    audit = pytest.importorskip("replay.audit")
+    for record in read(payloads()):
+        assert record.match is not None
+        errors = [
+            f.message for f in audit.audit_match(record.match).findings if f.severity == "error"
+        ]
+        assert errors == []
