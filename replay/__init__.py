@@ -1,0 +1,52 @@
+"""The rules engine and the auditor: deal and match state, findings, step views, random games.
+
+>>> from schema import Rules
+>>> log = random_match(Rules.preset("classic29"), seed=5)
+>>> audited = audit_match(log)
+>>> audited.errors, audited.winner == log.result.winner
+(0, True)
+"""
+
+from replay.audit import (
+    AuditedMatch,
+    DealFacts,
+    PairFacts,
+    ShowFacts,
+    TrickFacts,
+    TrickList,
+    audit_match,
+    normalize_reason,
+    replay_deal,
+)
+from replay.deal import THROWN_IN_REASONS, DealOutcome, DealState
+from replay.findings import CATALOGUE, CODES, AuditError, Finding
+from replay.match import MatchState
+from replay.simulate import play_random, random_deal, random_match, rules_spec
+from replay.steps import StepView, deal_steps, describe
+
+__all__ = [
+    "CATALOGUE",
+    "CODES",
+    "THROWN_IN_REASONS",
+    "AuditError",
+    "AuditedMatch",
+    "DealFacts",
+    "DealOutcome",
+    "DealState",
+    "Finding",
+    "MatchState",
+    "PairFacts",
+    "ShowFacts",
+    "StepView",
+    "TrickFacts",
+    "TrickList",
+    "audit_match",
+    "deal_steps",
+    "describe",
+    "normalize_reason",
+    "play_random",
+    "random_deal",
+    "random_match",
+    "replay_deal",
+    "rules_spec",
+]

@@ -1,0 +1,516 @@
+"""The auditor: replay a match log, derive each deal's facts, and report every breach.
+
+It never stops at the first breach (unless ``strict``): each finding is recorded and the deal
+goes on as the table went on. Recorded results (card points, match score, throw-in, match
+result) are recomputed, and a mismatch is an error.
+
+>>> from schema import MatchLog
+>>> log = MatchLog.model_validate({
+...     "format": "twentynine.match", "version": 1, "rules": "bangladesh",
+...     "players": {"N": "a", "E": "b", "S": "c", "W": "d"},
+...     "deals": [{"dealer": "N", "actions": [
+...         {"seat": "W", "type": "pass"}, {"seat": "S", "type": "pass"},
+...         {"seat": "E", "type": "pass"}]}]})
+>>> audited = audit_match(log)
+>>> audited.deals[0].thrown_in, audited.errors, [f.code for f in audited.findings]
+('all_pass', 0, [])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final, NamedTuple, overload
+
+from replay._tables import NO_SUIT, TEAMS
+from replay.deal import MODE_NO_TRUMP, MODE_REVERSE, THROWN_IN_REASONS, DealState
+from replay.findings import AuditError, Finding, make_finding
+from replay.match import MatchState
+from schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
+from schema.log import Deal, MatchLog
+from schema.rules import Rules
+
+
+class TrickFacts(NamedTuple):
+    """One trick: its number (1-based), leader, cards in order with seats, winner, points."""
+
+    number: int
+    leader: Seat
+    cards: tuple[tuple[Seat, Card], ...]
+    winner: Seat
+    points: int
+
+
+class ShowFacts(NamedTuple):
+    """The show: the action index, the seat that asked (or showed), the trick (1-based)."""
+
+    action: int
+    seat: Seat
+    trick: int
+
+
+class PairFacts(NamedTuple):
+    """A Pair: who showed it, at which action, and how far it moved the target."""
+
+    seat: Seat
+    action: int
+    target_change: int
+
+
+class TrickList(Sequence[TrickFacts]):
+    """A deal's tricks as :class:`TrickFacts`, built on first use (most audits never look).
+
+    Immutable; compares equal to the tuple of the same tricks.
+    """
+
+    __slots__ = ("_built", "_raw")
+
+    def __init__(self, raw: tuple[tuple[int, list[int], list[int], int, int], ...]) -> None:
+        self._raw = raw
+        self._built: tuple[TrickFacts, ...] | None = None
+
+    def _all(self) -> tuple[TrickFacts, ...]:
+        if self._built is None:
+            self._built = tuple(
+                TrickFacts(
+                    i,
+                    SEATS[leader],
+                    tuple([_PLAYED[s * 32 + c] for s, c in zip(seats, cards, strict=True)]),
+                    SEATS[winner],
+                    pts,
+                )
+                for i, (leader, seats, cards, winner, pts) in enumerate(self._raw, 1)
+            )
+        return self._built
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    @overload
+    def __getitem__(self, index: int) -> TrickFacts: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[TrickFacts, ...]: ...
+    def __getitem__(self, index: int | slice) -> TrickFacts | tuple[TrickFacts, ...]:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[TrickFacts]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TrickList):
+            return self._all() == other._all()
+        if isinstance(other, tuple):
+            return self._all() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
+@dataclass(frozen=True, slots=True)
+class DealFacts:
+    """What a deal's replay establishes. Points and scores are keyed by team."""
+
+    number: int
+    dealer: Seat
+    caller: Seat | None
+    call: int | None
+    trump: str | None
+    trump_mode: str | None
+    seventh: bool
+    show: ShowFacts | None
+    tricks: TrickList
+    points: dict[Team, int]
+    target: int | None
+    stake: int
+    doubling: str | None
+    pairs: tuple[PairFacts, ...]
+    single_hand: Seat | None
+    thrown_in: str | None
+    made: bool | None
+    score_change: dict[Team, int]
+    score_after: dict[Team, int]
+    complete: bool
+    decided: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AuditedMatch:
+    """The audit of one match: facts per deal, every finding in order, the final score."""
+
+    match_id: str
+    rules: Rules
+    deals: tuple[DealFacts, ...]
+    findings: tuple[Finding, ...]
+    score: dict[Team, int]
+    winner: Team | None
+
+    @property
+    def errors(self) -> int:
+        """How many findings are errors."""
+        return sum(1 for f in self.findings if f.severity == "error")
+
+    @property
+    def warnings(self) -> int:
+        """How many findings are warnings."""
+        return sum(1 for f in self.findings if f.severity == "warning")
+
+
+_ALIASES: Final[dict[str, str]] = {
+    "trump_never_shown": "never_shown",
+    "not_shown": "never_shown",
+    "no_show": "never_shown",
+    "zero_points": "zero_point",
+    "no_points": "zero_point",
+    "all_passed": "all_pass",
+    "three_passes": "all_pass",
+}
+
+
+def normalize_reason(text: str) -> str:
+    """A recorded throw-in reason in the engine's spelling, where it is a known alias.
+
+    >>> normalize_reason("trump never shown"), normalize_reason("All-Pass")
+    ('never_shown', 'all_pass')
+    """
+    key = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+    return _ALIASES.get(key, key)
+
+
+def _team_text(scores: dict[Team, int]) -> str:
+    return f"NS {scores[Team.NS]} EW {scores[Team.EW]}"
+
+
+def replay_deal(rules: Rules, deal: Deal, number: int = 1, *, strict: bool = False) -> DealState:
+    """Replay one deal's actions from its dealt hands; the state holds the findings.
+
+    >>> from schema import Rules, Seat
+    >>> from schema.log import Deal
+    >>> state = replay_deal(Rules.preset("pagat"), Deal(dealer=Seat.N, actions=[]))
+    >>> state.current_seat
+    <Seat.E: 'E'>
+    """
+    state = DealState(rules, deal.dealer, deal.hands, number=number)
+    if not strict:
+        state.run(deal.actions)
+        return state
+    _raise_first_error(state.findings, 0)
+    for action in deal.actions:
+        seen = len(state.findings)
+        state.apply(action)
+        if len(state.findings) > seen:
+            _raise_first_error(state.findings, seen)
+    return state
+
+
+def _raise_first_error(findings: Sequence[Finding], start: int) -> None:
+    for finding in findings[start:]:
+        if finding.severity == "error":
+            raise AuditError(finding)
+
+
+def audit_match(
+    match: MatchLog, rules: Rules | None = None, *, strict: bool = False
+) -> AuditedMatch:
+    """Replay and audit a whole match; ``rules`` overrides the log's own rules.
+
+    With ``strict``, raise :class:`~replay.findings.AuditError` at the first error finding.
+    """
+    rules = rules if rules is not None else match.resolved_rules()
+    deals = match.deals
+    first = deals[0].dealer if deals else Seat.N
+    table = MatchState(rules, first_dealer=first)
+    facts: list[DealFacts] = []
+    findings: list[Finding] = []
+    recorded_before: dict[Team, int] | None = {Team.NS: 0, Team.EW: 0}
+    last = len(deals)
+    for number, deal in enumerate(deals, 1):
+        extra: list[Finding] = []
+        if number > 1 and deal.dealer != table.next_dealer:
+            extra.append(
+                make_finding(
+                    "DEALER_OUT_OF_TURN",
+                    number,
+                    None,
+                    f"the dealer is {deal.dealer} but after {deals[number - 2].dealer}'s deal "
+                    f"the deal passes to {table.next_dealer}",
+                )
+            )
+        if table.winner is not None:
+            extra.append(
+                make_finding(
+                    "PLAY_AFTER_MATCH_END",
+                    number,
+                    None,
+                    f"deal {number} is played after {table.winner} won the match "
+                    f"({_team_text(table.score)})",
+                )
+            )
+        if strict:
+            _raise_first_error(extra, 0)
+        state = replay_deal(rules, deal, number, strict=strict)
+        thrown_in = _close_deal(state, deal, number == last, extra)
+        before = dict(table.score)
+        change = table.record(state)
+        recorded_before = _compare_result(
+            state, deal, thrown_in, before, recorded_before, table.score, extra
+        )
+        if strict:
+            _raise_first_error(extra, 0)
+        deal_findings = state.findings
+        deal_findings.extend(extra)
+        deal_findings.sort(key=_order)
+        findings.extend(deal_findings)
+        facts.append(_facts(state, number, thrown_in, change, dict(table.score)))
+    findings.extend(_compare_match(match, table))
+    if strict:
+        _raise_first_error(findings, 0)
+    return AuditedMatch(
+        match_id=match.match_id,
+        rules=rules,
+        deals=tuple(facts),
+        findings=tuple(findings),
+        score=dict(table.score),
+        winner=table.winner,
+    )
+
+
+def _order(finding: Finding) -> int:
+    return finding.action if finding.action is not None else 1 << 30
+
+
+def _close_deal(state: DealState, deal: Deal, is_last: bool, extra: list[Finding]) -> str | None:
+    """Deal-level findings at the end of the deal's actions; returns the throw-in reason."""
+    number = state.number
+    partial = state.partial_hands()
+    if partial is not None and state.played:
+        extra.append(
+            make_finding(
+                "PARTIAL_HANDS",
+                number,
+                None,
+                f"hands not fully recorded ({partial}): breaches are judged from the plays",
+            )
+        )
+    if state.is_over:
+        return state.thrown_in
+    recorded = deal.result.thrown_in if deal.result is not None else None
+    plays = state.played or state.single >= 0
+    if state.possible_throw_in is not None and not plays:
+        reason = state.possible_throw_in
+        if recorded is not None:
+            extra.append(
+                make_finding(
+                    "UNVERIFIED",
+                    number,
+                    None,
+                    f"the deal is recorded as thrown in ({recorded}) but the cards that "
+                    f"would show it ({reason}) are not recorded",
+                )
+            )
+            return normalize_reason(recorded)
+        extra.append(
+            make_finding(
+                "UNVERIFIED",
+                number,
+                None,
+                f"the deal stops where it may have been thrown in ({reason}), but the cards "
+                "that would show it are not recorded",
+            )
+        )
+        return None
+    where = _where(state)
+    if state.rules.end_when_decided and state.result_fixed(pairs=False):
+        extra.append(
+            make_finding(
+                "UNVERIFIED",
+                number,
+                None,
+                f"the deal stops {where}, decided unless a Pair was still to be shown",
+            )
+        )
+        return None
+    if is_last and deal.result is None:
+        extra.append(
+            make_finding(
+                "MATCH_ABANDONED",
+                number,
+                None,
+                f"the last deal stops {where} with no recorded result",
+            )
+        )
+    else:
+        extra.append(
+            make_finding(
+                "DEAL_INCOMPLETE", number, None, f"the deal stops {where}, before it is decided"
+            )
+        )
+    return None
+
+
+def _where(state: DealState) -> str:
+    if state.phase == 0:
+        return "during the auction"
+    if state.phase == 1:
+        return "before the trump is chosen"
+    if not state.trick_no and not state.trick_cards:
+        return "before the first card"
+    return f"after {state.trick_no} trick{'s' if state.trick_no != 1 else ''}"
+
+
+def _compare_result(
+    state: DealState,
+    deal: Deal,
+    thrown_in: str | None,
+    before: dict[Team, int],
+    recorded_before: dict[Team, int] | None,
+    after: dict[Team, int],
+    extra: list[Finding],
+) -> dict[Team, int] | None:
+    """Check a deal's recorded result; returns the recorded score to compare the next against."""
+    result = deal.result
+    if result is None:
+        return None
+    number = state.number
+    given = result.model_fields_set
+    if "thrown_in" in given:
+        recorded = normalize_reason(result.thrown_in) if result.thrown_in is not None else None
+        if (recorded is None) != (thrown_in is None):
+            said = f"thrown in ({result.thrown_in})" if recorded is not None else "played out"
+            found = f"thrown in ({thrown_in})" if thrown_in is not None else "played out"
+            extra.append(
+                make_finding(
+                    "THROWN_IN_MISMATCH", number, None, f"recorded {said}, replayed {found}"
+                )
+            )
+        elif recorded is not None and recorded != thrown_in:
+            code = "THROWN_IN_MISMATCH" if recorded in THROWN_IN_REASONS else "THROWN_IN_REASON"
+            extra.append(
+                make_finding(
+                    code,
+                    number,
+                    None,
+                    f"recorded reason {result.thrown_in!r}, replayed {thrown_in}",
+                )
+            )
+    if result.points is not None:
+        if state.points_uncertain:
+            extra.append(
+                make_finding(
+                    "UNVERIFIED",
+                    number,
+                    None,
+                    "the recorded card points cannot be checked: a trick's winner depends on "
+                    "the unrecorded trump",
+                )
+            )
+        else:
+            ours = {TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]}
+            theirs = {Team.NS: result.points.NS, Team.EW: result.points.EW}
+            if ours != theirs:
+                extra.append(
+                    make_finding(
+                        "POINTS_MISMATCH",
+                        number,
+                        None,
+                        f"recorded points {_team_text(theirs)}, replayed {_team_text(ours)}",
+                    )
+                )
+    if result.score is None:
+        return None
+    theirs = {Team.NS: result.score.NS, Team.EW: result.score.EW}
+    # Judge this deal's change only: start from the previous recorded score where there is one.
+    base = recorded_before if recorded_before is not None else before
+    expected = {team: base[team] + after[team] - before[team] for team in (Team.NS, Team.EW)}
+    if theirs != expected and not state.points_uncertain:
+        extra.append(
+            make_finding(
+                "SCORE_MISMATCH",
+                number,
+                None,
+                f"recorded score {_team_text(theirs)}, replayed {_team_text(expected)}",
+            )
+        )
+    return theirs
+
+
+def _compare_match(match: MatchLog, table: MatchState) -> list[Finding]:
+    result = match.result
+    if result is None:
+        return []
+    out: list[Finding] = []
+    theirs = {Team.NS: result.score.NS, Team.EW: result.score.EW}
+    if theirs != table.score:
+        out.append(
+            make_finding(
+                "MATCH_SCORE_MISMATCH",
+                None,
+                None,
+                f"recorded final score {_team_text(theirs)}, replayed {_team_text(table.score)}",
+            )
+        )
+    if result.winner != table.winner:
+        out.append(
+            make_finding(
+                "WINNER_MISMATCH",
+                None,
+                None,
+                f"recorded winner {result.winner or 'none'}, replayed {table.winner or 'none'}",
+            )
+        )
+    return out
+
+
+_LADDER: Final = (None, "double", "redouble", "set")
+_PLAYED: Final = tuple((seat, card) for seat in SEATS for card in ALL_CARDS)
+
+
+def _facts(
+    state: DealState,
+    number: int,
+    thrown_in: str | None,
+    change: dict[Team, int],
+    score_after: dict[Team, int],
+) -> DealFacts:
+    tricks = TrickList(tuple(state.tricks))
+    show = (
+        ShowFacts(state.show_action, SEATS[state.asker], state.show_trick + 1)
+        if state.shown
+        else None
+    )
+    mode = (
+        "no_trump"
+        if state.trump_mode == MODE_NO_TRUMP
+        else ("reverse" if state.trump_mode == MODE_REVERSE else None)
+    )
+    caller = SEATS[state.caller] if state.caller >= 0 else None
+    r = state.rules
+    stake = r.single_hand_points if state.single >= 0 else r.stake * (1, 2, 4, 6)[state.doubled]
+    result = state.result() if thrown_in is None else None
+    return DealFacts(
+        number=number,
+        dealer=SEATS[state.dealer],
+        caller=caller,
+        call=state.call if state.caller >= 0 else None,
+        trump=state.trump_suit if state.trump != NO_SUIT else None,
+        trump_mode=mode,
+        seventh=state.seventh,
+        show=show,
+        tricks=tricks,
+        points={TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]},
+        target=state.target if state.caller >= 0 else None,
+        stake=stake,
+        doubling=_LADDER[state.doubled],
+        pairs=tuple(PairFacts(SEATS[s], a, d) for s, a, d in state.pairs),
+        single_hand=SEATS[state.single] if state.single >= 0 else None,
+        thrown_in=thrown_in,
+        made=result.made if result is not None and state.is_over else None,
+        score_change=change,
+        score_after=score_after,
+        complete=state.hard_end or thrown_in is not None,
+        decided=state.is_over or thrown_in is not None,
+    )

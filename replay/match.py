@@ -1,0 +1,80 @@
+"""The state of a match: the running score, whose deal it is, and when the match is won.
+
+>>> from schema import Rules, Seat, Team
+>>> from schema.log import PassAction
+>>> match = MatchState(Rules.preset("bangladesh"), first_dealer=Seat.N)
+>>> deal = match.new_deal()
+>>> for seat in (Seat.W, Seat.S, Seat.E):
+...     _ = deal.apply(PassAction(seat=seat))
+>>> match.record(deal), match.next_dealer  # thrown in; the deal still passes on
+({<Team.NS: 'NS'>: 0, <Team.EW: 'EW'>: 0}, <Seat.W: 'W'>)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from replay.deal import DealState
+from schema.cards import Card, Seat, Team
+from schema.rules import Rules
+
+
+class MatchState:
+    """Score, dealer rotation and match end under one set of rules.
+
+    The deal passes to the next player in the rules' direction after every deal, thrown-in
+    deals included. A team wins at ``+match_target``; a team at ``-match_target`` loses.
+    """
+
+    __slots__ = ("deals_played", "next_dealer", "rules", "score", "winner")
+
+    def __init__(self, rules: Rules, first_dealer: Seat = Seat.N) -> None:
+        self.rules = rules
+        self.score: dict[Team, int] = {Team.NS: 0, Team.EW: 0}
+        self.next_dealer = first_dealer
+        self.winner: Team | None = None
+        self.deals_played = 0
+
+    @property
+    def is_over(self) -> bool:
+        """True once a team has won."""
+        return self.winner is not None
+
+    def new_deal(
+        self,
+        hands: Mapping[Seat, Sequence[Card | None]] | None = None,
+        dealer: Seat | None = None,
+    ) -> DealState:
+        """A fresh deal, dealt by ``dealer`` (default: whose turn it is to deal)."""
+        return DealState(
+            self.rules,
+            dealer if dealer is not None else self.next_dealer,
+            hands,
+            number=self.deals_played + 1,
+            score=self.score,
+        )
+
+    def record(self, deal: DealState) -> dict[Team, int]:
+        """Score a deal (nothing for a thrown-in or unfinished one), pass the deal on.
+
+        Returns the score change.
+        """
+        result = deal.result()
+        for team, change in result.score_change.items():
+            self.score[team] += change
+        self.deals_played += 1
+        self.next_dealer = deal.dealer_seat.next(self.rules.direction)
+        if self.winner is None:
+            self.winner = self.decide(self.score)
+        return result.score_change
+
+    def decide(self, score: Mapping[Team, int]) -> Team | None:
+        """The winner given a score: a team at +target wins; a team at -target loses."""
+        target = self.rules.match_target
+        for team in (Team.NS, Team.EW):
+            if score[team] >= target:
+                return team
+        for team in (Team.NS, Team.EW):
+            if score[team] <= -target:
+                return team.other
+        return None

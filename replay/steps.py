@@ -1,0 +1,196 @@
+"""A deal step by step, for the viewer: what the table looks like after each action.
+
+With a ``seat`` given, each step shows only what that seat could know at that moment: its
+own cards, the cards played, a shown Pair, and the trump once that seat knows it.
+
+>>> from replay.simulate import random_match
+>>> from schema import Rules, Seat
+>>> log = random_match(Rules.preset("pagat"), seed=1)
+>>> steps = deal_steps(log, 1, seat=Seat.N)
+>>> steps[0].action is None, steps[1].description.split()[1] in ("bids", "passes")
+(True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from replay._tables import SUIT_NAME, SUIT_NUM, TEAM_OF, TEAMS
+from replay.audit import audit_match
+from replay.deal import _HANDLERS, DealState
+from replay.findings import Finding
+from schema.cards import SEATS, Card, Seat, Team
+from schema.log import (
+    Action,
+    BidAction,
+    DittoAction,
+    DoubleAction,
+    MatchLog,
+    PairAction,
+    PassAction,
+    PlayAction,
+    RedealAction,
+    RedoubleAction,
+    SetAction,
+    ShowAction,
+    SingleHandAction,
+    TrumpAction,
+)
+from schema.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class StepView:
+    """The deal at one point: before any action (``action_index`` None) or after one."""
+
+    step: int
+    action_index: int | None
+    action: Action | None
+    description: str
+    hands: dict[Seat, tuple[Card | None, ...]]
+    trick: tuple[tuple[Seat, Card], ...]
+    bid: tuple[Seat, int] | None
+    trump: str
+    points: dict[Team, int]
+    needs: dict[Team, int] | None
+    current_seat: Seat | None
+    findings: tuple[Finding, ...]
+
+
+def deal_steps(
+    match: MatchLog,
+    deal_number: int,
+    seat: Seat | None = None,
+    rules: Rules | None = None,
+) -> list[StepView]:
+    """The views of deal ``deal_number`` (1-based): the initial position, then one per action.
+
+    Findings are those of the whole match's audit, shown at their action (findings about the
+    deal as a whole at the last step). Raises ``IndexError`` for a deal the match lacks.
+    """
+    if not 1 <= deal_number <= len(match.deals):
+        raise IndexError(f"the match has {len(match.deals)} deals, not {deal_number}")
+    rules = rules if rules is not None else match.resolved_rules()
+    audited = audit_match(match, rules)
+    mine = [f for f in audited.findings if f.deal == deal_number]
+    deal = match.deals[deal_number - 1]
+    state = DealState(rules, deal.dealer, deal.hands, number=deal_number)
+    steps = [_view(state, 0, None, None, "the deal begins", seat, mine, False)]
+    last = len(deal.actions) - 1
+    for i, action in enumerate(deal.actions):
+        before = state.copy()
+        handler = _HANDLERS.get(type(action))
+        if handler is not None:
+            handler(state, action)
+        state.n_actions += 1
+        text = describe(before, state, action, seat)
+        steps.append(_view(state, i + 1, i, action, text, seat, mine, i == last))
+    if not deal.actions:
+        steps[0] = _view(state, 0, None, None, "the deal begins", seat, mine, True)
+    return steps
+
+
+def _view(
+    state: DealState,
+    step: int,
+    index: int | None,
+    action: Action | None,
+    text: str,
+    seat: Seat | None,
+    findings: list[Finding],
+    last: bool,
+) -> StepView:
+    hands = {s: tuple(state.hand(s, seat)) for s in SEATS}
+    points = {TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]}
+    needs: dict[Team, int] | None = None
+    if state.caller >= 0:
+        rules = state.rules
+        caller = TEAMS[TEAM_OF[state.caller]]
+        needs = {
+            caller: state.target - points[caller],
+            caller.other: rules.total_points - state.target + 1 - points[caller.other],
+        }
+    here = tuple(f for f in findings if f.action == index or (last and f.action is None))
+    return StepView(
+        step=step,
+        action_index=index,
+        action=action,
+        description=text,
+        hands=hands,
+        trick=tuple(state.trick()),
+        bid=state.standing_bid,
+        trump=state.trump_status(seat),
+        points=points,
+        needs=needs,
+        current_seat=state.current_seat,
+        findings=here,
+    )
+
+
+def describe(
+    before: DealState, after: DealState, action: Action, viewer: Seat | None = None
+) -> str:
+    """One line for an action: ``"W bids 17"``, ``"S plays 9D"``, ``"E asks for the trump: ..."``.
+
+    ``before`` and ``after`` are the states around the action; ``viewer`` hides what that
+    seat could not know (the trump chosen by another seat).
+    """
+    who = action.seat.value
+    if isinstance(action, BidAction):
+        return f"{who} bids {action.value}"
+    if isinstance(action, PassAction):
+        return f"{who} passes"
+    if isinstance(action, DittoAction):
+        return f"{who} says ditto ({before.high_value})"
+    if isinstance(action, TrumpAction):
+        return _describe_trump(action, after, viewer)
+    if isinstance(action, DoubleAction):
+        return f"{who} doubles"
+    if isinstance(action, RedoubleAction):
+        return f"{who} redoubles"
+    if isinstance(action, SetAction):
+        return f"{who} says set"
+    if isinstance(action, SingleHandAction):
+        return f"{who} declares single hand"
+    if isinstance(action, RedealAction):
+        return f"{who} asks for a redeal"
+    if isinstance(action, ShowAction):
+        shown = after.trump_status(None).removeprefix("shown: ")
+        if after.caller >= 0 and SEATS[after.caller] is action.seat:
+            return f"{who} shows the trump: {_suit_words(shown)}"
+        return f"{who} asks for the trump: {_suit_words(shown)} shown"
+    if isinstance(action, PlayAction):
+        text = f"{who} plays {action.card.text}"
+        if not before.shown and after.shown:
+            shown = after.trump_status(None).removeprefix("shown: ")
+            text += f" (the trump is shown: {_suit_words(shown)})"
+        if len(after.tricks) > len(before.tricks):
+            winner, pts = after.tricks[-1][3], after.tricks[-1][4]
+            text += f"; {SEATS[winner].value} wins trick {len(after.tricks)} ({pts} points)"
+        return text
+    if isinstance(action, PairAction):
+        return f"{who} shows the Pair: target {after.target}"
+    return f"{who} {action.type}"  # pragma: no cover - every action type is handled above
+
+
+def _describe_trump(action: TrumpAction, after: DealState, viewer: Seat | None) -> str:
+    who = action.seat.value
+    if action.seventh:
+        return f"{who} calls the seventh card"
+    if action.mode == "no_trump":
+        return f"{who} chooses no trump"
+    secret = viewer is not None and viewer is not action.seat
+    if action.mode == "reverse":
+        return f"{who} chooses reverse"
+    suit = after.trump_suit
+    if secret or suit is None:
+        return f"{who} chooses the trump"
+    return f"{who} chooses the trump: {_suit_words(suit)}"
+
+
+def _suit_words(status: str) -> str:
+    """``"H"`` as ``"hearts"``; anything else (``"no trump"``, ``"unknown"``) as it is."""
+    for suit, number in SUIT_NUM.items():
+        if status == suit.value:
+            return SUIT_NAME[number]
+    return status

@@ -1,0 +1,147 @@
+"""Properties over random legal games (every choice uniform among ``legal_actions()``)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from replay import DealState, audit_match, play_random, random_match
+from replay._tables import mask_points
+from schema import PRESET_NAMES, Card, MatchLog, Rules, Seat, Suit
+from schema.log import (
+    Action,
+    BidAction,
+    DittoAction,
+    DoubleAction,
+    PairAction,
+    PassAction,
+    PlayAction,
+    RedoubleAction,
+    SetAction,
+    ShowAction,
+    SingleHandAction,
+    TrumpAction,
+)
+
+VARIANTS: dict[str, Rules] = {name: Rules.preset(name) for name in PRESET_NAMES}
+VARIANTS.update(
+    {
+        "pagat-variants": Rules.preset("pagat").with_options(
+            seventh_card="pagat",
+            no_trump=True,
+            reverse=True,
+            double=True,
+            redouble=True,
+            set=True,
+            single_hand=True,
+            under_half=True,
+        ),
+        "single-round": Rules.preset("standard").with_options(
+            bidding="single_round", all_pass="throw_in", zero_point_throw_in="on_request"
+        ),
+        "automatic-must-trump": Rules.preset("beginner").with_options(
+            must_trump_after_show=True, must_overtrump_after_show=True, pair="after_side_wins"
+        ),
+        "own-card-seventh": Rules.preset("classic29").with_options(
+            seventh_card="on", seventh_card_no_scoring_trump_throw_in=True, end_when_decided=True
+        ),
+    }
+)
+names = st.sampled_from(sorted(VARIANTS))
+
+
+@settings(max_examples=300, deadline=None)
+@given(names, st.integers(0, 2**32))
+def test_random_games_audit_clean_and_points_add_up(name: str, seed: int) -> None:
+    rules = VARIANTS[name]
+    log = random_match(rules, seed, max_deals=8)
+    log = MatchLog.model_validate_json(log.canonical_json())  # what a reader would get
+    audited = audit_match(log)
+    assert audited.findings == ()
+    for facts, deal in zip(audited.deals, log.deals, strict=True):
+        taken = sum(facts.points.values())
+        played = sum(card.points for trick in facts.tricks for _, card in trick.cards)
+        if len(facts.tricks) == 8 and facts.single_hand is None:
+            assert taken == rules.total_points
+        else:
+            assert taken == played
+            unplayed = [c for hand in (deal.hands or {}).values() for c in hand if c is not None]
+            seen = {card for trick in facts.tricks for _, card in trick.cards}
+            assert taken + sum(c.points for c in unplayed if c not in seen) == 28
+
+
+def _candidates(state: DealState, rng: random.Random) -> list[Action]:
+    out: list[Action] = []
+    for seat in Seat:
+        out.append(BidAction(seat=seat, value=rng.choice([0, 14, 15, 16, 17, 20, 28, 29])))
+        out.append(PassAction(seat=seat))
+        out.append(DittoAction(seat=seat))
+        out.append(TrumpAction(seat=seat, suit=rng.choice(list(Suit))))
+        out.append(DoubleAction(seat=seat))
+        out.append(RedoubleAction(seat=seat))
+        out.append(SetAction(seat=seat))
+        out.append(SingleHandAction(seat=seat))
+        out.append(ShowAction(seat=seat))
+        out.append(PairAction(seat=seat))
+        out.append(PlayAction(seat=seat, card=Card.from_index(rng.randrange(32))))
+    rng.shuffle(out)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(names, st.integers(0, 2**32))
+def test_an_illegal_action_is_an_error_at_exactly_its_index(name: str, seed: int) -> None:
+    rules = VARIANTS[name]
+    rng = random.Random(seed)
+    log = random_match(rules, seed, max_deals=3)
+    number = rng.randrange(len(log.deals)) + 1
+    deal = log.deals[number - 1]
+    if not deal.actions:
+        return
+    index = rng.randrange(len(deal.actions))
+    state = DealState(rules, deal.dealer, deal.hands, number=number)
+    for action in deal.actions[:index]:
+        state.apply(action)
+    bad = next((a for a in _candidates(state, rng) if state.check(a) is not None), None)
+    assert bad is not None  # some action is always illegal
+    actions = [*deal.actions[:index], bad, *deal.actions[index + 1 :]]
+    deals = list(log.deals)
+    deals[number - 1] = deal.model_copy(update={"actions": actions})
+    changed = log.model_copy(update={"deals": deals})
+    errors = [
+        f
+        for f in audit_match(changed).findings
+        if f.severity == "error" and f.deal == number and f.action is not None
+    ]
+    assert errors, f"no error for {bad!r} at {index}"
+    assert errors[0].action == index
+    assert errors[0] == state.check(bad)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32))
+def test_a_decided_deal_cannot_change(seed: int) -> None:
+    """Bangladesh ends a deal once decided: every continuation keeps the result."""
+    rules = Rules.preset("bangladesh")
+    open_ended = rules.with_options(end_when_decided=False)
+    rng = random.Random(seed)
+    log = random_match(rules, seed, max_deals=6)
+    for deal in log.deals:
+        stopped = DealState(rules, deal.dealer, deal.hands)
+        for action in deal.actions:
+            stopped.apply(action)
+        outcome = stopped.outcome
+        if outcome is None or outcome.made is None or stopped.single >= 0:
+            continue
+        if stopped.hard_end:
+            continue
+        for _ in range(3):
+            going = DealState(open_ended, deal.dealer, deal.hands)
+            for action in deal.actions:
+                going.apply(action)
+            play_random(going, rng)
+            assert going.outcome is not None
+            assert going.outcome.made == outcome.made
+            assert mask_points(going.played) >= mask_points(stopped.played)
