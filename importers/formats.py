@@ -19,6 +19,7 @@ import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Final
@@ -359,27 +360,77 @@ def import_paths(
         except BrokenPipeError:
             summary.error = "standard output was closed before the import ended"
         return summary
-    layout = "json" if suffix == ".json" else "text" if suffix in text.EXTENSIONS else "jsonl"
-    destination = Path(target)
     try:
-        handle, temporary = tempfile.mkstemp(
-            prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent
-        )
+        with atomic_file(Path(target)) as stream:
+            _run(inputs, from_format, summary, stream, layout_for(target))
+            if summary.error is not None:
+                raise _AbandonedError
+    except _AbandonedError:
+        pass
     except OSError as exc:
         summary.error = f"cannot write {target}: {exc.strerror or exc}"
-        return summary
+    return summary
+
+
+class _AbandonedError(Exception):
+    """Leaves an atomic output unwritten."""
+
+
+def layout_for(target: str) -> str:
+    """How an output file name is written: ``json``, ``jsonl`` or ``text``.
+
+    >>> layout_for("a.json"), layout_for("b.jsonl"), layout_for("c.29"), layout_for("-")
+    ('json', 'jsonl', 'text', 'jsonl')
+    """
+    suffix = Path(target).suffix.lower()
+    return "json" if suffix == ".json" else "text" if suffix in text.EXTENSIONS else "jsonl"
+
+
+@contextmanager
+def atomic_file(destination: Path) -> Iterator[BinaryIO]:
+    """A binary stream to a temporary file beside ``destination``, renamed over it only when
+    the block ends without an exception: a failed write leaves no half file."""
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent or None
+    )
     try:
         with os.fdopen(handle, "wb", buffering=1 << 20) as stream:
-            _run(inputs, from_format, summary, stream, layout)
-        if summary.error is None:
-            Path(temporary).chmod(_file_mode(destination))
-            Path(temporary).replace(destination)
-    except OSError as exc:
-        summary.error = f"cannot write {target}: {exc.strerror or exc}"
+            yield stream
+        Path(temporary).chmod(_file_mode(destination))
+        Path(temporary).replace(destination)
     finally:
         if Path(temporary).exists():
             Path(temporary).unlink()
-    return summary
+
+
+def write_matches(matches: Iterable[MatchLog], target: str) -> int:
+    """Write matches to ``target`` (``.json`` for exactly one, ``.jsonl``, ``.29``/``.txt``, or
+    ``-`` for JSON lines on standard output), atomically; returns how many were written.
+
+    Raises ``ValueError`` for an unknown extension or a ``.json`` given more than one match,
+    and ``OSError`` when the file cannot be written; either way no file is left behind.
+    """
+    suffix = Path(target).suffix.lower()
+    if target != "-" and suffix not in OUTPUT_EXTENSIONS:
+        raise ValueError(f"cannot tell how to write {target}: use {', '.join(OUTPUT_EXTENSIONS)}")
+    layout = layout_for(target)
+    if target == "-":
+        return _write_all(matches, sys.stdout.buffer, layout)
+    with atomic_file(Path(target)) as stream:
+        return _write_all(matches, stream, layout)
+
+
+def _write_all(matches: Iterable[MatchLog], stream: BinaryIO, layout: str) -> int:
+    count = 0
+    for match in matches:
+        if layout == "json" and count:
+            raise ValueError("a .json output holds exactly one match: write to .jsonl instead")
+        if layout == "text" and count:
+            stream.write(b"\n")
+        stream.write(_encode(match, layout))
+        count += 1
+    stream.flush()
+    return count
 
 
 def _file_mode(destination: Path) -> int:

@@ -329,8 +329,8 @@ class MatchLog(_Frozen):
 
     @property
     def match_id(self) -> str:
-        """The recorder's ``id``, or the content hash when it has none."""
-        return self.id if self.id is not None else self.content_hash()
+        """The recorder's ``id``, or the content hash when it has none (or an empty one)."""
+        return self.id if self.id else self.content_hash()
 
 
 def dump_json(document: Any, *, sort_keys: bool = False, indent: bool = False) -> bytes:
