@@ -24,6 +24,7 @@ from replay.selfplay import simulate_matches
 from schema.cards import Seat
 from schema.log import MatchLog, match_json_schema
 from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
+from twentynine.demo import run_demo
 from twentynine.frames import render_step
 from twentynine.pager import show_frames
 from twentynine.textout import plural, text_table
@@ -361,16 +362,20 @@ def demo_command(
     samples: Annotated[Path, typer.Option(help="The folder of sample logs to run on.")] = Path(
         "sample_logs"
     ),
+    out: Annotated[
+        Path,
+        typer.Option(envvar="TWENTYNINE_DEMO_OUT", help="Where the demo writes what it makes."),
+    ] = Path("demo_out"),
 ) -> None:
-    """Run everything the tool can do on the bundled sample logs."""
-    if not samples.is_dir():
-        raise fail(f"{samples}: no such folder (run from the checkout, or pass --samples)")
-    typer.echo(f"== audit {samples}")
-    try:
-        audit_command([str(samples)], OutputFormat.text, None, None, strict=False)
-    except typer.Exit as exc:
-        if exc.exit_code not in (EXIT_OK, EXIT_FINDINGS):
-            raise
+    """Run every step of the walk on the bundled sample logs and say what each found."""
+    if not (samples / "bad").is_dir() or not (samples / "formats").is_dir():
+        raise fail(f"{samples}: not the sample_logs folder (run from the checkout, or --samples)")
+    result = run_demo(samples, out, typer.echo)
+    if not result.ok:
+        for failure in result.failures:
+            typer.echo(f"demo: {failure}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"\ndemo done: everything as expected; files written under {out}/")
 
 
 def main() -> None:

@@ -1,0 +1,39 @@
+"""`twentynine demo` on the bundled samples: every step as expected, files written."""
+
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from twentynine.cli import app
+
+runner = CliRunner()
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+
+
+def test_demo_runs_every_step(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["demo", "--samples", str(SAMPLES), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    for heading in ("== 1.", "== 2.", "== 3.", "== 4.", "== 5."):
+        assert heading in result.stdout
+    assert "DIFFERENT" not in result.stdout
+    assert (out / "imported.jsonl").stat().st_size > 0
+    assert (out / "simulated.jsonl").stat().st_size > 0
+
+
+def test_demo_fails_when_a_sample_breaks_its_promise(tmp_path: Path) -> None:
+    samples = tmp_path / "samples"
+    shutil.copytree(SAMPLES, samples)
+    expected = samples / "bad" / "revoke.expected"
+    expected.write_text(expected.read_text().replace("REVOKE", "OUT_OF_TURN"))
+    result = runner.invoke(app, ["demo", "--samples", str(samples), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 1
+    assert "revoke.json: " in result.stdout and "DIFFERENT from expected" in result.stdout
+    assert "demo: revoke.json did not give its expected findings" in result.stderr
+
+
+def test_demo_outside_the_checkout_says_where_to_run(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["demo", "--samples", str(tmp_path / "nowhere")])
+    assert result.exit_code == 2
+    assert "not the sample_logs folder" in result.stderr

@@ -1,0 +1,129 @@
+"""``twentynine demo``: every step of the walk on the bundled sample logs, with what it shows.
+
+Each step prints a heading and what it found; the demo fails (returns False) when a step
+does not give what the samples promise, so running it is also a check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from importers.errors import InputProblem
+from importers.formats import expand_inputs, import_paths, read_any, write_matches
+from replay import Finding, audit_match, deal_steps
+from replay.selfplay import simulate_matches
+from schema.cards import Seat
+from schema.rules import Rules
+from twentynine.frames import render_step
+from twentynine.textout import plural
+
+Echo = Callable[[str], None]
+
+
+@dataclass
+class DemoResult:
+    """What the demo made and whether every step gave what was expected."""
+
+    out: Path
+    failures: list[str] = field(default_factory=list)
+    made: list[Path] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+@dataclass
+class _Audit:
+    matches: int = 0
+    deals: int = 0
+    findings: list[Finding] = field(default_factory=list)
+    problems: list[InputProblem] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "error"]
+
+
+def _audit(paths: list[Path]) -> _Audit:
+    audit = _Audit()
+    for path in paths:
+        for record in read_any(path):
+            if record.match is None:
+                audit.problems.extend(record.problems)
+                continue
+            audit.matches += 1
+            audit.deals += len(record.match.deals)
+            audit.findings.extend(audit_match(record.match).findings)
+    return audit
+
+
+def run_demo(samples: Path, out: Path, echo: Echo) -> DemoResult:
+    """Run the walk on ``samples`` and write what it makes under ``out``."""
+    result = DemoResult(out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    echo(f"== 1. audit the sample matches in {samples}/")
+    good = [p for p in expand_inputs([samples]) if p.parent == samples]
+    audit = _audit(good)
+    echo(
+        f"   {plural(len(good), 'file')}, {plural(audit.matches, 'match')}, "
+        f"{plural(audit.deals, 'deal')}: {plural(len(audit.errors), 'error')}"
+    )
+    if audit.errors or audit.problems or not audit.matches:
+        result.failures.append("the good samples should audit clean")
+
+    bad_dir = samples / "bad"
+    echo(f"\n== 2. audit the known-bad logs in {bad_dir}/ against their expected findings")
+    for path in sorted(bad_dir.glob("*.json")):
+        errors = _audit([path]).errors
+        got = [(f.deal, f.action, f.code) for f in errors]
+        expected_path = path.with_suffix(".expected")
+        expected = [
+            (row["deal"], row["action"], row["code"])
+            for row in map(orjson.loads, expected_path.read_bytes().splitlines())
+            if row["severity"] == "error"
+        ]
+        verdict = "as expected" if got == expected else "DIFFERENT from expected"
+        example = f": {errors[0].code} {errors[0].message}" if errors else ""
+        echo(f"   {path.name}: {plural(len(got), 'error')}, {verdict}{example}"[:150])
+        if got != expected:
+            result.failures.append(f"{path.name} did not give its expected findings")
+
+    echo(f"\n== 3. import the other formats in {samples / 'formats'}/")
+    imported = out / "imported.jsonl"
+    summary = import_paths([samples / "formats"], None, imported)
+    for line in summary.lines():
+        echo(f"   {line}")
+    if summary.exit_code != 0:
+        result.failures.append("the format samples should import without problems")
+    result.made.append(imported)
+
+    echo("\n== 4. replay deal 1 of the bangladesh sample as South saw it: the start and the show")
+    sample = next(r.match for r in read_any(samples / "bangladesh.json") if r.match)
+    steps = deal_steps(sample, 1, seat=Seat.S)
+    show = audit_match(sample).deals[0].show
+    shown_at = show.action + 1 if show is not None else len(steps) - 1
+    heading = f"match {sample.match_id} · deal 1"
+    for step in (steps[0], steps[shown_at]):
+        echo("   " + render_step(step, total=len(steps), heading=heading).replace("\n", "\n   "))
+        echo("")
+
+    echo("== 5. simulate: four bots play two bangladesh matches (seed 1), audited")
+    simulated = out / "simulated.jsonl"
+    logs = list(simulate_matches(Rules.preset("bangladesh"), 2, 1))
+    write_matches(logs, str(simulated))
+    result.made.append(simulated)
+    sim_errors = sum(audit_match(log).errors for log in logs)
+    sim_deals = sum(len(log.deals) for log in logs)
+    echo(
+        f"   {plural(len(logs), 'match')}, {plural(sim_deals, 'deal')} -> {simulated}: "
+        f"{plural(sim_errors, 'error')}"
+    )
+    if sim_errors:
+        result.failures.append("simulated matches should audit clean")
+    return result
