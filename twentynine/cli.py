@@ -21,6 +21,11 @@ from importers.canonical import Record
 from importers.formats import expand_inputs, import_paths, read_any, write_matches
 from replay import AuditError, Finding, audit_match, deal_steps
 from replay.selfplay import simulate_matches
+from reports.errors import WarehouseError
+from reports.export import export_parquet, format_result
+from reports.progress import terminal_progress
+from reports.stats import run_stats
+from reports.warehouse import DEFAULT_DB, load_paths, run_query
 from schema.cards import Seat
 from schema.log import MatchLog, match_json_schema
 from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
@@ -355,6 +360,86 @@ def replay_command(
     )
     frames = [render_step(step, total=len(steps), heading=heading) for step in steps]
     show_frames(frames, sys.stdout, interactive=sys.stdin.isatty() and sys.stdout.isatty())
+
+
+DbOption = Annotated[Path, typer.Option("--db", help="The DuckDB warehouse file.")]
+
+
+class TableFormat(StrEnum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+@app.command("load")
+def load_command(
+    paths: Annotated[list[str], typer.Argument(help="Files or folders of logs; - is stdin.")],
+    db: DbOption = Path(DEFAULT_DB),
+    from_format: FromOption = None,
+) -> None:
+    """Read, audit and store matches, players, deals, actions, tricks and findings in DuckDB.
+
+    A match is stored whole or not at all; loading it again stores nothing new. Exit status:
+    0 all stored (or already there), 1 some records skipped, 2 the warehouse could not be used.
+    """
+    try:
+        with terminal_progress() as progress:
+            summary = load_paths(paths, db=db, from_format=from_format, progress=progress)
+    except WarehouseError as exc:
+        raise fail(str(exc), exc.exit_code) from None
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    for line in summary.lines():
+        typer.echo(line, err=True)
+    raise typer.Exit(summary.exit_code)
+
+
+@app.command("query")
+def query_command(
+    sql: Annotated[str, typer.Argument(help="One SQL statement that reads.")],
+    db: DbOption = Path(DEFAULT_DB),
+    output: Annotated[TableFormat, typer.Option("--format", help="table, csv or json.")] = (
+        TableFormat.table
+    ),
+) -> None:
+    """Run a read-only SQL query on the warehouse; a statement that writes is refused."""
+    try:
+        result = run_query(sql, db=db)
+    except WarehouseError as exc:
+        raise fail(str(exc), exc.exit_code) from None
+    typer.echo(format_result(result, output.value).rstrip("\r\n"))
+
+
+@app.command("stats")
+def stats_command(
+    db: DbOption = Path(DEFAULT_DB),
+    player: Annotated[str | None, typer.Option("--player", help="One player's figures.")] = None,
+    output: Annotated[TableFormat, typer.Option("--format", help="table, csv or json.")] = (
+        TableFormat.table
+    ),
+) -> None:
+    """Player statistics (definitions in docs/warehouse.md)."""
+    try:
+        result = run_stats(db=db, player=player)
+    except WarehouseError as exc:
+        raise fail(str(exc), exc.exit_code) from None
+    if player is not None and output is TableFormat.table:
+        result = result.transposed()
+    typer.echo(format_result(result, output.value).rstrip("\r\n"))
+
+
+@app.command("export")
+def export_command(
+    parquet: Annotated[Path, typer.Option("--parquet", help="An empty or new folder.")],
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """Export every table as Parquet partitioned by preset and month."""
+    try:
+        summary = export_parquet(parquet, db=db)
+    except WarehouseError as exc:
+        raise fail(str(exc), exc.exit_code) from None
+    for line in summary.lines():
+        typer.echo(line)
 
 
 @app.command("demo")

@@ -6,6 +6,7 @@ does not give what the samples promise, so running it is also a check.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,9 @@ from importers.errors import InputProblem
 from importers.formats import expand_inputs, import_paths, read_any, write_matches
 from replay import Finding, audit_match, deal_steps
 from replay.selfplay import simulate_matches
+from reports.export import export_parquet, format_result
+from reports.stats import run_stats
+from reports.warehouse import QueryResult, load_paths, run_query
 from schema.cards import Seat
 from schema.rules import Rules
 from twentynine.frames import render_step
@@ -126,4 +130,47 @@ def run_demo(samples: Path, out: Path, echo: Echo) -> DemoResult:
     )
     if sim_errors:
         result.failures.append("simulated matches should audit clean")
+
+    database = out / "twentynine.duckdb"
+    echo(f"\n== 6. load everything into {database} (DuckDB), then load it again")
+    database.unlink(missing_ok=True)
+    inputs = [samples, simulated]
+    for attempt in ("first", "again"):
+        loaded = load_paths(inputs, db=database)
+        echo(f"   {attempt}: {loaded.lines()[-1]}")
+    if loaded.stored:
+        result.failures.append("loading the same logs twice should store nothing new")
+    result.made.append(database)
+
+    echo("\n== 7. player statistics of the league (twentynine stats)")
+    stats = run_stats(db=database)
+    wanted = ("name", "deals", "calls", "make_rate", "average_call", "ask_rate", "doubles")
+    columns = [stats.columns.index(name) for name in wanted]
+    league = [row for row in stats.rows if row[stats.columns.index("deals")] >= 1000]
+    picked = QueryResult(
+        wanted,
+        tuple(stats.types[i] for i in columns),
+        [tuple(row[i] for i in columns) for row in league],
+    )
+    echo("   " + format_result(picked, "table").rstrip("\n").replace("\n", "\n   "))
+    if len(league) != 8:
+        result.failures.append("the league should have eight players with over 1,000 deals")
+
+    echo("\n== 8. in SQL (twentynine query): who asks for the trump most, and does it pay?")
+    sql = (
+        "select name, shows_asked, show_chances, round(ask_rate, 3) as ask_rate, "
+        "round(asked_trick_win_rate, 3) as won_when_asked, "
+        "round(not_asked_trick_win_rate, 3) as won_when_not "
+        "from player_stats where deals >= 1000 order by ask_rate desc limit 3"
+    )
+    echo(f"   {sql}")
+    answer = run_query(sql, db=database)
+    echo("   " + format_result(answer, "table").rstrip("\n").replace("\n", "\n   "))
+
+    parquet = out / "parquet"
+    echo(f"\n== 9. export the warehouse as Parquet under {parquet}/")
+    shutil.rmtree(parquet, ignore_errors=True)
+    for line in export_parquet(parquet, db=database).lines():
+        echo(f"   {line}")
+    result.made.append(parquet)
     return result

@@ -1,0 +1,161 @@
+"""Warehouse load throughput: deals stored per second on one core, and peak memory.
+
+Run from the repository root: ``python bench/bench_load.py`` (``--deals 60000`` by default).
+Each stage runs in a fresh child process pinned to one CPU, loading into a new DuckDB file:
+
+- store: ``Warehouse.load_audited`` on matches audited beforehand (rows, Arrow, DuckDB,
+  the final checkpoint on close), the warehouse's own cost;
+- audit + store: ``Warehouse.load`` on match models (the engine's audit included);
+- end to end: ``load_paths`` on a JSONL file (parse, validate, audit, store), as
+  ``twentynine load`` runs.
+
+The matches are random legal games of every preset (``--pool`` per preset), copied under new
+ids until ``--deals`` deals. Prints deals/s by wall clock and by CPU time (which leaves out
+time lost to other processes on a shared machine), the child's peak resident memory, and the
+size of the file. A benchmark, never a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import orjson
+
+# Run as a script, bench/ comes first on the path: put the repository root before it.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from replay import AuditedMatch, audit_match, random_match
+from reports.warehouse import BATCH_DEALS, load_paths, open_warehouse
+from schema import PRESET_NAMES, Rules
+from schema.log import MatchLog
+
+STAGES = ("store", "audit+store", "end to end")
+
+
+def pool(per_preset: int) -> list[tuple[MatchLog, AuditedMatch]]:
+    """Random legal matches of every preset, each with its audit."""
+    out = []
+    for preset in PRESET_NAMES:
+        for seed in range(per_preset):
+            log = random_match(Rules.preset(preset), 1000 + seed)
+            out.append((log, audit_match(log)))
+    return out
+
+
+def copies(
+    base: list[tuple[MatchLog, AuditedMatch]], deals: int
+) -> Iterator[tuple[MatchLog, AuditedMatch]]:
+    """The pool over and over under fresh ids, until at least ``deals`` deals."""
+    made = n = 0
+    while made < deals:
+        log, audited = base[n % len(base)]
+        n += 1
+        match_id = f"bench-{n}"
+        yield (
+            log.model_copy(update={"id": match_id}),
+            dataclasses.replace(audited, match_id=match_id),
+        )
+        made += len(log.deals)
+
+
+def stage(
+    name: str, db: Path, source: Path, deals: int, per_preset: int, batch: int
+) -> dict[str, object]:
+    """Run one stage in this process; returns its figures."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    base = pool(per_preset) if name != "end to end" else []
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    wall, cpu = time.perf_counter(), time.process_time()
+    if name == "end to end":
+        summary = load_paths([source], db=db, batch_deals=batch)
+    else:
+        with open_warehouse(db) as wh:
+            if name == "store":
+                summary = wh.load_audited(copies(base, deals), batch_deals=batch)
+            else:
+                summary = wh.load((log for log, _ in copies(base, deals)), batch_deals=batch)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return {
+        "stage": name,
+        "deals": summary.deals,
+        "matches": summary.stored,
+        "wall": wall,
+        "cpu": cpu,
+        "rss_before_mb": rss_before,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "db_mb": db.stat().st_size / 2**20,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=60_000)
+    parser.add_argument("--pool", type=int, default=6, help="random matches per preset")
+    parser.add_argument("--batch-deals", type=int, default=BATCH_DEALS)
+    parser.add_argument("--stage", choices=STAGES, help=argparse.SUPPRESS)
+    parser.add_argument("--db", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--source", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.stage:  # the child
+        figures = stage(args.stage, args.db, args.source, args.deals, args.pool, args.batch_deals)
+        print(json.dumps(figures))
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder) / "matches.jsonl"
+        with source.open("wb") as out:
+            for log, _ in copies(pool(args.pool), args.deals):
+                out.write(orjson.dumps(log.to_canonical()) + b"\n")
+        print(
+            f"{args.deals:,} deals wanted; JSONL {source.stat().st_size / 2**20:.1f} MB; "
+            f"batches of {args.batch_deals:,} deals; one core per stage"
+        )
+        print(
+            "| stage | deals | wall s | deals/s (wall) | CPU s | deals/s (CPU) "
+            "| peak RSS MB (before) | file MB |"
+        )
+        print("|---|---|---|---|---|---|---|---|")
+        for name in STAGES:
+            db = Path(folder) / f"{name.replace(' ', '_')}.duckdb"
+            child = subprocess.run(
+                [
+                    sys.executable,
+                    __file__,
+                    "--stage",
+                    name,
+                    "--db",
+                    str(db),
+                    "--source",
+                    str(source),
+                    "--deals",
+                    str(args.deals),
+                    "--pool",
+                    str(args.pool),
+                    "--batch-deals",
+                    str(args.batch_deals),
+                ],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            f = json.loads(child.stdout.strip().splitlines()[-1])
+            print(
+                f"| {name} | {f['deals']:,} | {f['wall']:.2f} | {f['deals'] / f['wall']:,.0f} "
+                f"| {f['cpu']:.2f} | {f['deals'] / f['cpu']:,.0f} "
+                f"| {f['peak_rss_mb']:.0f} ({f['rss_before_mb']:.0f}) | {f['db_mb']:.1f} |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,607 @@
+"""The warehouse schema: every table's columns (type and meaning) in one place, and the views.
+
+The column lists here are the single source of the ``CREATE TABLE`` statements, of the Arrow
+schemas the loader fills, and of the column tables in ``docs/warehouse.md`` (a test keeps the
+page in step). The schema version is stored in ``warehouse_info``; :data:`MIGRATIONS` takes
+an older file up one version at a time.
+
+>>> SCHEMA_VERSION, [c.name for c in TABLES["pairs"]][:3]
+(1, ['match_id', 'deal_no', 'action_no'])
+>>> create_table_sql("pairs").splitlines()[0]
+'CREATE TABLE pairs ('
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+import pyarrow as pa
+
+SCHEMA_VERSION: Final = 1
+"""The schema this code writes and reads; a file with a higher one is refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column: its name, DuckDB type, whether it may be NULL, and what it means."""
+
+    name: str
+    sql_type: str
+    doc: str
+    nullable: bool = True
+
+    @property
+    def arrow_type(self) -> pa.DataType:
+        """The Arrow type the loader builds for this column."""
+        return _ARROW_TYPES[self.sql_type]
+
+
+_ARROW_TYPES: Final[dict[str, pa.DataType]] = {
+    "VARCHAR": pa.string(),
+    "JSON": pa.string(),
+    "INTEGER": pa.int32(),
+    "SMALLINT": pa.int16(),
+    "BIGINT": pa.int64(),
+    "BOOLEAN": pa.bool_(),
+    "DOUBLE": pa.float64(),
+    "TIMESTAMP": pa.timestamp("us"),
+    "VARCHAR[]": pa.list_(pa.string()),
+}
+
+
+def _c(name: str, sql_type: str, doc: str, *, null: bool = True) -> Column:
+    return Column(name, sql_type, doc, null)
+
+
+_MATCH_KEY: Final = _c(
+    "match_id", "VARCHAR", "The match: the log's `id`, or its content hash.", null=False
+)
+_DEAL_NO: Final = _c("deal_no", "SMALLINT", "The deal's number in the match, from 1.", null=False)
+
+TABLES: Final[dict[str, tuple[Column, ...]]] = {
+    "warehouse_info": (
+        _c("key", "VARCHAR", "`schema_version`, `created_at` or `created_by`.", null=False),
+        _c("value", "VARCHAR", "Its value, as text.", null=False),
+    ),
+    "matches": (
+        _c(
+            "match_id",
+            "VARCHAR",
+            "The log's `id`, or the first 16 hex digits of the SHA-256 of its canonical "
+            "JSON when it has none (as `twentynine audit` names it). Primary key.",
+            null=False,
+        ),
+        _c("log_id", "VARCHAR", "The log's own `id` (NULL when `match_id` is the hash)."),
+        _c("preset", "VARCHAR", "The rules preset the log names.", null=False),
+        _c(
+            "rules",
+            "JSON",
+            "The log's `rules` value as given: a name, or preset + overrides.",
+            null=False,
+        ),
+        _c(
+            "direction", "VARCHAR", "`clockwise` or `counterclockwise`, from the rules.", null=False
+        ),
+        _c(
+            "started_at",
+            "TIMESTAMP",
+            "When the match began, from `meta` (`start`, `started_at`, `start_time`, `date`) "
+            "when it holds an ISO 8601 time; UTC.",
+        ),
+        _c("meta", "JSON", "The log's free `meta` object."),
+        _c("deals", "SMALLINT", "Deals in the log, thrown-in ones included.", null=False),
+        _c("score_ns", "SMALLINT", "Final match score of NS, as replayed.", null=False),
+        _c("score_ew", "SMALLINT", "Final match score of EW, as replayed.", null=False),
+        _c("winner", "VARCHAR", "`NS`, `EW`, or NULL when no team reached the target."),
+        _c("has_result", "BOOLEAN", "The log records a match `result`.", null=False),
+        _c("recorded_score_ns", "SMALLINT", "NS score as the log records it."),
+        _c("recorded_score_ew", "SMALLINT", "EW score as the log records it."),
+        _c("recorded_winner", "VARCHAR", "The winner as the log records it."),
+        _c("errors", "INTEGER", "Findings of severity `error` in the match.", null=False),
+        _c("warnings", "INTEGER", "Findings of severity `warning`.", null=False),
+        _c("source", "VARCHAR", "The file it was loaded from (`<stdin>` for standard input)."),
+        _c("source_line", "INTEGER", "Its line in that file (JSONL, text), or NULL."),
+        _c("loaded_at", "TIMESTAMP", "When it was stored (UTC, as its batch began).", null=False),
+    ),
+    "match_players": (
+        _MATCH_KEY,
+        _c("seat", "VARCHAR", "`N`, `E`, `S` or `W`.", null=False),
+        _c("team", "VARCHAR", "`NS` or `EW`.", null=False),
+        _c(
+            "player_id",
+            "VARCHAR",
+            "The player's `id` where the log gives one, else the name.",
+            null=False,
+        ),
+        _c("name", "VARCHAR", "The display name in this match.", null=False),
+        _c("ref_id", "VARCHAR", "The `id` of a `{name, id}` entry; NULL for a bare name."),
+    ),
+    "players": (
+        _c("player_id", "VARCHAR", "As in `match_players`. Primary key.", null=False),
+        _c("name", "VARCHAR", "The name the player was first stored with.", null=False),
+        _c("first_match_id", "VARCHAR", "The first match stored with the player.", null=False),
+        _c("first_loaded_at", "TIMESTAMP", "When that match was stored.", null=False),
+    ),
+    "deals": (
+        _MATCH_KEY,
+        _DEAL_NO,
+        _c("dealer", "VARCHAR", "The dealer's seat.", null=False),
+        _c("caller", "VARCHAR", "Seat that won the auction (NULL: no call, e.g. all passed)."),
+        _c("caller_team", "VARCHAR", "The caller's team."),
+        _c("call", "SMALLINT", "The winning bid."),
+        _c(
+            "trump",
+            "VARCHAR",
+            "Trump suit letter when known (NULL: not chosen, unseen, or no trump).",
+        ),
+        _c("trump_mode", "VARCHAR", "`no_trump`, `reverse`, or NULL for a trump suit."),
+        _c("seventh", "BOOLEAN", "The caller called the seventh card.", null=False),
+        _c("show_seat", "VARCHAR", "Seat that asked for (or showed) the trump; NULL: never."),
+        _c("show_trick", "SMALLINT", "Trick (from 1) in which the trump was shown."),
+        _c(
+            "show_action",
+            "SMALLINT",
+            "Index in `actions` of the show (of the play, when automatic).",
+        ),
+        _c("target", "SMALLINT", "Points the caller's side needs, after any Pair."),
+        _c("stake", "SMALLINT", "Game points at stake (after doubling; single-hand points)."),
+        _c("doubling", "VARCHAR", "`double`, `redouble`, `set`, or NULL."),
+        _c("pairs", "SMALLINT", "Pairs shown in the deal.", null=False),
+        _c("single_hand", "VARCHAR", "Seat that played single hand, or NULL."),
+        _c(
+            "thrown_in",
+            "VARCHAR",
+            "Throw-in reason (`all_pass`, `zero_point`, `redeal`, `never_shown`, "
+            "`seventh_no_scoring_trump`, `opponents_no_trump`), or NULL.",
+        ),
+        _c(
+            "made",
+            "BOOLEAN",
+            "Call made (single hand: all tricks won); NULL when thrown in or unfinished.",
+        ),
+        _c("points_ns", "SMALLINT", "Card points won by NS (as replayed).", null=False),
+        _c("points_ew", "SMALLINT", "Card points won by EW.", null=False),
+        _c("caller_points", "SMALLINT", "Card points of the caller's team."),
+        _c("defender_points", "SMALLINT", "Card points of the other team."),
+        _c("score_change_ns", "SMALLINT", "Change of the NS match score.", null=False),
+        _c("score_change_ew", "SMALLINT", "Change of the EW match score.", null=False),
+        _c("score_ns", "SMALLINT", "NS match score after the deal.", null=False),
+        _c("score_ew", "SMALLINT", "EW match score after the deal.", null=False),
+        _c("complete", "BOOLEAN", "Played to its end (all tricks) or thrown in.", null=False),
+        _c(
+            "decided",
+            "BOOLEAN",
+            "Over: complete, or stopped once decided where the rules allow.",
+            null=False,
+        ),
+        _c("actions", "SMALLINT", "Actions in the log's deal.", null=False),
+        _c("tricks", "SMALLINT", "Tricks completed.", null=False),
+        _c("findings", "SMALLINT", "Findings about the deal.", null=False),
+        _c("errors", "SMALLINT", "Of which errors.", null=False),
+        _c("hands_known", "BOOLEAN", "All 32 cards of the deal are recorded.", null=False),
+        _c("has_hands", "BOOLEAN", "The log's deal has a `hands` object.", null=False),
+        _c("has_result", "BOOLEAN", "The log's deal has a `result` object.", null=False),
+        _c("recorded_points_ns", "SMALLINT", "NS card points as the log records them."),
+        _c("recorded_points_ew", "SMALLINT", "EW card points as recorded."),
+        _c("recorded_score_ns", "SMALLINT", "NS match score after the deal, as recorded."),
+        _c("recorded_score_ew", "SMALLINT", "EW match score after the deal, as recorded."),
+        _c("recorded_thrown_in", "VARCHAR", "Throw-in reason as recorded."),
+    ),
+    "plays": (
+        _MATCH_KEY,
+        _DEAL_NO,
+        _c(
+            "action_no",
+            "SMALLINT",
+            "Index in the deal's `actions`, from 0 (as findings count).",
+            null=False,
+        ),
+        _c("seat", "VARCHAR", "Who played.", null=False),
+        _c("card", "VARCHAR", "The card.", null=False),
+        _c(
+            "trick_no",
+            "SMALLINT",
+            "The trick (from 1) it went to, as replayed; NULL once the log's plays no "
+            "longer match the replayed tricks.",
+        ),
+        _c("t", "BIGINT", "Milliseconds since the match began, where recorded."),
+        _c("note", "VARCHAR", "Free commentary, where recorded."),
+    ),
+    "other_actions": (
+        _MATCH_KEY,
+        _DEAL_NO,
+        _c(
+            "action_no",
+            "SMALLINT",
+            "Index in the deal's `actions`, from 0 (as findings count).",
+            null=False,
+        ),
+        _c("seat", "VARCHAR", "Who acted.", null=False),
+        _c(
+            "type",
+            "VARCHAR",
+            "`bid`, `pass`, `ditto`, `trump`, `double`, `redouble`, `set`, `single_hand`, "
+            "`redeal`, `show` or `pair` (every type but `play`).",
+            null=False,
+        ),
+        _c("bid", "BIGINT", "The value of a `bid`."),
+        _c("card", "VARCHAR", "A `trump` action's face-down card."),
+        _c("suit", "VARCHAR", "The suit of a `trump` or `show` action."),
+        _c("seventh", "BOOLEAN", "A `trump` action's `seventh` flag."),
+        _c("mode", "VARCHAR", "A `trump` action's `mode` (`no_trump`, `reverse`)."),
+        _c("trick_no", "SMALLINT", "For `show` and `pair`: the trick in progress."),
+        _c(
+            "standing_bid",
+            "BIGINT",
+            "For `bid`, `pass`, `ditto`: the highest bid before it (NULL: none yet).",
+        ),
+        _c("t", "BIGINT", "Milliseconds since the match began, where recorded."),
+        _c("note", "VARCHAR", "Free commentary, where recorded."),
+    ),
+    "tricks": (
+        _MATCH_KEY,
+        _DEAL_NO,
+        _c("trick_no", "SMALLINT", "The trick's number, from 1.", null=False),
+        _c("leader", "VARCHAR", "Seat that led.", null=False),
+        _c("winner", "VARCHAR", "Seat that won it.", null=False),
+        _c("winner_team", "VARCHAR", "The winner's team.", null=False),
+        _c("points", "SMALLINT", "Card points in it (with the last-trick bonus).", null=False),
+        _c("led_suit", "VARCHAR", "Suit of the card led.", null=False),
+        _c(
+            "cards", "VARCHAR[]", "The four cards in the order played, from the leader.", null=False
+        ),
+        _c("winning_card", "VARCHAR", "The winner's card.", null=False),
+        _c(
+            "trump_counted",
+            "BOOLEAN",
+            "Trumps counted in this trick (the trump was shown in it or before).",
+            null=False,
+        ),
+        _c("won_by_trump", "BOOLEAN", "Won by a trump on a lead of another suit.", null=False),
+    ),
+    "hands": (
+        _MATCH_KEY,
+        _DEAL_NO,
+        _c("seat", "VARCHAR", "Whose hand.", null=False),
+        _c("team", "VARCHAR", "That seat's team.", null=False),
+        _c(
+            "cards",
+            "VARCHAR[]",
+            "The 8 cards in the order dealt (first four: the bidding hand); NULL unseen.",
+            null=False,
+        ),
+        _c("known", "SMALLINT", "How many of the 8 are recorded.", null=False),
+        _c("f4_points", "SMALLINT", "Card points in the first four (NULL unless all 4 known)."),
+        _c("f4_jacks", "SMALLINT", "Jacks in the first four."),
+        _c("f4_nines", "SMALLINT", "Nines in the first four."),
+        _c("f4_aces", "SMALLINT", "Aces in the first four."),
+        _c("f4_tens", "SMALLINT", "Tens in the first four."),
+        _c("f4_longest", "SMALLINT", "Length of the longest suit in the first four."),
+        _c(
+            "f4_longest_suit",
+            "VARCHAR",
+            "That suit (on a tie: the one with more points, then S, H, D, C).",
+        ),
+        _c("f4_suits", "SMALLINT", "Suits present in the first four."),
+        _c(
+            "f4_trumps",
+            "SMALLINT",
+            "Cards of the deal's trump suit in the first four (NULL: trump unknown).",
+        ),
+        _c("points", "SMALLINT", "Card points in all 8 (NULL unless all 8 known)."),
+        _c("trumps", "SMALLINT", "Cards of the trump suit in all 8 (NULL: trump or hand unknown)."),
+    ),
+    "show_chances": (
+        _MATCH_KEY,
+        _DEAL_NO,
+        _c("trick_no", "SMALLINT", "The trick.", null=False),
+        _c(
+            "action_no", "SMALLINT", "Index of the seat's `play` in the deal's actions.", null=False
+        ),
+        _c("seat", "VARCHAR", "The seat that could not follow.", null=False),
+        _c("team", "VARCHAR", "Its team.", null=False),
+        _c(
+            "is_caller",
+            "BOOLEAN",
+            "The seat is the caller (who shows rather than asks).",
+            null=False,
+        ),
+        _c(
+            "show_rule",
+            "VARCHAR",
+            "The rules' `show_trump`: `optional` or `compulsory`.",
+            null=False,
+        ),
+        _c(
+            "asked",
+            "BOOLEAN",
+            "The seat asked for (or showed) the trump before playing.",
+            null=False,
+        ),
+        _c("led_suit", "VARCHAR", "The suit led.", null=False),
+        _c("card", "VARCHAR", "The card the seat played.", null=False),
+        _c("trumped", "BOOLEAN", "That card is of the trump suit (NULL: trump unknown)."),
+        _c("trick_winner", "VARCHAR", "Who won the trick (NULL: the deal stopped first)."),
+        _c("trick_won", "BOOLEAN", "The seat's team won the trick."),
+        _c("trick_points", "SMALLINT", "Card points in the trick."),
+    ),
+    "pairs": (
+        _MATCH_KEY,
+        _DEAL_NO,
+        _c("action_no", "SMALLINT", "Index of the `pair` action.", null=False),
+        _c("seat", "VARCHAR", "Who showed the Pair.", null=False),
+        _c("team", "VARCHAR", "Their team.", null=False),
+        _c(
+            "target_change",
+            "SMALLINT",
+            "How far it moved the caller's target (negative: lowered).",
+            null=False,
+        ),
+    ),
+    "findings": (
+        _MATCH_KEY,
+        _c("deal_no", "SMALLINT", "The deal, or NULL for a finding about the whole match."),
+        _c("action_no", "SMALLINT", "The action, or NULL for the deal as a whole."),
+        _c("seat", "VARCHAR", "Who made that action (NULL without one)."),
+        _c("code", "VARCHAR", "Stable code from the findings catalogue.", null=False),
+        _c("severity", "VARCHAR", "`error` or `warning`.", null=False),
+        _c("message", "VARCHAR", "What, naming the seat, card or bid and the rule.", null=False),
+    ),
+}
+"""Every table, its columns in order."""
+
+PRIMARY_KEYS: Final[dict[str, str]] = {
+    "warehouse_info": "key",
+    "matches": "match_id",
+    "players": "player_id",
+}
+LOADED_TABLES: Final[tuple[str, ...]] = tuple(t for t in TABLES if t != "warehouse_info")
+
+
+def create_table_sql(table: str) -> str:
+    """The ``CREATE TABLE`` statement of one table.
+
+    >>> print(create_table_sql("warehouse_info"))
+    CREATE TABLE warehouse_info (
+        key VARCHAR NOT NULL PRIMARY KEY,
+        value VARCHAR NOT NULL
+    )
+    """
+    key = PRIMARY_KEYS.get(table)
+    lines = []
+    for col in TABLES[table]:
+        line = f"    {col.name} {col.sql_type}"
+        if not col.nullable:
+            line += " NOT NULL"
+        if col.name == key:
+            line += " PRIMARY KEY"
+        lines.append(line)
+    return f"CREATE TABLE {table} (\n" + ",\n".join(lines) + "\n)"
+
+
+def arrow_schema(table: str) -> pa.Schema:
+    """The Arrow schema the loader builds for a table (JSON columns travel as text)."""
+    return pa.schema([pa.field(c.name, c.arrow_type, nullable=c.nullable) for c in TABLES[table]])
+
+
+# ---------------------------------------------------------------------------------- views
+# Views stay thin: what SQL cannot easily derive (hand features, the moments a seat could not
+# follow) is computed at load time into `hands` and `show_chances`.
+
+_SEAT_POSITION: Final = """
+    CASE m.direction
+        WHEN 'clockwise' THEN (strpos('NESW', {seat}) - strpos('NESW', d.dealer) + 3) % 4 + 1
+        ELSE (strpos('NESW', d.dealer) - strpos('NESW', {seat}) + 3) % 4 + 1
+    END"""
+
+_ACTION_COLUMNS: Final = (
+    "match_id, deal_no, action_no, seat, type, bid, card, suit, seventh, mode, trick_no, "
+    "standing_bid, t, note"
+)
+
+VIEWS: Final[dict[str, str]] = {
+    "actions": f"""
+SELECT {_ACTION_COLUMNS} FROM other_actions
+UNION ALL
+SELECT match_id, deal_no, action_no, seat, 'play' AS type, NULL::BIGINT AS bid, card,
+    NULL::VARCHAR AS suit, NULL::BOOLEAN AS seventh, NULL::VARCHAR AS mode, trick_no,
+    NULL::BIGINT AS standing_bid, t, note
+FROM plays""",
+    "bids": f"""
+SELECT a.match_id, a.deal_no, a.action_no, a.seat, mp.player_id, mp.name AS player,
+    {_SEAT_POSITION.format(seat="a.seat")} AS position,
+    a.type AS decision, a.bid, a.standing_bid,
+    d.caller = a.seat AS won_auction, d.call, d.trump, d.made, m.preset,
+    h.f4_points, h.f4_jacks, h.f4_nines, h.f4_aces, h.f4_tens,
+    h.f4_longest, h.f4_longest_suit, h.f4_suits,
+    CASE WHEN d.caller = a.seat THEN h.f4_trumps END AS f4_trumps
+FROM other_actions a
+JOIN deals d USING (match_id, deal_no)
+JOIN matches m USING (match_id)
+JOIN match_players mp ON mp.match_id = a.match_id AND mp.seat = a.seat
+LEFT JOIN hands h ON h.match_id = a.match_id AND h.deal_no = a.deal_no AND h.seat = a.seat
+WHERE a.type IN ('bid', 'pass', 'ditto')""",
+    "show_decisions": """
+SELECT c.match_id, c.deal_no, c.trick_no, c.action_no, c.seat, mp.player_id,
+    mp.name AS player, c.is_caller, c.show_rule, c.asked, c.led_suit, c.card, c.trumped,
+    c.trick_winner, c.trick_won, c.trick_points, d.call, d.made, m.preset
+FROM show_chances c
+JOIN deals d USING (match_id, deal_no)
+JOIN matches m USING (match_id)
+JOIN match_players mp ON mp.match_id = c.match_id AND mp.seat = c.seat""",
+    "player_deals": """
+SELECT d.match_id, d.deal_no, mp.seat, mp.team, mp.player_id, mp.name AS player,
+    CASE
+        WHEN d.caller IS NULL THEN NULL
+        WHEN d.caller = mp.seat THEN 'caller'
+        WHEN d.caller_team = mp.team THEN 'partner'
+        ELSE 'defender'
+    END AS role,
+    d.call, d.made, d.thrown_in, d.single_hand, d.doubling,
+    d.single_hand IS NULL AND d.made IS NOT NULL AS scored_call,
+    CASE mp.team WHEN 'NS' THEN d.points_ns ELSE d.points_ew END AS own_points,
+    CASE mp.team WHEN 'NS' THEN d.score_change_ns ELSE d.score_change_ew END AS score_change
+FROM deals d
+JOIN match_players mp USING (match_id)""",
+    "player_call_levels": """
+SELECT player_id, call,
+    count(*) AS calls,
+    count(*) FILTER (scored_call AND made) AS made,
+    count(*) FILTER (scored_call AND NOT made) AS failed,
+    count(*) FILTER (scored_call AND made) / nullif(count(*) FILTER (scored_call), 0)
+        AS make_rate
+FROM player_deals
+WHERE role = 'caller'
+GROUP BY player_id, call""",
+    "player_stats": """
+WITH per_deal AS (
+    SELECT player_id,
+        count(DISTINCT match_id) AS matches,
+        count(*) AS deals,
+        count(*) FILTER (role = 'caller') AS calls,
+        count(*) FILTER (role = 'caller' AND scored_call AND made) AS calls_made,
+        count(*) FILTER (role = 'caller' AND scored_call AND NOT made) AS calls_failed,
+        avg(call) FILTER (role = 'caller') AS average_call,
+        count(*) FILTER (role = 'defender' AND scored_call) AS defences,
+        count(*) FILTER (role = 'defender' AND scored_call AND NOT made) AS defences_broken,
+        avg(own_points) FILTER (role = 'caller' AND scored_call) AS caller_points_per_deal,
+        avg(own_points) FILTER (role = 'defender' AND scored_call)
+            AS defender_points_per_deal,
+        count(*) FILTER (single_hand = seat) AS single_hands,
+        count(*) FILTER (single_hand = seat AND made) AS single_hands_won
+    FROM player_deals
+    GROUP BY player_id
+), shows AS (
+    SELECT player_id,
+        count(*) AS show_chances,
+        count(*) FILTER (asked) AS shows_asked,
+        count(*) FILTER (asked AND trumped) AS asked_then_trumped,
+        count(*) FILTER (asked AND trick_won) AS asked_then_won_trick,
+        count(*) FILTER (NOT asked AND trick_won) AS not_asked_then_won_trick
+    FROM show_decisions
+    GROUP BY player_id
+), ladder AS (
+    SELECT mp.player_id,
+        count(*) FILTER (a.type = 'double') AS doubles,
+        count(*) FILTER (a.type = 'double' AND d.single_hand IS NULL AND NOT d.made)
+            AS doubles_won,
+        count(*) FILTER (a.type = 'redouble') AS redoubles,
+        count(*) FILTER (a.type = 'redouble' AND d.single_hand IS NULL AND d.made)
+            AS redoubles_won,
+        count(*) FILTER (a.type = 'set') AS sets,
+        count(*) FILTER (a.type = 'set' AND d.single_hand IS NULL AND NOT d.made) AS sets_won
+    FROM other_actions a
+    JOIN deals d USING (match_id, deal_no)
+    JOIN match_players mp ON mp.match_id = a.match_id AND mp.seat = a.seat
+    WHERE a.type IN ('double', 'redouble', 'set')
+    GROUP BY mp.player_id
+), pairs_shown AS (
+    SELECT mp.player_id, count(*) AS pairs
+    FROM pairs p
+    JOIN match_players mp ON mp.match_id = p.match_id AND mp.seat = p.seat
+    GROUP BY mp.player_id
+), found AS (
+    SELECT mp.player_id, count(*) AS findings
+    FROM findings f
+    JOIN match_players mp ON mp.match_id = f.match_id AND mp.seat = f.seat
+    GROUP BY mp.player_id
+)
+SELECT p.player_id, pl.name, p.matches, p.deals,
+    p.calls, p.calls / p.deals AS call_share,
+    p.calls_made, p.calls_failed,
+    p.calls_made / nullif(p.calls_made + p.calls_failed, 0) AS make_rate,
+    p.average_call,
+    p.defences, p.defences_broken,
+    p.defences_broken / nullif(p.defences, 0) AS break_rate,
+    p.caller_points_per_deal, p.defender_points_per_deal,
+    coalesce(s.show_chances, 0) AS show_chances,
+    coalesce(s.shows_asked, 0) AS shows_asked,
+    s.shows_asked / nullif(s.show_chances, 0) AS ask_rate,
+    s.asked_then_trumped / nullif(s.shows_asked, 0) AS asked_trump_rate,
+    s.asked_then_won_trick / nullif(s.shows_asked, 0) AS asked_trick_win_rate,
+    s.not_asked_then_won_trick / nullif(s.show_chances - s.shows_asked, 0)
+        AS not_asked_trick_win_rate,
+    coalesce(l.doubles, 0) AS doubles, coalesce(l.doubles_won, 0) AS doubles_won,
+    coalesce(l.redoubles, 0) AS redoubles, coalesce(l.redoubles_won, 0) AS redoubles_won,
+    coalesce(l.sets, 0) AS sets, coalesce(l.sets_won, 0) AS sets_won,
+    coalesce(ps.pairs, 0) AS pairs,
+    p.single_hands, p.single_hands_won,
+    coalesce(f.findings, 0) AS findings,
+    100 * coalesce(f.findings, 0) / p.deals AS findings_per_100_deals
+FROM per_deal p
+JOIN players pl USING (player_id)
+LEFT JOIN shows s USING (player_id)
+LEFT JOIN ladder l USING (player_id)
+LEFT JOIN pairs_shown ps USING (player_id)
+LEFT JOIN found f USING (player_id)""",
+    "partnership_stats": """
+WITH partners AS (
+    SELECT a.match_id, a.team,
+        least(a.player_id, b.player_id) AS player_a,
+        greatest(a.player_id, b.player_id) AS player_b
+    FROM match_players a
+    JOIN match_players b ON b.match_id = a.match_id AND b.team = a.team AND a.seat < b.seat
+), per_deal AS (
+    SELECT p.player_a, p.player_b, p.match_id, p.team, m.winner,
+        d.caller_team = p.team AS called,
+        d.caller_team IS NOT NULL AND d.caller_team <> p.team AS defended,
+        d.single_hand IS NULL AND d.made IS NOT NULL AS scored_call,
+        d.made,
+        CASE p.team WHEN 'NS' THEN d.points_ns ELSE d.points_ew END AS own_points,
+        CASE p.team WHEN 'NS' THEN d.score_change_ns ELSE d.score_change_ew END
+            AS score_change
+    FROM partners p
+    JOIN matches m USING (match_id)
+    JOIN deals d USING (match_id)
+)
+SELECT player_a, a.name AS name_a, player_b, b.name AS name_b,
+    count(DISTINCT match_id) AS matches,
+    count(DISTINCT match_id) FILTER (winner = team) AS matches_won,
+    count(*) AS deals,
+    count(*) FILTER (called) AS calls,
+    count(*) FILTER (called AND scored_call AND made) AS calls_made,
+    count(*) FILTER (called AND scored_call AND NOT made) AS calls_failed,
+    count(*) FILTER (called AND scored_call AND made)
+        / nullif(count(*) FILTER (called AND scored_call), 0) AS make_rate,
+    count(*) FILTER (defended AND scored_call) AS defences,
+    count(*) FILTER (defended AND scored_call AND NOT made) AS defences_broken,
+    avg(own_points) FILTER (scored_call) AS points_per_deal,
+    sum(score_change) AS score_change
+FROM per_deal
+JOIN players a ON a.player_id = player_a
+JOIN players b ON b.player_id = player_b
+GROUP BY ALL""",
+}
+"""Every view and its query; ``player_deals`` is the building block of the statistics."""
+
+
+def create_view_sql(view: str) -> str:
+    """The ``CREATE OR REPLACE VIEW`` statement of one view."""
+    return f"CREATE OR REPLACE VIEW {view} AS{VIEWS[view]}"
+
+
+def create_schema_sql() -> list[str]:
+    """Every statement that creates the current schema in an empty database, in order."""
+    return [create_table_sql(t) for t in TABLES] + [create_view_sql(v) for v in VIEWS]
+
+
+Migration = Callable[[Any], None]
+MIGRATIONS: Final[dict[int, Migration]] = {}
+"""``MIGRATIONS[v]`` takes a connection from schema version ``v`` to ``v + 1`` (in the
+loader's transaction). Empty while there is one version; a future change adds
+``MIGRATIONS[1]`` and bumps :data:`SCHEMA_VERSION`."""
+
+
+def markdown_columns(table: str) -> str:
+    """The column table of one table, as ``docs/warehouse.md`` shows it.
+
+    >>> print(markdown_columns("warehouse_info").splitlines()[2])
+    | `key` | VARCHAR | no | `schema_version`, `created_at` or `created_by`. |
+    """
+    lines = ["| column | type | null | meaning |", "|---|---|---|---|"]
+    for col in TABLES[table]:
+        null = "yes" if col.nullable else "no"
+        lines.append(f"| `{col.name}` | {col.sql_type} | {null} | {col.doc} |")
+    return "\n".join(lines)

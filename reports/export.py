@@ -1,0 +1,207 @@
+"""Getting data out: query results as a table, CSV or JSON lines, and Parquet exports.
+
+:func:`export_parquet` writes every table as Hive-partitioned Parquet
+(``DIR/TABLE/preset=NAME/month=YYYY-MM/data_0.parquet``) that DuckDB, Spark and Trino read as
+it is; it writes into a temporary folder beside ``DIR`` and renames it at the end, so ``DIR``
+appears whole or not at all.
+
+>>> from reports.warehouse import QueryResult
+>>> print(format_result(QueryResult(("name", "rate"), ("VARCHAR", "DOUBLE"),
+...                                 [("Asha", 0.5), ("Bikash", None)]), "table"))
+name    rate
+------  -----
+Asha    0.500
+Bikash  NULL
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import decimal
+import io
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal
+
+import duckdb
+import orjson
+
+from reports.errors import ExportFailedError
+from reports.warehouse import DEFAULT_DB, QueryResult, open_warehouse
+
+OutputFormat = Literal["table", "csv", "json"]
+FORMATS: Final[tuple[str, ...]] = ("table", "csv", "json")
+
+EXPORTED: Final[tuple[str, ...]] = (
+    "matches",
+    "match_players",
+    "deals",
+    "actions",
+    "tricks",
+    "hands",
+    "show_chances",
+    "pairs",
+    "findings",
+)
+"""Tables (and the ``actions`` view) exported per preset and month; ``players`` goes whole."""
+
+_MONTH: Final = "coalesce(strftime(m.started_at, '%Y-%m'), 'unknown')"
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    if isinstance(value, list):
+        return " ".join("NULL" if v is None else str(v) for v in value)
+    return str(value)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dt.datetime | dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, bytes):
+        return value.hex()
+    return value
+
+
+def format_result(result: QueryResult, fmt: str = "table") -> str:
+    """A result as text: ``table`` (aligned, floats to 3 places, NULL spelt out), ``csv``
+    (a header, then RFC 4180 rows, NULL empty) or ``json`` (one object a line).
+
+    Raises ``ValueError`` for another format.
+
+    >>> r = QueryResult(("a", "b"), ("INTEGER", "VARCHAR"), [(1, "x,y")])
+    >>> format_result(r, "csv"), format_result(r, "json")
+    ('a,b\\r\\n1,"x,y"\\r\\n', '{"a":1,"b":"x,y"}')
+    """
+    if fmt == "table":
+        cells = [[_text(v) for v in row] for row in result.rows]
+        widths = [len(c) for c in result.columns]
+        for row in cells:
+            widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
+        lines = [
+            "  ".join(c.ljust(w) for c, w in zip(result.columns, widths, strict=True)).rstrip(),
+            "  ".join("-" * w for w in widths),
+        ]
+        lines.extend(
+            "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+            for row in cells
+        )
+        return "\n".join(lines)
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(result.columns)
+        writer.writerows(
+            [json_cell(v) if isinstance(v, list | dict) else _plain(v) for v in row]
+            for row in result.rows
+        )
+        return out.getvalue()
+    if fmt == "json":
+        return "\n".join(
+            orjson.dumps(
+                {c: _plain(v) for c, v in zip(result.columns, row, strict=True)},
+                default=str,
+            ).decode()
+            for row in result.rows
+        )
+    raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+
+
+def json_cell(value: Any) -> str:
+    """A list or struct value as JSON text, for CSV cells."""
+    return orjson.dumps(value, default=str).decode()
+
+
+@dataclass
+class ExportSummary:
+    """What an export wrote: rows and files per table, and where."""
+
+    directory: str
+    rows: dict[str, int] = field(default_factory=dict)
+    files: int = 0
+
+    def lines(self) -> list[str]:
+        """One line per table, then the total."""
+        out = [f"{table}: {rows} rows" for table, rows in self.rows.items()]
+        out.append(
+            f"exported {len(self.rows)} tables ({self.files} Parquet files) -> {self.directory}"
+        )
+        return out
+
+
+def export_parquet(directory: str | Path, *, db: str | Path = DEFAULT_DB) -> ExportSummary:
+    """``twentynine export [--db FILE] --parquet DIR``: every table as partitioned Parquet.
+
+    ``DIR`` must not exist yet, or be empty. Raises :class:`~reports.errors.ExportFailedError`
+    (nothing is left behind) and the open errors of
+    :func:`~reports.warehouse.open_warehouse`.
+    """
+    target = Path(directory)
+    name = str(target)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise ExportFailedError(name, "exists and is not an empty folder; choose a new one")
+    parent = target.parent if str(target.parent) else Path()
+    if not parent.is_dir():
+        raise ExportFailedError(name, f"cannot write it: no folder {parent}")
+    summary = ExportSummary(directory=name)
+    with open_warehouse(db, read_only=True, sandbox=False) as wh:
+        try:
+            staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
+        except OSError as exc:
+            raise ExportFailedError(name, f"cannot write it: {exc.strerror or exc}") from None
+        try:
+            for table in EXPORTED:
+                summary.rows[table] = _copy(wh.con, table, staging / table)
+            players = staging / "players"
+            players.mkdir()
+            wh.con.execute(
+                f"COPY players TO '{_quoted(players / 'data_0.parquet')}' (FORMAT parquet)"
+            )
+            summary.rows["players"] = int(
+                wh.con.execute("SELECT count(*) FROM players").fetchone()[0]  # type: ignore[index]
+            )
+            summary.files = sum(1 for _ in staging.rglob("*.parquet"))
+            if target.exists():
+                target.rmdir()
+            staging.replace(target)
+        except duckdb.Error as exc:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise ExportFailedError(name, str(exc).strip().splitlines()[0]) from None
+        except OSError as exc:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise ExportFailedError(name, f"cannot write it: {exc.strerror or exc}") from None
+    return summary
+
+
+def _quoted(path: Path) -> str:
+    return str(path).replace("'", "''")
+
+
+def _copy(con: duckdb.DuckDBPyConnection, table: str, folder: Path) -> int:
+    if table == "matches":
+        source = f"SELECT *, {_MONTH.replace('m.', '')} AS month FROM matches"
+    else:
+        source = (
+            f"SELECT t.*, m.preset, {_MONTH} AS month FROM {table} t "
+            "JOIN matches m USING (match_id)"
+        )
+    count = int(con.execute(f"SELECT count(*) FROM {table}").fetchone()[0])  # type: ignore[index]
+    if count:
+        con.execute(
+            f"COPY ({source}) TO '{_quoted(folder)}' (FORMAT parquet, PARTITION_BY (preset, month))"
+        )
+    else:  # an empty table still gets a file, so that readers know its columns
+        folder.mkdir()
+        con.execute(
+            f"COPY (SELECT * FROM {table} LIMIT 0) TO '{_quoted(folder / 'empty.parquet')}' "
+            "(FORMAT parquet)"
+        )
+    return count

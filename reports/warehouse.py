@@ -1,0 +1,711 @@
+"""The DuckDB warehouse: open (create, migrate, refuse), load matches in bulk, query read-only.
+
+The walk: importers give match logs, :func:`replay.audit_match` gives their facts and
+findings, and :meth:`Warehouse.load` stores both, many matches per transaction, through
+Arrow. A batch commits whole matches only, so a load killed at any moment leaves every
+stored match whole, and loading the same input again stores the rest. A match already
+stored (same ``match_id``: the log's ``id``, or its content hash) is counted and skipped.
+
+>>> import tempfile
+>>> from replay import random_match
+>>> from schema import Rules
+>>> db = Path(tempfile.mkdtemp()) / "w.duckdb"
+>>> with open_warehouse(db) as wh:
+...     first = wh.load([random_match(Rules.preset("pagat"), seed=1)])
+...     again = wh.load([random_match(Rules.preset("pagat"), seed=1)])
+>>> first.stored, again.stored, again.duplicates
+(1, 0, 1)
+>>> run_query("SELECT count(*) AS matches FROM matches", db=db).rows
+[(1,)]
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gc
+import re
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any, Final
+
+import duckdb
+import pyarrow as pa
+
+from importers.canonical import Record
+from importers.errors import InputProblem
+from importers.formats import FORMAT_NAMES, FORMATS, HEAD_SIZE, detect_format, expand_inputs
+from importers.formats import read_any as _read_stdin
+from replay import AuditedMatch, audit_match
+from reports import ddl
+from reports.errors import (
+    LoadFailedError,
+    NotAWarehouseError,
+    QueryFailedError,
+    QueryRefusedError,
+    WarehouseCorruptError,
+    WarehouseError,
+    WarehouseLockedError,
+    WarehouseMissingError,
+    WarehouseOutdatedError,
+    WarehouseTooNewError,
+)
+from reports.rows import Batch, RowError
+from schema.log import MatchLog
+
+DEFAULT_DB: Final = "twentynine.duckdb"
+BATCH_DEALS: Final = 10_000
+"""Deals per transaction: big enough for bulk speed, small enough that a killed load loses
+little and memory stays flat."""
+CHECK_DEALS: Final = 2_000
+"""Deals read before their ids are checked against the database, audited and made rows:
+what a load holds as match models at once."""
+MAX_KEPT_LINES: Final = 1000
+PROGRESS_EVERY: Final = 64  # records between progress calls while reading
+
+_LOCK = re.compile(r"Could not set lock|Conflicting lock", re.IGNORECASE)
+SHOWN_DUPLICATES: Final = 5
+_PID = re.compile(r"\(PID (\d+)\)")
+
+
+@dataclass
+class LoadSummary:
+    """What a load read and stored; ``lines()`` is the report a person reads.
+
+    ``read`` = ``stored`` + ``duplicates`` + ``skipped``. ``deals`` and ``findings`` count
+    what was stored. The live summary is also what a progress callback receives.
+
+    >>> s = LoadSummary(database="w.duckdb", files=1, read=3, stored=2, duplicates=1, deals=40)
+    >>> print(s.lines()[-1])  # doctest: +NORMALIZE_WHITESPACE
+    3 matches read from 1 file: 2 stored (40 deals, 0 findings), 1 already stored,
+    0 skipped -> w.duckdb
+    """
+
+    database: str
+    files: int = 0
+    read: int = 0
+    stored: int = 0
+    duplicates: int = 0
+    skipped: int = 0
+    deals: int = 0
+    findings: int = 0
+    bytes_total: int = 0
+    bytes_read: int = 0
+    problems: list[str] = field(default_factory=list)
+    duplicate_lines: list[str] = field(default_factory=list)
+    dropped_lines: int = 0
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every match was stored or already there, 1 when some were skipped."""
+        return 1 if self.skipped else 0
+
+    def _keep(self, lines: list[str], line: str) -> None:
+        if len(lines) < MAX_KEPT_LINES:
+            lines.append(line)
+        else:
+            self.dropped_lines += 1
+
+    def lines(self) -> list[str]:
+        """Problems and duplicates one a line, then the counts."""
+        # every problem matters; duplicates are alike, so a few show what they are
+        shown = self.duplicate_lines[:SHOWN_DUPLICATES]
+        hidden = len(self.duplicate_lines) - len(shown) + self.dropped_lines
+        out = [*self.problems, *shown]
+        if hidden:
+            out.append(f"... and {hidden} more lines like these")
+        if self.read and not self.stored and self.duplicates == self.read:
+            out.append(f"nothing new: every match read was already stored in {self.database}")
+        files = "file" if self.files == 1 else "files"
+        matches = "match" if self.read == 1 else "matches"
+        out.append(
+            f"{self.read} {matches} read from {self.files} {files}: {self.stored} stored "
+            f"({self.deals} deals, {self.findings} findings), {self.duplicates} already "
+            f"stored, {self.skipped} skipped -> {self.database}"
+        )
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The counts and lines as JSON-ready data."""
+        return {
+            "database": self.database,
+            "files": self.files,
+            "read": self.read,
+            "stored": self.stored,
+            "duplicates": self.duplicates,
+            "skipped": self.skipped,
+            "deals": self.deals,
+            "findings": self.findings,
+            "problems": list(self.problems),
+            "duplicate_lines": list(self.duplicate_lines),
+        }
+
+
+Progress = Callable[[LoadSummary], None]
+"""Called with the live summary while a load runs (after each commit and every few
+records read)."""
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    """Columns, their DuckDB types, and rows, as a query gives them.
+
+    >>> r = QueryResult(("a", "b"), ("INTEGER", "VARCHAR"), [(1, "x")])
+    >>> r.transposed().rows
+    [('a', 1), ('b', 'x')]
+    >>> QueryResult(("a",), ("INTEGER",), []).transposed().columns
+    ('column',)
+    """
+
+    columns: tuple[str, ...]
+    types: tuple[str, ...]
+    rows: list[tuple[Any, ...]]
+
+    def transposed(self) -> QueryResult:
+        """One row per column (``column``, then a value per row): how one player reads best."""
+        if len(self.rows) == 1:
+            labels = ["value"]
+        else:
+            labels = [f"row {i + 1}" for i in range(len(self.rows))]
+        columns = ("column", *labels)
+        return QueryResult(
+            columns,
+            ("VARCHAR",) * len(columns),
+            [(name, *(row[i] for row in self.rows)) for i, name in enumerate(self.columns)],
+        )
+
+
+_READ_STATEMENTS: Final = frozenset({"SELECT"})
+_READ_ONLY_STATEMENTS: Final = frozenset({"SELECT", "EXPLAIN", "PRAGMA", "CALL"})
+
+
+class Warehouse:
+    """An open warehouse file. Use :func:`open_warehouse`; close it, or use ``with``."""
+
+    def __init__(self, path: Path, con: duckdb.DuckDBPyConnection, *, read_only: bool) -> None:
+        self.path = path
+        self.con = con
+        self.read_only = read_only
+
+    def __enter__(self) -> Warehouse:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection (DuckDB checkpoints on close)."""
+        self.con.close()
+
+    @property
+    def name(self) -> str:
+        return str(self.path)
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version stored in the file."""
+        row = self.con.execute(
+            "SELECT value FROM warehouse_info WHERE key = 'schema_version'"
+        ).fetchone()
+        return int(row[0]) if row else 0
+
+    # ------------------------------------------------------------------------------- load
+    def load(
+        self,
+        items: Iterable[Record | MatchLog],
+        *,
+        progress: Progress | None = None,
+        batch_deals: int = BATCH_DEALS,
+        summary: LoadSummary | None = None,
+    ) -> LoadSummary:
+        """Audit and store matches (or importer records), many per transaction.
+
+        A record with problems is skipped and its problems kept; a match already stored,
+        or met earlier in this load, is counted as a duplicate. Raises :class:`LoadFailedError`
+        when DuckDB cannot store a batch (that batch is rolled back; earlier ones stay).
+
+        >>> import tempfile
+        >>> from replay import random_match
+        >>> from schema import Rules
+        >>> with open_warehouse(Path(tempfile.mkdtemp()) / "w.duckdb") as wh:
+        ...     s = wh.load([random_match(Rules.preset("bhoos"), seed=s) for s in (1, 2)])
+        >>> s.stored, s.deals > 0
+        (2, True)
+        """
+        return self._load(((item, None) for item in items), progress, batch_deals, summary)
+
+    def load_audited(
+        self,
+        pairs: Iterable[tuple[MatchLog, AuditedMatch]],
+        *,
+        progress: Progress | None = None,
+        batch_deals: int = BATCH_DEALS,
+    ) -> LoadSummary:
+        """Store matches whose audit the caller already has (the demo, the benchmark)."""
+        return self._load(pairs, progress, batch_deals, None)
+
+    def _load(
+        self,
+        items: Iterable[tuple[Record | MatchLog, AuditedMatch | None]],
+        progress: Progress | None,
+        batch_deals: int,
+        summary: LoadSummary | None,
+    ) -> LoadSummary:
+        if self.read_only:
+            raise WarehouseError(self.name, "opened read-only: cannot load")
+        summary = summary if summary is not None else LoadSummary(database=self.name)
+        with _load_settings(self.con):
+            return self._load_all(items, progress, batch_deals, summary)
+
+    def _load_all(
+        self,
+        items: Iterable[tuple[Record | MatchLog, AuditedMatch | None]],
+        progress: Progress | None,
+        batch_deals: int,
+        summary: LoadSummary,
+    ) -> LoadSummary:
+        batch = _new_batch()
+        pending: list[_Pending] = []  # read, not yet checked against the database
+        pending_deals = 0
+        where_of: dict[str, str] = {}  # ids read since the last commit, and where
+        with _no_gc():
+            for item, audited in items:
+                summary.read += 1
+                if isinstance(item, Record):
+                    match = item.match
+                    where = item.source if item.line is None else f"{item.source}:{item.line}"
+                    source, line = item.source, item.line
+                    if match is None:
+                        summary.skipped += 1
+                        for problem in item.problems or (
+                            InputProblem(item.source, item.line, None, "unreadable"),
+                        ):
+                            summary._keep(summary.problems, str(problem))
+                        continue
+                else:
+                    match, where, source, line = item, "<match>", None, None
+                match_id = match.match_id
+                if match_id in where_of:
+                    summary.duplicates += 1
+                    summary._keep(
+                        summary.duplicate_lines,
+                        f"{where}: match {match_id!r} appears again "
+                        f"(first at {where_of[match_id]})",
+                    )
+                    continue
+                where_of[match_id] = where
+                pending.append(_Pending(match, audited, match_id, where, source, line))
+                pending_deals += len(match.deals)
+                if pending_deals >= min(CHECK_DEALS, batch_deals):
+                    self._admit(pending, batch, summary)
+                    pending, pending_deals = [], 0
+                    if batch.deals >= batch_deals:
+                        self._commit(batch, summary)
+                        batch, where_of = _new_batch(), {}
+                        if progress is not None:
+                            progress(summary)
+                        continue
+                if progress is not None and summary.read % PROGRESS_EVERY == 0:
+                    progress(summary)
+            if pending:
+                self._admit(pending, batch, summary)
+            if len(batch):
+                self._commit(batch, summary)
+        if progress is not None:
+            progress(summary)
+        return summary
+
+    def _admit(self, pending: list[_Pending], batch: Batch, summary: LoadSummary) -> None:
+        """Audit the matches not stored yet and add their rows to the batch."""
+        stored = self._stored_sources([p.match_id for p in pending])
+        for p in pending:
+            if p.match_id in stored:
+                summary.duplicates += 1
+                summary._keep(
+                    summary.duplicate_lines,
+                    f"{p.where}: match {p.match_id!r} is already stored "
+                    f"(from {stored[p.match_id]})",
+                )
+                continue
+            try:
+                audited = p.audited if p.audited is not None else audit_match(p.match)
+                batch.add(p.match, audited, p.source, p.line)
+            except RowError as exc:
+                summary.skipped += 1
+                summary._keep(summary.problems, f"{p.where}: cannot be stored: {exc}")
+            except Exception as exc:  # the engine's fault, not the input's: say so
+                summary.skipped += 1
+                summary._keep(
+                    summary.problems,
+                    f"{p.where}: the auditor failed on match {p.match_id!r} "
+                    f"({type(exc).__name__}: {exc}); please report it",
+                )
+
+    def _commit(self, batch: Batch, summary: LoadSummary) -> None:
+        """Store the batch in one transaction."""
+        self._insert(batch.arrow_tables(), batch.loaded_at)
+        summary.stored += len(batch)
+        summary.deals += batch.deals
+        summary.findings += batch.findings
+
+    def _stored_sources(self, match_ids: list[str]) -> dict[str, str]:
+        ids = pa.table({"match_id": pa.array(match_ids, type=pa.string())})
+        self.con.register("_batch_ids", ids)
+        try:
+            rows = self.con.execute(
+                "SELECT m.match_id, m.source, m.source_line FROM matches m "
+                "JOIN _batch_ids USING (match_id)"
+            ).fetchall()
+        finally:
+            self.con.unregister("_batch_ids")
+        return {
+            mid: (src or "<match>") if line is None else f"{src}:{line}" for mid, src, line in rows
+        }
+
+    def _insert(self, tables: dict[str, pa.Table], loaded_at: dt.datetime) -> None:
+        con = self.con
+        for name, table in tables.items():
+            con.register(f"_batch_{name}", table)
+        try:
+            con.begin()
+            for table in tables:
+                con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _batch_{table}")
+            con.execute(
+                "INSERT INTO players BY NAME "
+                "SELECT player_id, first(name) AS name, first(match_id) AS first_match_id, "
+                "$loaded AS first_loaded_at FROM _batch_match_players "
+                "WHERE player_id NOT IN (SELECT player_id FROM players) GROUP BY player_id",
+                {"loaded": loaded_at},
+            )
+            con.commit()
+        except duckdb.Error as exc:
+            _rollback(con)
+            raise LoadFailedError(
+                self.name, f"storing a batch failed: {_first_line(exc)}"
+            ) from None
+        except BaseException:
+            _rollback(con)
+            raise
+        finally:
+            for name in tables:
+                con.unregister(f"_batch_{name}")
+
+    # ------------------------------------------------------------------------------ query
+    def query(self, sql: str, params: dict[str, Any] | None = None) -> QueryResult:
+        """Run read-only SQL; the last statement's result. Writes raise :class:`QueryRefusedError`.
+
+        On a read-only warehouse ``SELECT``, ``EXPLAIN``, ``PRAGMA`` and ``CALL`` are
+        allowed; on a writable one, ``SELECT`` only. DuckDB's errors become
+        :class:`QueryFailedError` with DuckDB's first line.
+        """
+        allowed = _READ_ONLY_STATEMENTS if self.read_only else _READ_STATEMENTS
+        try:
+            statements = self.con.extract_statements(sql)
+        except duckdb.Error as exc:
+            raise QueryFailedError(self.name, _first_line(exc)) from None
+        if not statements:
+            raise QueryFailedError(self.name, "no SQL statement given")
+        for statement in statements:
+            kind = statement.type.name
+            if kind not in allowed:
+                raise QueryRefusedError(self.name, kind)
+        try:
+            for statement in statements[:-1]:
+                self.con.execute(statement.query)
+            cursor = self.con.execute(statements[-1].query, params)
+            description = cursor.description or []
+            rows = cursor.fetchall()
+        except duckdb.Error as exc:
+            raise QueryFailedError(self.name, _first_line(exc)) from None
+        return QueryResult(
+            tuple(d[0] for d in description), tuple(str(d[1]) for d in description), rows
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    match: MatchLog
+    audited: AuditedMatch | None
+    match_id: str
+    where: str
+    source: str | None
+    line: int | None
+
+
+_LOAD_SETTINGS: Final = {
+    # A checkpoint after every batch costs a third of the load; one every few batches keeps
+    # the write-ahead log short (a killed load replays it on the next open).
+    "checkpoint_threshold": "64MB",
+    # DuckDB's block cache would otherwise grow with the file; beyond this it spills.
+    "memory_limit": "256MB",
+}
+
+
+@contextmanager
+def _load_settings(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    before = {
+        name: con.execute("SELECT current_setting($name)", {"name": name}).fetchone()[0]  # type: ignore[index]
+        for name in _LOAD_SETTINGS
+    }
+    for name, value in _LOAD_SETTINGS.items():
+        con.execute(f"SET {name} = '{value}'")
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            con.execute(f"SET {name} = '{value}'")
+
+
+def _new_batch() -> Batch:
+    return Batch(dt.datetime.now(dt.UTC).replace(tzinfo=None))
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    # A batch is hundreds of thousands of acyclic tuples; the cyclic collector would rescan
+    # them all again and again for nothing.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _rollback(con: duckdb.DuckDBPyConnection) -> None:
+    with suppress(duckdb.Error):  # no transaction was open
+        con.rollback()
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+# ----------------------------------------------------------------------------------- open
+def open_warehouse(
+    path: str | Path = DEFAULT_DB, *, read_only: bool = False, sandbox: bool | None = None
+) -> Warehouse:
+    """Open a warehouse: create it (writable and absent or empty), migrate it, or refuse it.
+
+    ``sandbox`` (the default when ``read_only``) keeps SQL from reading or writing any
+    other file. Raises a :class:`~reports.errors.WarehouseError` with a one-line message:
+    :class:`WarehouseMissingError`, :class:`WarehouseLockedError`,
+    :class:`WarehouseCorruptError`, :class:`NotAWarehouseError`, :class:`WarehouseTooNewError`
+    or :class:`WarehouseOutdatedError`; the file is never changed when one is raised.
+
+    >>> open_warehouse("/no/such/dir/w.duckdb", read_only=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    reports.errors.WarehouseMissingError: /no/such/dir/w.duckdb: no such warehouse; ...
+    """
+    path = Path(path)
+    name = str(path)
+    if path.is_dir():
+        raise WarehouseError(name, "is a folder, not a database file")
+    exists = path.exists()
+    if not exists:
+        if read_only:
+            raise WarehouseMissingError(name)
+        if not path.parent.is_dir():
+            raise WarehouseError(name, f"cannot create it: no folder {path.parent}")
+    sandboxed = read_only if sandbox is None else sandbox
+    config: dict[str, Any] = {}
+    if sandboxed:
+        config = {"enable_external_access": False, "lock_configuration": True}
+    try:
+        con = duckdb.connect(name, read_only=read_only, config=config)
+    except duckdb.Error as exc:
+        raise _open_error(name, exc) from None
+    try:
+        _prepare(con, name, read_only=read_only)
+    except BaseException:
+        con.close()
+        raise
+    return Warehouse(path, con, read_only=read_only)
+
+
+def _open_error(name: str, exc: duckdb.Error) -> WarehouseError:
+    text = _first_line(exc)
+    if _LOCK.search(text):
+        pid = _PID.search(text)
+        return WarehouseLockedError(name, int(pid.group(1)) if pid else None)
+    if isinstance(exc, duckdb.IOException) and "Permission denied" in text:
+        return WarehouseError(name, "cannot open it: permission denied")
+    detail = re.sub(r'"[^"]*"', "it", text.removeprefix("IO Error: "))
+    return WarehouseCorruptError(name, detail)
+
+
+def _prepare(con: duckdb.DuckDBPyConnection, name: str, *, read_only: bool) -> None:
+    """Check the schema version; create or migrate the schema where that is allowed."""
+    try:
+        names = {
+            row[0]
+            for row in con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+                " UNION ALL SELECT view_name FROM duckdb_views() "
+                "WHERE database_name = current_database() AND NOT internal"
+            ).fetchall()
+        }
+        version: int | None = None
+        if "warehouse_info" in names:
+            row = con.execute(
+                "SELECT value FROM warehouse_info WHERE key = 'schema_version'"
+            ).fetchone()
+            if row is None or not str(row[0]).isdigit():
+                raise NotAWarehouseError(name)
+            version = int(row[0])
+    except duckdb.Error as exc:
+        raise WarehouseCorruptError(name, _first_line(exc)) from None
+    if version is None:
+        if names:
+            raise NotAWarehouseError(name)
+        if read_only:
+            raise WarehouseMissingError(name)
+        _create(con, name)
+        return
+    if version > ddl.SCHEMA_VERSION:
+        raise WarehouseTooNewError(name, version, ddl.SCHEMA_VERSION)
+    if version < ddl.SCHEMA_VERSION:
+        if read_only:
+            raise WarehouseOutdatedError(name, version, ddl.SCHEMA_VERSION)
+        _migrate(con, name, version)
+
+
+def _create(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None).isoformat(timespec="seconds")
+    try:
+        con.begin()
+        for statement in ddl.create_schema_sql():
+            con.execute(statement)
+        con.executemany(
+            "INSERT INTO warehouse_info VALUES (?, ?)",
+            [
+                ("schema_version", str(ddl.SCHEMA_VERSION)),
+                ("created_at", now),
+                ("created_by", f"twentynine {_version()}"),
+            ],
+        )
+        con.commit()
+    except duckdb.Error as exc:
+        _rollback(con)
+        raise WarehouseError(name, f"cannot create the schema: {_first_line(exc)}") from None
+
+
+def _version() -> str:
+    try:
+        return metadata.version("twentynine")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _migrate(con: duckdb.DuckDBPyConnection, name: str, version: int) -> None:
+    try:
+        con.begin()
+        while version < ddl.SCHEMA_VERSION:
+            ddl.MIGRATIONS[version](con)
+            version += 1
+        for view in ddl.VIEWS:
+            con.execute(ddl.create_view_sql(view))
+        con.execute(
+            "UPDATE warehouse_info SET value = ? WHERE key = 'schema_version'", [str(version)]
+        )
+        con.commit()
+    except duckdb.Error as exc:
+        _rollback(con)
+        raise WarehouseError(name, f"cannot migrate the schema: {_first_line(exc)}") from None
+
+
+# ------------------------------------------------------------------------ CLI entry points
+def read_inputs(
+    paths: Iterable[str | Path], from_format: str | None, summary: LoadSummary
+) -> Iterator[Record]:
+    """Records from files and folders in any known format, counting bytes read into
+    ``summary`` (for a progress bar) as it goes. Raises ``ValueError`` for an unknown format.
+    """
+    if from_format is not None and from_format not in FORMATS:
+        raise ValueError(f"unknown format {from_format!r} (known: {', '.join(FORMAT_NAMES)})")
+    inputs = expand_inputs(paths)
+    summary.files = len(inputs)
+    sizes = {}
+    for path in inputs:
+        try:
+            sizes[path] = path.stat().st_size if str(path) != "-" else 0
+        except OSError:
+            sizes[path] = 0
+    summary.bytes_total = sum(sizes.values())
+    done = 0
+    for path in inputs:
+        if str(path) == "-":
+            yield from _read_stdin("-", from_format)
+            continue
+        source = str(path)
+        try:
+            with path.open("rb") as stream:
+                head = stream.read(HEAD_SIZE)
+                stream.seek(0)
+                name = from_format or detect_format(path, head)
+                for record in _guarded(FORMATS[name].read(stream, source, path), source, name):
+                    summary.bytes_read = done + _tell(stream)
+                    yield record
+        except OSError as exc:
+            reason = f"cannot read: {exc.strerror or exc}"
+            yield Record(source, None, None, (InputProblem(source, None, None, reason),))
+        done += sizes[path]
+        summary.bytes_read = done
+
+
+def _tell(stream: IO[bytes]) -> int:
+    try:
+        return stream.tell()
+    except (OSError, ValueError):
+        return 0
+
+
+def _guarded(records: Iterator[Record], source: str, name: str) -> Iterator[Record]:
+    # As the importers do: a reader's own fault ends that file with a line, not the load.
+    try:
+        yield from records
+    except (OSError, MemoryError):
+        raise
+    except Exception as exc:
+        reason = f"the {name} reader failed ({type(exc).__name__}: {exc}); please report it"
+        yield Record(source, None, None, (InputProblem(source, None, None, reason),))
+
+
+def load_paths(
+    paths: Iterable[str | Path],
+    *,
+    db: str | Path = DEFAULT_DB,
+    from_format: str | None = None,
+    progress: Progress | None = None,
+    batch_deals: int = BATCH_DEALS,
+) -> LoadSummary:
+    """``twentynine load PATH... [--db FILE] [--from FORMAT]``: read, audit and store.
+
+    Raises :class:`~reports.errors.WarehouseError` (one line) when the warehouse cannot be
+    opened or written, ``ValueError`` for an unknown format name.
+    """
+    with open_warehouse(db) as wh:
+        summary = LoadSummary(database=wh.name)
+        records = read_inputs(paths, from_format, summary)
+        return wh.load(records, progress=progress, batch_deals=batch_deals, summary=summary)
+
+
+def run_query(sql: str, *, db: str | Path = DEFAULT_DB) -> QueryResult:
+    """``twentynine query "SQL" [--db FILE]``: run SQL on a read-only, sandboxed connection.
+
+    Raises :class:`QueryRefusedError` for anything but a read, :class:`QueryFailedError` for SQL
+    DuckDB rejects, and the open errors of :func:`open_warehouse`.
+    """
+    with open_warehouse(db, read_only=True) as wh:
+        return wh.query(sql)

@@ -1,0 +1,95 @@
+"""`twentynine load / query / stats / export` on a real DuckDB file."""
+
+import json
+from pathlib import Path
+
+import duckdb
+from typer.testing import CliRunner
+
+from twentynine.cli import app
+
+runner = CliRunner()
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+
+
+def _load(db: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["load", str(SAMPLES / "bangladesh.json"), str(SAMPLES / "pagat.json"), "--db", str(db)],
+    )
+    assert result.exit_code == 0, result.output
+    assert "2 matches read from 2 files: 2 stored" in result.stderr
+
+
+def test_load_twice_stores_nothing_new(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    _load(db)
+    again = runner.invoke(app, ["load", str(SAMPLES / "pagat.json"), "--db", str(db)])
+    assert again.exit_code == 0
+    assert "nothing new" in again.stderr and "1 already stored" in again.stderr
+    with duckdb.connect(str(db), read_only=True) as con:
+        row = con.execute("select count(*) from matches").fetchone()
+    assert row == (2,)
+
+
+def test_query_reads_and_refuses_writes(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    _load(db)
+    deals = sum(
+        len(json.loads((SAMPLES / f"{name}.json").read_text())["deals"])
+        for name in ("bangladesh", "pagat")
+    )
+    result = runner.invoke(
+        app, ["query", "select count(*) as n from deals", "--db", str(db), "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"n": deals}
+    csv = runner.invoke(
+        app, ["query", "select 1 as a, 'x' as b", "--db", str(db), "--format", "csv"]
+    )
+    assert csv.stdout.splitlines() == ["a,b", "1,x"]
+    refused = runner.invoke(app, ["query", "drop table matches", "--db", str(db)])
+    assert refused.exit_code == 2
+    assert len(refused.stderr.strip().splitlines()) == 1 and "read-only" in refused.stderr
+
+
+def test_stats_for_all_and_one_player(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    _load(db)
+    players = json.loads((SAMPLES / "pagat.json").read_text())["players"]
+    name = players["N"] if isinstance(players["N"], str) else players["N"]["name"]
+    table = runner.invoke(app, ["stats", "--db", str(db), "--format", "json"])
+    assert table.exit_code == 0, table.output
+    rows = [json.loads(line) for line in table.stdout.splitlines()]
+    assert name in {row["name"] for row in rows}
+    one = runner.invoke(app, ["stats", "--db", str(db), "--player", name])
+    assert one.exit_code == 0 and one.stdout.splitlines()[0].split()[0] == "column"
+    missing = runner.invoke(app, ["stats", "--db", str(db), "--player", "Nobody"])
+    assert missing.exit_code == 2 and "no player 'Nobody'" in missing.stderr
+
+
+def test_export_parquet_reads_back(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    _load(db)
+    out = tmp_path / "parquet"
+    result = runner.invoke(app, ["export", "--db", str(db), "--parquet", str(out)])
+    assert result.exit_code == 0, result.output
+    pattern = str(out / "deals" / "**" / "*.parquet")
+    with duckdb.connect() as con:
+        row = con.execute(
+            f"select count(*) from read_parquet('{pattern}', hive_partitioning=1)"
+        ).fetchone()
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert row == con.execute("select count(*) from deals").fetchone()
+
+
+def test_missing_or_corrupt_warehouse_is_one_line(tmp_path: Path) -> None:
+    missing = runner.invoke(app, ["stats", "--db", str(tmp_path / "none.duckdb")])
+    assert missing.exit_code == 2 and len(missing.stderr.strip().splitlines()) == 1
+    corrupt = tmp_path / "bad.duckdb"
+    corrupt.write_bytes(b"not a database at all" * 100)
+    before = corrupt.read_bytes()
+    result = runner.invoke(app, ["load", str(SAMPLES / "pagat.json"), "--db", str(corrupt)])
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert str(corrupt) in result.stderr
+    assert corrupt.read_bytes() == before
