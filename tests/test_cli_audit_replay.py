@@ -1,12 +1,7 @@
 """`twentynine audit` and `twentynine replay` over real logs made by the engine."""
 
 import json
-import os
-import pty
-import select
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +11,7 @@ from importers.canonical import dump_match
 from replay import random_match
 from schema.log import MatchLog, PlayAction
 from schema.rules import Rules
+from tests.terminal import Terminal
 from twentynine.cli import app
 
 runner = CliRunner()
@@ -155,35 +151,13 @@ def test_replay_bad_choices_are_one_line(tmp_path: Path, clean_match: MatchLog) 
 
 def test_replay_steps_on_a_real_terminal(tmp_path: Path, clean_match: MatchLog) -> None:
     path = _write(tmp_path / "m.json", clean_match)
-    main, child = pty.openpty()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "twentynine", "replay", str(path)],
-        stdin=child,
-        stdout=child,
-        stderr=child,
-        close_fds=True,
-    )
-    os.close(child)
-    seen = b""
-
-    def wait_for(marker: bytes) -> None:
-        nonlocal seen
-        deadline = time.monotonic() + 20
-        while marker not in seen and time.monotonic() < deadline:
-            if select.select([main], [], [], 0.2)[0]:
-                seen += os.read(main, 65536)
-        assert marker in seen, seen[-500:]
-
-    try:
-        wait_for(b"step 1/")
-        seen = b""
-        os.write(main, b"\x1b[C")
-        wait_for(b"step 2/")
-        seen = b""
-        os.write(main, b"5\r")
-        wait_for(b"step 5/")
-        os.write(main, b"q")
-        assert process.wait(timeout=20) == 0
-    finally:
-        process.kill()
-        os.close(main)
+    with Terminal([sys.executable, "-m", "twentynine", "replay", str(path)]) as terminal:
+        assert b"step 0/" in terminal.read_until(b"step 0/")
+        terminal.type(b"\x1b[C")
+        assert b"step 1/" in terminal.read_until(b"step 1/")
+        terminal.type(b"5\r")
+        assert b"step 5/" in terminal.read_until(b"step 5/")
+        terminal.type(b"\x1b[D")
+        assert b"step 4/" in terminal.read_until(b"step 4/")
+        terminal.type(b"q")
+        assert terminal.finish() == 0

@@ -1,18 +1,14 @@
 """`twentynine simulate` and `twentynine import` as a user runs them."""
 
 import json
-import os
-import pty
-import select
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from importers.canonical import read_path
 from replay import audit_match
+from tests.terminal import Terminal
 from twentynine.cli import app
 
 runner = CliRunner()
@@ -89,41 +85,11 @@ def test_bad_arguments_are_one_line(tmp_path: Path) -> None:
 
 
 def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
-    main, child = pty.openpty()
     out = tmp_path / "p.jsonl"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "twentynine",
-            "simulate",
-            "--rules",
-            "bhoos",
-            "--matches",
-            "3",
-            "-o",
-            str(out),
-        ],
-        stdin=child,
-        stdout=child,
-        stderr=child,
-        close_fds=True,
-    )
-    os.close(child)
-    seen = b""
-    deadline = time.monotonic() + 60
-    try:
-        while process.poll() is None and time.monotonic() < deadline:
-            if select.select([main], [], [], 0.2)[0]:
-                try:
-                    seen += os.read(main, 65536)
-                except OSError:
-                    break
-        assert process.wait(timeout=60) == 0
-    finally:
-        process.kill()
-        os.close(main)
-    assert b"simulating" in seen and b"3 matches ->" in seen
+    args = ["simulate", "--rules", "bhoos", "--matches", "3", "-o", str(out)]
+    with Terminal([sys.executable, "-m", "twentynine", *args]) as terminal:
+        assert terminal.finish() == 0
+        assert b"simulating" in terminal.seen and b"3 matches ->" in terminal.seen
     assert len(out.read_text().splitlines()) == 3
 
 
