@@ -30,7 +30,7 @@ from schema.cards import Seat
 from schema.log import MatchLog, match_json_schema
 from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
 from twentynine.demo import run_demo
-from twentynine.frames import render_step
+from twentynine.frames import outcome_text, render_step
 from twentynine.pager import show_frames
 from twentynine.textout import plural, text_table
 
@@ -358,7 +358,17 @@ def replay_command(
         f"match {chosen.match_id} · deal {deal_number} of {len(chosen.deals)}"
         f" · dealer {dealer}{view}"
     )
-    frames = [render_step(step, total=len(steps), heading=heading) for step in steps]
+    facts = audit_match(chosen, rules).deals[deal_number - 1]
+    last = len(steps) - 1
+    frames = [
+        render_step(
+            step,
+            total=len(steps),
+            heading=heading,
+            outcome=outcome_text(facts) if i == last else None,
+        )
+        for i, step in enumerate(steps)
+    ]
     show_frames(frames, sys.stdout, interactive=sys.stdin.isatty() and sys.stdout.isatty())
 
 

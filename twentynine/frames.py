@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from replay import StepView
+from replay import DealFacts, StepView
 from schema.cards import Card, Seat, Suit, Team
 
 _COLUMN = 26
@@ -43,7 +43,33 @@ def _needs_text(step: StepView) -> str:
     return ", ".join(f"{team.value} need {max(need, 0)}" for team, need in step.needs.items())
 
 
-def render_step(step: StepView, *, total: int, heading: str) -> str:
+def outcome_text(facts: DealFacts) -> str:
+    """How a deal ended, in one line.
+
+    >>> from replay import audit_match, random_match
+    >>> from schema import Rules
+    >>> facts = audit_match(random_match(Rules.preset("pagat"), seed=1)).deals[0]
+    >>> outcome_text(facts).startswith(("thrown in", "NS", "EW", "single hand"))
+    True
+    """
+    change = ", ".join(f"{team.value} {facts.score_change[team]:+d}" for team in Team)
+    after = ", ".join(f"{team.value} {facts.score_after[team]}" for team in Team)
+    if facts.thrown_in is not None:
+        return f"thrown in ({facts.thrown_in}); score {after}"
+    if facts.single_hand is not None:
+        verdict = "won" if facts.made else "lost"
+        return f"single hand by {facts.single_hand.value} {verdict}: {change}; score {after}"
+    if facts.caller is None or facts.target is None:
+        return f"score {after}"
+    team = facts.caller.team
+    verdict = {True: "made", False: "failed", None: "undecided"}[facts.made]
+    return (
+        f"{team.value} called {facts.call} (target {facts.target}), took "
+        f"{facts.points[team]}: {verdict}; {change}; score {after}"
+    )
+
+
+def render_step(step: StepView, *, total: int, heading: str, outcome: str | None = None) -> str:
     """One step as a block of text: the heading, what happened, the table and the findings."""
     hands = {seat: hand_text(cards) for seat, cards in step.hands.items()}
     # fixed columns so the table does not jump about as the hands shrink
@@ -64,6 +90,8 @@ def render_step(step: StepView, *, total: int, heading: str) -> str:
         "points: " + ", ".join(f"{team.value} {step.points[team]}" for team in Team),
         "needs:  " + _needs_text(step),
     ]
+    if outcome is not None:
+        lines.append("result: " + outcome)
     for finding in step.findings:
         lines.append(f"!! {finding.code} ({finding.severity}): {finding.message}")
     return "\n".join(lines)
