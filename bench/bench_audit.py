@@ -5,9 +5,14 @@ The file is generated once (random matches of every preset, uniform among legal 
 and kept in the temp directory. Prints, best of ``--repeat`` runs on one core:
 
 - parse: ``orjson.loads`` of every line (the floor any reader pays);
-- validate: parse + ``MatchLog.model_validate`` (the pydantic models the engine takes);
+- validate: ``MatchLog.model_validate_json`` of every line, as the canonical reader does
+  (it parses and validates in one pass; every field is checked);
 - audit: ``audit_match`` on already-validated models (the engine's own cost);
-- end to end: parse + validate + audit, results dropped as a streaming CLI would;
+- end to end: validate + audit a line at a time, results dropped as a streaming CLI would;
+- end to end, orjson: ``orjson.loads`` + ``MatchLog.model_validate`` + audit (how the
+  first version of this benchmark read the file, kept for comparison);
+- reader + audit: ``importers.formats.read_any`` (what ``twentynine audit`` reads with:
+  file I/O, format detection, records) + audit;
 
 in deals per second, each as a multiple of the parse time, and peak memory.
 A benchmark, never a test.
@@ -30,6 +35,7 @@ import orjson
 # Run as a script, bench/ comes first on the path: put the repository root before it.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from importers.formats import read_any
 from replay import audit_match, random_match
 from schema import PRESET_NAMES, MatchLog, Rules
 
@@ -73,7 +79,7 @@ def main() -> None:
         make_file(path, args.deals, args.seed)
         print(f"generated {path} in {time.perf_counter() - start:.1f} s")
     lines = path.read_bytes().splitlines()
-    models = [MatchLog.model_validate(orjson.loads(line)) for line in lines]
+    models = [MatchLog.model_validate_json(line) for line in lines]
     deals = sum(len(m.deals) for m in models)
     plays = sum(1 for m in models for d in m.deals for a in d.actions if a.type == "play")
     errors = sum(audit_match(m).errors for m in models)
@@ -84,7 +90,7 @@ def main() -> None:
 
     def validate() -> None:
         for line in lines:
-            MatchLog.model_validate(orjson.loads(line))
+            MatchLog.model_validate_json(line)
 
     def audit() -> None:
         for model in models:
@@ -92,12 +98,23 @@ def main() -> None:
 
     def end_to_end() -> None:
         for line in lines:
+            audit_match(MatchLog.model_validate_json(line))
+
+    def end_to_end_orjson() -> None:
+        for line in lines:
             audit_match(MatchLog.model_validate(orjson.loads(line)))
+
+    def reader() -> None:
+        for record in read_any(path):
+            assert record.match is not None
+            audit_match(record.match)
 
     t_parse = best_of(args.repeat, parse)
     t_validate = best_of(args.repeat, validate)
     t_audit = best_of(args.repeat, audit)
     t_all = best_of(args.repeat, end_to_end)
+    t_orjson = best_of(args.repeat, end_to_end_orjson)
+    t_reader = best_of(args.repeat, reader)
 
     tracemalloc.start()
     audit()
@@ -118,6 +135,8 @@ def main() -> None:
         ("validate", t_validate),
         ("audit", t_audit),
         ("end to end", t_all),
+        ("e2e, orjson", t_orjson),
+        ("reader+audit", t_reader),
     ):
         print(f"{name:<12}{t:>9.3f}{deals / t:>10.0f}{t / t_parse:>9.1f}")
     print(

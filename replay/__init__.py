@@ -18,7 +18,7 @@ from replay.audit import (
     normalize_reason,
     replay_deal,
 )
-from replay.deal import THROWN_IN_REASONS, DealOutcome, DealState
+from replay.deal import THROWN_IN_REASONS, DealOutcome, DealState, DealView
 from replay.findings import CATALOGUE, CODES, AuditError, Finding
 from replay.match import MatchState
 from replay.simulate import play_random, random_deal, random_match, rules_spec
@@ -33,6 +33,7 @@ __all__ = [
     "DealFacts",
     "DealOutcome",
     "DealState",
+    "DealView",
     "Finding",
     "MatchState",
     "PairFacts",

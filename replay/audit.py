@@ -23,8 +23,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple, overload
 
-from replay._tables import NO_SUIT, TEAMS
-from replay.deal import MODE_NO_TRUMP, MODE_REVERSE, THROWN_IN_REASONS, DealState
+from replay._tables import TEAMS
+from replay.deal import (
+    MODE_NO_TRUMP,
+    MODE_REVERSE,
+    THROWN_IN_REASONS,
+    DealOutcome,
+    DealState,
+    Trick,
+)
 from replay.findings import AuditError, Finding, make_finding
 from replay.match import MatchState
 from schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
@@ -66,7 +73,7 @@ class TrickList(Sequence[TrickFacts]):
 
     __slots__ = ("_built", "_raw")
 
-    def __init__(self, raw: tuple[tuple[int, list[int], list[int], int, int], ...]) -> None:
+    def __init__(self, raw: Sequence[Trick]) -> None:
         self._raw = raw
         self._built: tuple[TrickFacts, ...] | None = None
 
@@ -181,8 +188,11 @@ def normalize_reason(text: str) -> str:
     return _ALIASES.get(key, key)
 
 
+_NS, _EW = TEAMS  # module constants: an enum member looked up on its class is slow
+
+
 def _team_text(scores: dict[Team, int]) -> str:
-    return f"NS {scores[Team.NS]} EW {scores[Team.EW]}"
+    return f"NS {scores[_NS]} EW {scores[_EW]}"
 
 
 def replay_deal(rules: Rules, deal: Deal, number: int = 1, *, strict: bool = False) -> DealState:
@@ -226,7 +236,7 @@ def audit_match(
     table = MatchState(rules, first_dealer=first)
     facts: list[DealFacts] = []
     findings: list[Finding] = []
-    recorded_before: dict[Team, int] | None = {Team.NS: 0, Team.EW: 0}
+    recorded_before: dict[Team, int] | None = {_NS: 0, _EW: 0}
     last = len(deals)
     for number, deal in enumerate(deals, 1):
         extra: list[Finding] = []
@@ -255,17 +265,22 @@ def audit_match(
         state = replay_deal(rules, deal, number, strict=strict)
         thrown_in = _close_deal(state, deal, number == last, extra)
         before = dict(table.score)
-        change = table.record(state)
-        recorded_before = _compare_result(
-            state, deal, thrown_in, before, recorded_before, table.score, extra
-        )
+        outcome = state.result()
+        change = table.record(state, outcome)
+        if deal.result is not None:
+            recorded_before = _compare_result(
+                state, deal, thrown_in, before, recorded_before, table.score, extra
+            )
+        else:
+            recorded_before = None
         if strict:
             _raise_first_error(extra, 0)
         deal_findings = state.findings
         deal_findings.extend(extra)
-        deal_findings.sort(key=_order)
+        if len(deal_findings) > 1:
+            deal_findings.sort(key=_order)
         findings.extend(deal_findings)
-        facts.append(_facts(state, number, thrown_in, change, dict(table.score)))
+        facts.append(_facts(state, number, thrown_in, change, dict(table.score), outcome))
     findings.extend(_compare_match(match, table))
     if strict:
         _raise_first_error(findings, 0)
@@ -376,8 +391,7 @@ def _compare_result(
     if result is None:
         return None
     number = state.number
-    given = result.model_fields_set
-    if "thrown_in" in given:
+    if "thrown_in" in result.__pydantic_fields_set__:
         recorded = normalize_reason(result.thrown_in) if result.thrown_in is not None else None
         if (recorded is None) != (thrown_in is None):
             said = f"thrown in ({result.thrown_in})" if recorded is not None else "played out"
@@ -408,24 +422,25 @@ def _compare_result(
                     "the unrecorded trump",
                 )
             )
-        else:
+        elif state.points[0] != result.points.NS or state.points[1] != result.points.EW:
             ours = {TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]}
-            theirs = {Team.NS: result.points.NS, Team.EW: result.points.EW}
-            if ours != theirs:
-                extra.append(
-                    make_finding(
-                        "POINTS_MISMATCH",
-                        number,
-                        None,
-                        f"recorded points {_team_text(theirs)}, replayed {_team_text(ours)}",
-                    )
+            theirs = {_NS: result.points.NS, _EW: result.points.EW}
+            extra.append(
+                make_finding(
+                    "POINTS_MISMATCH",
+                    number,
+                    None,
+                    f"recorded points {_team_text(theirs)}, replayed {_team_text(ours)}",
                 )
-    if result.score is None:
+            )
+    score = result.score
+    if score is None:
         return None
-    theirs = {Team.NS: result.score.NS, Team.EW: result.score.EW}
+    ns, ew = _NS, _EW
+    theirs = {ns: score.NS, ew: score.EW}
     # Judge this deal's change only: start from the previous recorded score where there is one.
     base = recorded_before if recorded_before is not None else before
-    expected = {team: base[team] + after[team] - before[team] for team in (Team.NS, Team.EW)}
+    expected = {ns: base[ns] + after[ns] - before[ns], ew: base[ew] + after[ew] - before[ew]}
     if theirs != expected and not state.points_uncertain:
         extra.append(
             make_finding(
@@ -443,7 +458,7 @@ def _compare_match(match: MatchLog, table: MatchState) -> list[Finding]:
     if result is None:
         return []
     out: list[Finding] = []
-    theirs = {Team.NS: result.score.NS, Team.EW: result.score.EW}
+    theirs = {_NS: result.score.NS, _EW: result.score.EW}
     if theirs != table.score:
         out.append(
             make_finding(
@@ -469,48 +484,48 @@ _LADDER: Final = (None, "double", "redouble", "set")
 _PLAYED: Final = tuple((seat, card) for seat in SEATS for card in ALL_CARDS)
 
 
+_MODES: Final = {MODE_NO_TRUMP: "no_trump", MODE_REVERSE: "reverse"}
+_TRUMP_LETTER: Final = ("S", "H", "D", "C")
+
+
 def _facts(
     state: DealState,
     number: int,
     thrown_in: str | None,
     change: dict[Team, int],
     score_after: dict[Team, int],
+    outcome: DealOutcome,
 ) -> DealFacts:
-    tricks = TrickList(tuple(state.tricks))
     show = (
         ShowFacts(state.show_action, SEATS[state.asker], state.show_trick + 1)
         if state.shown
         else None
     )
-    mode = (
-        "no_trump"
-        if state.trump_mode == MODE_NO_TRUMP
-        else ("reverse" if state.trump_mode == MODE_REVERSE else None)
-    )
-    caller = SEATS[state.caller] if state.caller >= 0 else None
+    called = state.caller >= 0
     r = state.rules
     stake = r.single_hand_points if state.single >= 0 else r.stake * (1, 2, 4, 6)[state.doubled]
-    result = state.result() if thrown_in is None else None
+    over = state.is_over
+    trump = state.trump
     return DealFacts(
-        number=number,
-        dealer=SEATS[state.dealer],
-        caller=caller,
-        call=state.call if state.caller >= 0 else None,
-        trump=state.trump_suit if state.trump != NO_SUIT else None,
-        trump_mode=mode,
-        seventh=state.seventh,
-        show=show,
-        tricks=tricks,
-        points={TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]},
-        target=state.target if state.caller >= 0 else None,
-        stake=stake,
-        doubling=_LADDER[state.doubled],
-        pairs=tuple(PairFacts(SEATS[s], a, d) for s, a, d in state.pairs),
-        single_hand=SEATS[state.single] if state.single >= 0 else None,
-        thrown_in=thrown_in,
-        made=result.made if result is not None and state.is_over else None,
-        score_change=change,
-        score_after=score_after,
-        complete=state.hard_end or thrown_in is not None,
-        decided=state.is_over or thrown_in is not None,
+        number,
+        SEATS[state.dealer],
+        SEATS[state.caller] if called else None,
+        state.call if called else None,
+        _TRUMP_LETTER[trump] if 0 <= trump < 4 else None,
+        _MODES.get(state.trump_mode),
+        state.seventh,
+        show,
+        TrickList(state.tricks),  # the state is dropped: nothing else changes the list
+        {TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]},
+        state.target if called else None,
+        stake,
+        _LADDER[state.doubled],
+        tuple([PairFacts(SEATS[s], a, d) for s, a, d in state.pairs]),
+        SEATS[state.single] if state.single >= 0 else None,
+        thrown_in,
+        outcome.made if thrown_in is None and over else None,
+        change,
+        score_after,
+        state.hard_end or thrown_in is not None,
+        over or thrown_in is not None,
     )

@@ -21,11 +21,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import Final, Literal, NamedTuple
 
-from replay.deal import DealState
-from schema.cards import ALL_CARDS, SEATS, SUITS, Card, Rank, Seat, Suit
+from replay.deal import DealState, DealView, PlayedCard
+from schema.cards import ALL_CARDS, SEATS, Card, Rank, Seat, Suit
 from schema.log import (
     Action,
     BidAction,
@@ -45,12 +45,11 @@ Stage = Literal["auction", "trump", "double", "single_hand", "pair", "play"]
 """What a seat is asked to decide: the auction, the trump, the doubling ladder (double,
 redouble, set), single hand, the Pair, or its turn in the play (a card, or the show)."""
 
-PlayedCard = tuple[Seat, Card]
 
-
-@dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatView(NamedTuple):
     """What one seat could know when it must decide; the only input a bot gets.
+
+    Read-only (a named tuple: one is made at every decision, so it is cheap to make).
 
     ``hand`` is the seat's own cards still held (the first four until the second four are
     dealt); ``history`` the deal's actions so far, with the trump choice stripped of its
@@ -89,14 +88,19 @@ class SeatView:
         return self.order.index(self.seat)
 
 
-_FULL_HAND_STAGES: Final = frozenset({"single_hand", "pair", "play"})
-
-
-def seat_view(state: DealState, seat: Seat, history: Sequence[Action], stage: Stage) -> SeatView:
+def seat_view(
+    state: DealState,
+    seat: Seat,
+    history: Sequence[Action],
+    stage: Stage,
+    known: DealView | None = None,
+) -> SeatView:
     """The view of ``seat`` deciding at ``stage``, built from the state and the public actions.
 
-    ``history`` is the deal's actions applied so far. Only the seat's own cards are read
-    from the state; everything else is what the table has seen.
+    ``history`` is the deal's actions applied so far. What the seat knows comes from the
+    engine's own :meth:`~replay.deal.DealState.seat_view` (``known``, when the caller has
+    just made it for this seat); the rest is what the table has seen, and the actions the
+    rules allow this seat at this stage.
 
     >>> from schema import Rules, Seat
     >>> state = DealState(Rules.preset("pagat"), Seat.N)
@@ -104,48 +108,36 @@ def seat_view(state: DealState, seat: Seat, history: Sequence[Action], stage: St
     >>> view.position, view.trump, len(view.legal)
     (0, None, 15)
     """
-    s = seat.index
-    full = stage in _FULL_HAND_STAGES
-    held = state.held[s]
-    row = state.dealt[s] if full else state.dealt[s][:4]
-    hand = tuple(ALL_CARDS[i] for i in row if i >= 0 and held >> i & 1)
-    caller = SEATS[state.caller] if state.caller >= 0 else None
-    is_caller = caller is seat
-    # The seventh card names the trump unseen, even by the caller, until the second deal.
-    caller_knows = is_caller and (full or not state.seventh)
-    single = SEATS[state.single] if state.single >= 0 else None
-    trump: Suit | None = None
-    if single is None and 0 <= state.trump < 4 and (state.shown or caller_knows):
-        trump = SUITS[state.trump]
-    face_down: Card | None = None
-    if caller_knows and not state.shown and state.face_down >= 0:
-        face_down = ALL_CARDS[state.face_down]
-    public = tuple(history) if is_caller or state.shown else tuple(map(_redact, history))
+    if known is None:
+        known = state.seat_view(seat)
+    caller = known.caller
+    shown = known.shown
+    public = tuple(history) if caller is seat or shown else tuple(map(_redact, history))
     legal = tuple(a for a in state.legal_actions(seat) if _STAGE_OF[a.type] == stage)
     return SeatView(
         seat=seat,
         stage=stage,
         rules=state.rules,
-        dealer=state.dealer_seat,
-        order=tuple(SEATS[p] for p in state.p),
-        hand=hand,
+        dealer=known.dealer,
+        order=known.order,
+        hand=known.hand,
         history=public,
-        standing=state.standing_bid,
+        standing=known.standing,
         caller=caller,
-        call=state.call,
-        target=state.target,
-        doubled=state.doubled,
-        seventh=state.seventh,
-        trump=trump,
-        face_down=face_down,
-        shown=state.shown,
-        asker=SEATS[state.asker] if state.shown and state.asker >= 0 else None,
-        pair=SEATS[state.pair_seat] if state.pair_seat >= 0 else None,
-        single=single,
-        tricks=tuple(_trick_cards(tuple(t[1]), tuple(t[2])) for t in state.tricks),
-        winners=tuple(SEATS[t[3]] for t in state.tricks),
-        trick=tuple(state.trick()),
-        points=(state.points[0], state.points[1]),
+        call=known.call or 0,
+        target=known.target or 0,
+        doubled=known.doubled,
+        seventh=known.seventh,
+        trump=known.trump,
+        face_down=known.face_down,
+        shown=shown,
+        asker=known.asker,
+        pair=known.pair,
+        single=known.single,
+        tricks=known.tricks,
+        winners=known.winners,
+        trick=known.trick,
+        points=known.points,
         legal=legal,
     )
 
@@ -176,11 +168,6 @@ def _redact(action: Action) -> Action:
 def _hidden_trump(seat: Seat, seventh: bool | None) -> TrumpAction:
     """The trump choice as the other seats see it: who chose, and whether the seventh card."""
     return TrumpAction.model_construct(seat=seat, seventh=seventh, type="trump")
-
-
-@lru_cache(maxsize=1024)  # a deal's finished tricks are read again at every later decision
-def _trick_cards(seats: tuple[int, ...], cards: tuple[int, ...]) -> tuple[PlayedCard, ...]:
-    return tuple((SEATS[a], ALL_CARDS[c]) for a, c in zip(seats, cards, strict=True))
 
 
 class Choice(NamedTuple):

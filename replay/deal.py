@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal, NamedTuple
 
 from replay._tables import (
     CARD_POINTS,
@@ -101,10 +101,104 @@ class DealOutcome:
     score_change: dict[Team, int]
 
 
+Phase = Literal["auction", "trump", "play"]
+"""A deal's phase: the auction, the caller's trump choice, or the play (doubling included)."""
+
+PlayedCard = tuple[Seat, Card]
+"""A card on the table and the seat that played it."""
+
+Trick = tuple[int, tuple[int, ...], tuple[int, ...], int, int]
+"""A finished trick as the engine keeps it: leader, seats, cards, winner, points (numbers)."""
+
+
+class DealView(NamedTuple):
+    """What one seat may know of a deal at one moment, made by :meth:`DealState.seat_view`.
+
+    A detached, read-only snapshot (a named tuple, cheap to make at every decision). Bots,
+    viewers and tools read a deal through it and through ``legal_actions``, ``current_seat``,
+    ``hand``, ``trump_status``, ``phase_name`` and ``order``, so the state's own bookkeeping
+    may change freely. With ``seat`` None it is an onlooker's view: the public facts only
+    (no hand; the trump once shown).
+
+    - ``phase`` and ``to_act``: as ``DealState.phase_name`` and ``current_seat``;
+      ``order`` the seats P1, P2, P3, P4 (the dealer last).
+    - ``hand``: the seat's own recorded cards still held, in the order dealt: the first
+      four until the second four are dealt (``second_dealt``), then all. The caller's
+      face-down card is among them.
+    - ``standing``: the standing bid, then the call: (seat, value). ``caller``, ``call``,
+      ``target`` (the call moved by any Pair) are None before the auction ends.
+    - ``doubled``: 0, 1, 2, 3 for none, Double, Redouble, Set; ``doubling_open`` while a
+      Double, Redouble or Set may still be said.
+    - ``trump``: the trump suit once this seat knows it: shown to all, or the caller's own
+      choice (the seventh card's only once the second four are dealt); None otherwise,
+      and for no trump or a single hand. ``face_down`` the caller's face-down trump card, for
+      the caller who knows it, until the show.
+    - ``shown``, ``asker``: the show and who asked (or showed); ``pair`` who showed the
+      Pair; ``single`` the single-hand player.
+    - ``tricks`` the finished tricks (cards in the order played) and ``winners`` theirs;
+      ``trick`` the cards on the table and ``led`` their suit; ``points`` the card points
+      taken so far, NS then EW.
+    """
+
+    seat: Seat | None
+    phase: Phase
+    dealer: Seat
+    order: tuple[Seat, Seat, Seat, Seat]
+    to_act: Seat | None
+    hand: tuple[Card, ...]
+    second_dealt: bool
+    standing: tuple[Seat, int] | None
+    caller: Seat | None
+    call: int | None
+    target: int | None
+    doubled: int
+    doubling_open: bool
+    seventh: bool
+    trump: Suit | None
+    face_down: Card | None
+    shown: bool
+    asker: Seat | None
+    pair: Seat | None
+    single: Seat | None
+    tricks: tuple[tuple[PlayedCard, ...], ...]
+    winners: tuple[Seat, ...]
+    trick: tuple[PlayedCard, ...]
+    led: Suit | None
+    points: tuple[int, int]
+
+
+_PHASES: Final[tuple[Phase, Phase, Phase]] = ("auction", "trump", "play")
+
+
+def _trick_cards(seats: Sequence[int], cards: Sequence[int]) -> tuple[PlayedCard, ...]:
+    return tuple([(SEATS[s], ALL_CARDS[c]) for s, c in zip(seats, cards, strict=True)])
+
+
+def _said(kind: int, value: int) -> str:
+    """What a seat said in the auction, for a finding's message."""
+    return f"bid {value}" if kind == BID else ("passed" if kind == PASS else "said ditto")
+
+
 def _seat_list(dealer: int, step: int) -> tuple[int, int, int, int]:
     """Seat numbers of P1, P2, P3, P4 (the dealer) in the direction of play."""
     p1 = (dealer + step) % 4
     return (p1, (p1 + step) % 4, (p1 + 2 * step) % 4, dealer)
+
+
+def _positions(order: tuple[int, int, int, int]) -> tuple[int, ...]:
+    """Per seat number, its position 0 (P1) .. 3 (the dealer)."""
+    pos = [0, 0, 0, 0]
+    for i, seat in enumerate(order):
+        pos[seat] = i
+    return tuple(pos)
+
+
+# [dealer * 4 + step] -> (P1..P4, positions by seat), shared by every deal; step is 1
+# (clockwise) or 3 (counter-clockwise), the other entries are never read.
+_ORDERS: Final = tuple(
+    (_seat_list(d, step), _positions(_seat_list(d, step))) for d in range(4) for step in range(4)
+)
+_NOT_DEALT: Final = [-1] * 8  # the row of a seat whose cards were not recorded; never changed
 
 
 def _suit_letter(suit: int) -> str:
@@ -131,8 +225,8 @@ def _keys(reverse: bool) -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(out)
 
 
+_CLOCKWISE: Final = Direction.CLOCKWISE
 _KEYS: Final = _keys(False)
-_BIT: Final = tuple(1 << i for i in range(32))
 _REVERSE_KEYS: Final = _keys(True)
 
 # Shared action instances for legal_actions: models are frozen, so sharing them is safe and
@@ -179,6 +273,7 @@ class DealState:
         "_dir",
         "_partial_reported",
         "_trump_unknown_reported",
+        "_viewed_tricks",
         "asker",
         "asker_must",
         "call",
@@ -191,7 +286,11 @@ class DealState:
         "face_down",
         "face_down_unknown",
         "fast",
+        "fast_block",
+        "fast_decide",
         "fast_discard",
+        "fast_size",
+        "fast_skip",
         "findings",
         "first_revoke_team",
         "forced",
@@ -262,21 +361,18 @@ class DealState:
     ) -> None:
         self.rules = rules
         self.number = number
-        self.score_before = dict(score) if score is not None else {Team.NS: 0, Team.EW: 0}
+        self.score_before = dict(score) if score is not None else {TEAMS[0]: 0, TEAMS[1]: 0}
         self.dealer = SEAT_NUM[dealer]
-        self._dir = 1 if rules.direction is Direction.CLOCKWISE else 3
+        self._dir = 1 if rules.direction is _CLOCKWISE else 3
         self._bonus = rules.last_trick_bonus
-        self.p = _seat_list(self.dealer, self._dir)
-        self.pos_of = [0, 0, 0, 0]
-        for i, s in enumerate(self.p):
-            self.pos_of[s] = i
+        self.p, self.pos_of = _ORDERS[self.dealer * 4 + self._dir]
         self.findings: list[Finding] = []
         self.n_actions = 0
         # cards: known masks still held, unknown counts, card owners, dealt order for views
         self.held = [0, 0, 0, 0]
         self.unknown = [8, 8, 8, 8]
         self.known = [0, 0, 0, 0]  # cards known to have been dealt to each seat
-        self.dealt: list[list[int]] = [[-1] * 8 for _ in range(4)]
+        self.dealt: list[list[int]] = [_NOT_DEALT] * 4  # rows are replaced, never changed
         self.played = 0
         self.played_by = [0, 0, 0, 0]
         # auction
@@ -322,7 +418,7 @@ class DealState:
         self.trick_seats: list[int] = []
         self.trick_cards: list[int] = []
         self.led = -1
-        self.tricks: list[tuple[int, list[int], list[int], int, int]] = []
+        self.tricks: list[Trick] = []
         self.points = [0, 0]
         self.last_winner = -1
         self.side_won_after_show = [False, False]
@@ -340,6 +436,7 @@ class DealState:
         self._after_end_reported = False
         self._partial_reported = False
         self._trump_unknown_reported = False
+        self._viewed_tricks: tuple[tuple[PlayedCard, ...], ...] = ()  # for seat_view
         if hands:
             self._load_hands(hands)
         self.hidden_at_deal = tuple(self.unknown)
@@ -347,16 +444,39 @@ class DealState:
             self._zero_point_check()
         self.fast = False
         self.fast_discard = False
+        self.fast_block = 0
+        self.fast_size = 4
+        self.fast_skip = -1
+        self.fast_decide = False
 
     # ------------------------------------------------------------------ setup
     def _load_hands(self, hands: Mapping[Seat, Sequence[Card | None]]) -> None:
         seen = 0
         for seat, cards in hands.items():
             s = SEAT_NUM[seat]
+            eight: Sequence[Card] = cards  # type: ignore[assignment]  # None is caught below
+            try:  # the usual case, eight cards all recorded, without a loop
+                c0, c1, c2, c3, c4, c5, c6, c7 = eight
+                full = c0.mask | c1.mask | c2.mask | c3.mask | c4.mask | c5.mask | c6.mask | c7.mask
+            except (ValueError, AttributeError):  # not eight, or one is None
+                full = 0
+            if full.bit_count() == 8 and not full & seen:  # eight different cards
+                seen |= full
+                self.dealt[s] = [
+                    c0.index, c1.index, c2.index, c3.index,
+                    c4.index, c5.index, c6.index, c7.index,
+                ]  # fmt: skip
+                self.held[s] = self.known[s] = full
+                self.unknown[s] = 0
+                continue
             row = [-1 if card is None else card.index for card in cards[:8]]
-            known = [i for i in row if i >= 0]
-            mask = sum(_BIT[i] for i in known)
-            if mask & seen or mask.bit_count() != len(known):
+            mask = 0
+            count = 0
+            for i in row:
+                if i >= 0:
+                    mask |= 1 << i
+                    count += 1
+            if mask & seen or mask.bit_count() != count:
                 mask = 0
                 for i, idx in enumerate(row):
                     if idx < 0:
@@ -376,18 +496,21 @@ class DealState:
                         continue
                     mask |= 1 << idx
             seen |= mask
-            self.dealt[s] = row + [-1] * (8 - len(row))
+            self.dealt[s] = row if len(row) == 8 else row + [-1] * (8 - len(row))
             self.held[s] = self.known[s] = mask
             self.unknown[s] = 8 - mask.bit_count()
         # One seat's unknown cards are exactly the cards nobody else was dealt.
+        if not any(self.unknown):
+            return
         missing = [s for s in range(4) if self.unknown[s]]
         if len(missing) == 1:
             s = missing[0]
             rest = [i for i in range(32) if not seen >> i & 1]
             if len(rest) == self.unknown[s]:
-                slots = [i for i in range(8) if self.dealt[s][i] < 0]
+                row = self.dealt[s] = list(self.dealt[s])
+                slots = [i for i in range(8) if row[i] < 0]
                 for slot, idx in zip(slots, rest, strict=True):
-                    self.dealt[s][slot] = idx
+                    row[slot] = idx
                     self.held[s] |= 1 << idx
                 self.known[s] = self.held[s]
                 self.unknown[s] = 0
@@ -408,14 +531,14 @@ class DealState:
     def _zero_point_check(self) -> None:
         for pos in (0, 1):
             s = self.p[pos]
-            first = self.dealt[s][:4]
-            known = [i for i in first if i >= 0]
-            if sum(CARD_POINTS[i] for i in known):
+            a, b, c, d = self.dealt[s][:4]
+            if a >= 0 and b >= 0 and c >= 0 and d >= 0:  # the first four all recorded
+                if not CARD_POINTS[a] + CARD_POINTS[b] + CARD_POINTS[c] + CARD_POINTS[d]:
+                    self._throw_in("zero_point")
+                    return
                 continue
-            if len(known) == 4:
-                self._throw_in("zero_point")
-                return
-            self.possible_throw_in = "zero_point"
+            if not any(CARD_POINTS[i] for i in (a, b, c, d) if i >= 0):
+                self.possible_throw_in = "zero_point"  # no point among those recorded
 
     # ------------------------------------------------------------------ public state
     @property
@@ -496,6 +619,89 @@ class DealState:
         if self.high_pos < 0:
             return None
         return (SEATS[self.p[self.high_pos]], self.high_value)
+
+    @property
+    def phase_name(self) -> Phase:
+        """``"auction"``, ``"trump"`` (the caller chooses) or ``"play"`` (doubling included);
+        see ``is_over`` for the end."""
+        return _PHASES[self.phase]
+
+    @property
+    def order(self) -> tuple[Seat, Seat, Seat, Seat]:
+        """The seats in playing order from P1 (after the dealer) to P4 (the dealer)."""
+        p = self.p
+        return (SEATS[p[0]], SEATS[p[1]], SEATS[p[2]], SEATS[p[3]])
+
+    def seat_view(self, seat: Seat | None = None) -> DealView:
+        """What ``seat`` may know now (an onlooker's view when None): see :class:`DealView`.
+
+        >>> from schema import Rules, Seat
+        >>> from replay.script import run_script
+        >>> hands = {"E": "JH 9H AH TH 7S 8C 7D 8D"}
+        >>> state = run_script(Rules.preset("pagat"), "N", hands, "E:15 S:p W:p N:p E:trump=H")
+        >>> mine, theirs = state.seat_view(Seat.E), state.seat_view(Seat.S)
+        >>> " ".join(c.text for c in mine.hand), mine.trump, theirs.trump, theirs.hand
+        ('JH 9H AH TH 7S 8C 7D 8D', <Suit.HEARTS: 'H'>, None, ())
+        """
+        s = SEAT_NUM[seat] if seat is not None else -1
+        caller = self.caller
+        second = self.second_dealt
+        shown = self.shown
+        # The seventh card names the trump unseen, even by the caller, until the second deal.
+        caller_knows = s == caller >= 0 and (second or not self.seventh)
+        single = self.single
+        trump: Suit | None = None
+        if single < 0 and 0 <= self.trump < 4 and (shown or caller_knows):
+            trump = SUITS[self.trump]
+        face_down: Card | None = None
+        if caller_knows and not shown and self.face_down >= 0:
+            face_down = ALL_CARDS[self.face_down]
+        hand: tuple[Card, ...] = ()
+        if s >= 0:
+            held = self.held[s]
+            row = self.dealt[s]
+            listed = [i for i in (row if second else row[:4]) if i >= 0 and held >> i & 1]
+            if second:  # cards learnt from plays, beyond those recorded as dealt
+                extra = held
+                for i in row:
+                    if i >= 0:
+                        extra &= ~(1 << i)
+                if extra:
+                    listed.extend(i for i in range(32) if extra >> i & 1)
+            hand = tuple([ALL_CARDS[i] for i in listed])
+        tricks = self.tricks
+        seen = self._viewed_tricks
+        if len(seen) != len(tricks):
+            seen += tuple([_trick_cards(t[1], t[2]) for t in tricks[len(seen) :]])
+            self._viewed_tricks = seen
+        p = self.p
+        return DealView(
+            seat=seat,
+            phase=_PHASES[self.phase],
+            dealer=SEATS[self.dealer],
+            order=(SEATS[p[0]], SEATS[p[1]], SEATS[p[2]], SEATS[p[3]]),
+            to_act=self.current_seat,
+            hand=hand,
+            second_dealt=second,
+            standing=self.standing_bid,
+            caller=SEATS[caller] if caller >= 0 else None,
+            call=self.call if caller >= 0 else None,
+            target=self.target if caller >= 0 else None,
+            doubled=self.doubled,
+            doubling_open=self.ladder_open and not self.is_over,
+            seventh=self.seventh,
+            trump=trump,
+            face_down=face_down,
+            shown=shown,
+            asker=SEATS[self.asker] if shown and self.asker >= 0 else None,
+            pair=SEATS[self.pair_seat] if self.pair_seat >= 0 else None,
+            single=SEATS[single] if single >= 0 else None,
+            tricks=seen,
+            winners=tuple([SEATS[t[3]] for t in tricks]),
+            trick=_trick_cards(self.trick_seats, self.trick_cards),
+            led=SUITS[self.led] if 0 <= self.led < 4 else None,
+            points=(self.points[0], self.points[1]),
+        )
 
     def copy(self) -> DealState:
         """An independent copy (for look-ahead: ``check`` uses one)."""
@@ -905,6 +1111,20 @@ class DealState:
         # Pagat's seventh card: the caller who cannot follow chooses to turn it up or not.
         return self.rules.seventh_card == "pagat" and self.seventh and seat == self.caller
 
+    def _follows_first(self, seat: int, card: int) -> bool:
+        """True when following suit comes before the duty a show leaves the seat.
+
+        The duties to trump after asking and to play the turned-up seventh card belong to a
+        player who cannot follow. A player who asked while able to follow (a breach) follows
+        suit as before; so does a leader who showed the trump (also a breach): nothing binds
+        the lead. ``card`` of the suit led always follows.
+        """
+        led = self.led
+        if led < 0 or card >> 3 == led:
+            return True
+        face_down = 1 << self.face_down if self.face_down >= 0 else 0
+        return bool(self.held[seat] & SUIT_MASK[led] & ~face_down)
+
     def _rule_seventh_turned(self, seat: int, card: int) -> Breach | None:
         """Pagat seventh card: turning it up plays it to the trick."""
         if (
@@ -912,6 +1132,7 @@ class DealState:
             and seat == self.caller
             and self.face_down >= 0
             and card != self.face_down
+            and not self._follows_first(seat, card)
         ):
             return (
                 "SEVENTH_CARD_NOT_PLAYED",
@@ -935,9 +1156,13 @@ class DealState:
         """After asking: play a trump if able; bhoos: beat an opponent's winning trump if able."""
         if not self._asks_now(seat) or not 0 <= self.trump < 4:
             return None
+        if self._follows_first(seat, card):
+            return None
         trump = self.trump
         name = SEATS[seat]
-        trumps = self.held[seat] & SUIT_MASK[trump]
+        # A face-down trump card that may not be played yet is not a trump one is able to play.
+        playable = self.held[seat] & ~self._face_down_mask(seat)
+        trumps = playable & SUIT_MASK[trump]
         if card >> 3 != trump:
             if trumps:
                 low = (trumps & -trumps).bit_length() - 1
@@ -952,7 +1177,7 @@ class DealState:
         win_seat, win_card = self._winning_after_show()
         if win_seat < 0 or TEAM_OF[win_seat] == TEAM_OF[seat] or win_card >> 3 != trump:
             return None
-        higher = self._higher_trumps(win_card) & self.held[seat]
+        higher = self._higher_trumps(win_card) & playable
         if higher and not (1 << card) & self._higher_trumps(win_card):
             high = (higher & -higher).bit_length() - 1
             return (
@@ -1219,51 +1444,56 @@ class DealState:
         """
         handlers = _HANDLERS
         held_of = self.held
+        played_by = self.played_by
         seat_num = SEAT_NUM
         suit_mask = SUIT_MASK
         play = PlayAction
+        step = self._dir
+        n = self.n_actions
         for action in actions:
             if action.__class__ is play and self.fast:
                 seat = seat_num[action.seat]
-                idx = action.card.index
-                bit = 1 << idx
+                card = action.card
+                bit = card.mask
                 held = held_of[seat]
-                led = self.led
-                if (
-                    held & bit
-                    and seat == self.to_play
-                    and (seat != self.caller or self.face_down < 0 or self.shown)
-                    and (
+                block = self.fast_block
+                if held & bit and seat == self.to_play and not bit & block:
+                    idx = card.index
+                    led = self.led
+                    if (
                         led < 0
                         or idx >> 3 == led
-                        or (self.fast_discard and not held & suit_mask[led])
-                    )
-                ):
-                    self.ladder_open = self.single_open = False
-                    self.second_dealt = True
-                    held_of[seat] = held ^ bit
-                    self.played |= bit
-                    self.played_by[seat] += 1
-                    seats = self.trick_seats
-                    seats.append(seat)
-                    self.trick_cards.append(idx)
-                    if len(seats) == (4 if self.single < 0 else 3):
-                        self._end_trick()
-                    else:
-                        if led < 0:
-                            self.led = idx >> 3
-                        if self.shown and self.rules.end_when_decided:
-                            self._check_decided()  # a King or Queen of trumps may have fallen
-                        nxt = (seat + self._dir) & 3
-                        while nxt in seats or (self.single >= 0 and nxt == (self.single + 2) & 3):
-                            nxt = (nxt + self._dir) & 3
-                        self.to_play = nxt
-                    self.n_actions += 1
-                    continue
+                        or (self.fast_discard and not held & ~block & suit_mask[led])
+                    ):
+                        if self.single_open:  # the first card: no more doubling or single hand
+                            self.ladder_open = self.single_open = False
+                            self.second_dealt = True
+                        held_of[seat] = held ^ bit
+                        self.played |= bit
+                        played_by[seat] += 1
+                        seats = self.trick_seats
+                        seats.append(seat)
+                        self.trick_cards.append(idx)
+                        if len(seats) == self.fast_size:
+                            self._end_trick()
+                        else:
+                            if led < 0:
+                                self.led = idx >> 3
+                            if self.fast_decide:
+                                self._check_decided()  # a King or Queen of trumps may have fallen
+                            nxt = (seat + step) & 3
+                            skip = self.fast_skip
+                            while nxt in seats or nxt == skip:
+                                nxt = (nxt + step) & 3
+                            self.to_play = nxt
+                        n += 1
+                        continue
+            self.n_actions = n
             handler = handlers.get(action.__class__)
             if handler is not None:
                 handler(self, action)
-            self.n_actions += 1
+            n += 1
+        self.n_actions = n
 
     def _ended(self, seat: int, what: str) -> bool:
         """True (after one finding) when the deal is over and this action cannot be taken."""
@@ -1300,34 +1530,39 @@ class DealState:
         self.fast_discard = not any(self.unknown) and (
             self.shown or self.single >= 0 or self.rules.show_trump == "optional"
         )
+        # The caller's face-down card: not for the fast path, nor for following, until shown.
+        self.fast_block = 1 << self.face_down if self.face_down >= 0 and not self.shown else 0
+        single = self.single
+        self.fast_size = 4 if single < 0 else 3
+        self.fast_skip = (single + 2) & 3 if single >= 0 else -1  # the lone player's partner
+        self.fast_decide = self.shown and self.rules.end_when_decided
 
-    def _on_bid(self, action: BidAction) -> None:
-        self._auction(SEAT_NUM[action.seat], BID, action.value)
-
-    def _on_pass(self, action: PassAction) -> None:
-        self._auction(SEAT_NUM[action.seat], PASS, 0)
-
-    def _on_ditto(self, action: DittoAction) -> None:
-        self._auction(SEAT_NUM[action.seat], DITTO, 0)
-
-    def _auction(self, seat: int, kind: int, value: int) -> None:
-        what = f"bid {value}" if kind == BID else ("passed" if kind == PASS else "said ditto")
-        if self._ended(seat, what):
+    def _on_speech(self, action: BidAction | PassAction | DittoAction) -> None:
+        """A bid, a pass or a Ditto: the turn, the bidding limits, then the auction's style."""
+        seat = SEAT_NUM[action.seat]
+        cls = action.__class__
+        if cls is PassAction:
+            kind, value = PASS, 0
+        elif cls is BidAction:
+            kind, value = BID, action.value  # type: ignore[union-attr]
+        else:
+            kind, value = DITTO, 0
+        if (self.thrown_in is not None or self.hard_end) and self._ended(seat, _said(kind, value)):
             return
         if self.phase != AUCTION:
-            self._out_of_phase(seat, what)
+            self._out_of_phase(seat, _said(kind, value))
             return
         pos = self.pos_of[seat]
         r = self.rules
         turn = None
         if self.forced or seat != self.p[self.to_speak]:
-            turn = self._rule_auction_turn(seat, what)
+            turn = self._rule_auction_turn(seat, _said(kind, value))
         if turn is not None:
             self._add(*turn)
             if self.forced or not self._may_speak(pos):
                 return
             self.to_speak = pos
-        breach = self._rule_bid(seat, kind, value)
+        breach = self._rule_bid(seat, kind, value) if kind != PASS or self.forced else None
         if breach is not None:
             self._add(*breach)
         if self.forced:
@@ -1510,6 +1745,8 @@ class DealState:
         self.ladder_open = True
         self.single_open = True
         self.to_play = self.p[0]
+        if not self.rules.double:
+            self._deal_second_four()  # no doubling to wait for
         self._full_deal_throw_ins()
 
     def _set_trump(self, action: TrumpAction) -> None:
@@ -1586,6 +1823,31 @@ class DealState:
                     return
                 self.possible_throw_in = self.possible_throw_in or "opponents_no_trump"
 
+    def _deal_second_four(self) -> None:
+        """The doubling is over and the second four cards are dealt."""
+        self.ladder_open = False
+        self.second_dealt = True
+
+    def end_doubling(self) -> None:
+        """Close the doubling: nobody (else) will Double, Redouble or Set.
+
+        The second four cards are dealt at once when the doubling is over: at the trump choice
+        under rules without a Double, at the top of the ladder, or at the first action after
+        the trump that is not part of it (single hand, the show, a card). A log has no action
+        for "nobody doubles", so a live table (the simulator, after offering the ladder to
+        every seat) calls this to deal the second four before the single-hand decision;
+        ``deal_steps`` does the same when the log's next action is not part of the ladder.
+        Does nothing outside the doubling.
+
+        >>> from schema import Rules, Seat
+        >>> from replay.script import run_script
+        >>> state = run_script(Rules.preset("standard"), "N", None, "E:15 S:p W:p N:p E:trump=S")
+        >>> len(state.hand(Seat.E)), state.end_doubling(), len(state.hand(Seat.E))
+        (4, None, 8)
+        """
+        if self.phase == PLAY and self.ladder_open:
+            self._deal_second_four()
+
     def _ladder_tolerated(self) -> bool:
         # The doubling comes before the second four, so before a full-deal throw-in shows.
         return self.thrown_in in _FULL_DEAL_REASONS and self.ladder_open
@@ -1612,8 +1874,7 @@ class DealState:
             or (level == 2 and not self.rules.set_)
             or (level == 1 and not self.rules.redouble)
         ):
-            self.ladder_open = False
-            self.second_dealt = True
+            self._deal_second_four()  # nobody can go higher
 
     def _on_single_hand(self, action: SingleHandAction) -> None:
         seat = SEAT_NUM[action.seat]
@@ -1625,8 +1886,7 @@ class DealState:
             return
         self.single = seat
         self.single_open = False
-        self.ladder_open = False
-        self.second_dealt = True
+        self._deal_second_four()
         self.to_play = seat
 
     def _on_show(self, action: ShowAction) -> None:
@@ -1638,8 +1898,8 @@ class DealState:
             return
         if self.unresolved is not None:
             self._resolve_by(seat)
-        self.ladder_open = self.single_open = False
-        self.second_dealt = True
+        self.single_open = False
+        self._deal_second_four()
         breach = self._rule_show(seat)
         if breach is not None:
             self._add(*breach)
@@ -1744,8 +2004,8 @@ class DealState:
                 f"{SEATS[self.to_play]}'s turn to play",
             )
             return
-        self.ladder_open = self.single_open = False
-        self.second_dealt = True
+        self.single_open = False
+        self._deal_second_four()
         r = self.rules
         inferred = False
         breach = self._rule_play_turn(seat, idx)
@@ -1792,7 +2052,7 @@ class DealState:
             must = self._rule_must_trump(seat, idx)
             if must is not None:
                 self._add(*must)
-            elif 0 <= self.trump < 4:
+            elif 0 <= self.trump < 4 and not self._follows_first(seat, idx):
                 self._expect_trump_proof(seat, idx, inferred)
             self.asker_must = False
         if seat == self.caller:
@@ -1803,6 +2063,8 @@ class DealState:
         elif inferred:
             self.known[seat] |= bit
             self.unknown[seat] -= 1
+        if idx == self.face_down and seat == self.caller and not self.shown:
+            self.face_down = -1  # played before the show: nothing is face down any more
         self._place(seat, idx, bit)
         self._refresh()
 
@@ -1885,14 +2147,9 @@ class DealState:
         return winner
 
     def _end_trick(self) -> None:
+        """The trick's last card is down: the highest trump (from the show) or card of the
+        suit led takes it."""
         was_fast = self.fast
-        self._settle_trick()
-        if self.hard_end or self.unresolved is not None:
-            self.fast = False
-        elif not was_fast:
-            self._refresh()  # the asker's duty ends with the trick
-
-    def _settle_trick(self) -> None:
         seats = self.trick_seats
         cards = self.trick_cards
         self.trick_seats = []
@@ -1900,20 +2157,30 @@ class DealState:
         self.led = -1
         self.asker_must = False
         trump = self.trump
-        if self.single >= 0 or not self.shown or trump == NO_SUIT:
+        shown = self.shown
+        if self.single >= 0 or not shown or trump == NO_SUIT:
             trump = -1
         elif trump < 0:
             self._settle_unknown(seats, cards)
-            return
-        reverse = self.trump_mode == MODE_REVERSE and self.shown
-        table = (_REVERSE_KEYS if reverse else _KEYS)[trump + 1][cards[0] >> 3]
-        best = -1
-        winner = seats[0]
-        for s, c in zip(seats, cards, strict=True):
-            key = table[c]
+            trump = -2
+        if trump > -2:
+            reverse = shown and self.trump_mode == MODE_REVERSE
+            table = (_REVERSE_KEYS if reverse else _KEYS)[trump + 1][cards[0] >> 3]
+            best = table[cards[0]]
+            win = 0
+            key = table[cards[1]]
             if key > best:
-                best, winner = key, s
-        self._credit(seats, cards, winner)
+                best, win = key, 1
+            key = table[cards[2]]
+            if key > best:
+                best, win = key, 2
+            if len(cards) > 3 and table[cards[3]] > best:
+                win = 3
+            self._credit(seats, cards, seats[win])
+        if self.hard_end or self.unresolved is not None:
+            self.fast = False
+        elif not was_fast:
+            self._refresh()  # the asker's duty ends with the trick
 
     def _settle_unknown(self, seats: list[int], cards: list[int]) -> None:
         # Shown, suit not recorded: the winner may depend on which suit is trump.
@@ -1955,12 +2222,13 @@ class DealState:
         pts = CARD_POINTS[cards[0]] + CARD_POINTS[cards[1]] + CARD_POINTS[cards[2]]
         if len(cards) > 3:
             pts += CARD_POINTS[cards[3]]
-        self.trick_no += 1
-        if self.trick_no == 8:
+        number = self.trick_no + 1
+        self.trick_no = number
+        if number == 8:
             pts += self._bonus
         team = TEAM_OF[winner]
         self.points[team] += pts
-        self.tricks.append((seats[0], seats, cards, winner, pts))
+        self.tricks.append((seats[0], tuple(seats), tuple(cards), winner, pts))
         self.last_winner = winner
         if self.shown:
             self.side_won_after_show[team] = True
@@ -2021,6 +2289,8 @@ class DealState:
     def partial_hands(self) -> str | None:
         """A description of the seats whose dealt cards were not all recorded, or None."""
         hidden = self.hidden_at_deal
+        if not any(hidden):
+            return None
         parts = [f"{SEATS[s]}: {hidden[s]} unknown" for s in range(4) if hidden[s]]
         return ", ".join(parts) if parts else None
 
@@ -2043,9 +2313,9 @@ def _refreshing(handler: Callable[[DealState, Any], None]) -> Callable[[DealStat
 
 _HANDLERS: Final[dict[type, Callable[[DealState, Any], None]]] = {
     # The auction and the doubling cannot change what the play fast path depends on.
-    BidAction: DealState._on_bid,
-    PassAction: DealState._on_pass,
-    DittoAction: DealState._on_ditto,
+    BidAction: DealState._on_speech,
+    PassAction: DealState._on_speech,
+    DittoAction: DealState._on_speech,
     RedealAction: DealState._on_redeal,
     DoubleAction: DealState._on_double,
     RedoubleAction: DealState._on_redouble,

@@ -152,7 +152,7 @@ CATALOGUE: Final[dict[str, Code]] = {
     "TRUMP_CARD_PLAYED_EARLY": _c(
         "error",
         "The face-down trump card (own card or seventh card) played before the trump was shown "
-        "while it was not the caller's last card.",
+        "while it was not the caller's last card. Once played, it is no longer face down.",
         "S played 7H, the face-down trump card, before the trump was shown",
         "The face-down trump card is played only once the trump is shown, or as the caller's "
         "last card (seed 003 §7; our reading for the seventh card).",
@@ -188,7 +188,8 @@ CATALOGUE: Final[dict[str, Code]] = {
     ),
     "MUST_TRUMP_AFTER_SHOW": _c(
         "error",
-        "The seat that asked for the trump then did not play a trump while holding one.",
+        "The seat that asked for the trump then did not play a trump while holding one "
+        "(a seat that asked while able to follow owes no trump: it must follow suit).",
         "W played 8D after asking, holding 9H: must play a trump after asking",
         "must_trump_after_show: after asking, play a trump if you have one (seeds 000 §7, 003 "
         "§5; bhoos).",
@@ -203,7 +204,8 @@ CATALOGUE: Final[dict[str, Code]] = {
     ),
     "SEVENTH_CARD_NOT_PLAYED": _c(
         "error",
-        "Pagat seventh card: the caller turned up the seventh card but played another card.",
+        "Pagat seventh card: the caller turned up the seventh card but played another card "
+        "(not when it could follow suit: following comes first).",
         "S played 8C after turning up the seventh card: turning it up plays it (7D)",
         "Seventh card, Pagat form: turning it up declares trumps and plays it to the trick "
         "(seed 002).",

@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from replay.deal import AUCTION, PLAY, DealState
-from schema.cards import ALL_CARDS, SUITS, Seat, Suit
+from replay.deal import DealState, DealView
+from schema.cards import SEATS, Card, Seat, Suit
 from schema.log import Action, BidAction, DealResult, PlayAction, ShowAction, TeamScores
 from schema.rules import Rules
 
@@ -115,23 +115,23 @@ def breach_action(
 
 
 def _candidate(kind: str, state: DealState, seat: Seat, history: Sequence[Action]) -> Action | None:
-    s = seat.index
+    view = state.seat_view(seat)
     if kind == "bad_bid":
-        if state.phase != AUCTION or state.forced:
+        if view.phase != "auction":
             return None
-        standing = state.standing_bid
+        if not any(a.type == "pass" for a in state.legal_actions(seat)):
+            return None  # the dealer's forced call: there is no bid to get wrong
+        standing = view.standing
         if standing is None:
             return BidAction(seat=seat, value=state.rules.min_bid - 1)
         equal = BidAction(seat=seat, value=standing[1])
         if state.check(equal) is not None:
             return equal
         return BidAction(seat=seat, value=standing[1] - 1)
-    if state.phase != PLAY or state.single >= 0 or state.unresolved is not None:
+    if view.phase != "play" or view.single is not None or view.to_act is None:
         return None
-    held = [ALL_CARDS[i] for i in range(32) if state.held[s] >> i & 1]
-    face_down = state.face_down if s == state.caller and not state.shown else -1
-    playable = [c for c in held if c.index != face_down]
-    led = SUITS[state.led] if state.led >= 0 else None
+    playable = _playable(view)
+    led = view.led
     if kind == "revoke":
         if led is None or not any(c.suit is led for c in playable):
             return None
@@ -140,37 +140,30 @@ def _candidate(kind: str, state: DealState, seat: Seat, history: Sequence[Action
             return None
         return PlayAction(seat=seat, card=min(off, key=lambda c: (c.points, c.strength)))
     if kind == "card_not_held":
-        elsewhere = 0
-        for other in range(4):
-            if other != s:
-                elsewhere |= state.held[other]
-        others = [ALL_CARDS[i] for i in range(32) if elsewhere >> i & 1]
+        elsewhere = sorted(
+            (c for other in SEATS if other is not seat for c in state.seat_view(other).hand),
+            key=lambda c: c.index,
+        )
         if led is not None and any(c.suit is led for c in playable):
-            others = [c for c in others if c.suit is led]
-        if not others:
+            elsewhere = [c for c in elsewhere if c.suit is led]
+        if not elsewhere:
             return None
-        return PlayAction(seat=seat, card=min(others, key=lambda c: c.index))
+        return PlayAction(seat=seat, card=elsewhere[0])
     if kind == "out_of_turn":
-        trick = state.trick()
+        trick = view.trick
         if not trick or len(trick) >= 3:
             return None
         after = seat.next(state.rules.direction)
-        other = after.index
-        if other in state.trick_seats:
+        if any(s is after for s, _ in trick):
             return None
-        theirs = [
-            ALL_CARDS[i]
-            for i in range(32)
-            if state.held[other] >> i & 1
-            and not (other == state.caller and not state.shown and i == state.face_down)
-        ]
+        theirs = _playable(state.seat_view(after))
         follow = [c for c in theirs if led is not None and c.suit is led]
         pool = follow or theirs
         if not pool:
             return None
         return PlayAction(seat=after, card=min(pool, key=lambda c: (c.points, c.strength)))
     if kind == "show_while_able":
-        if led is None or state.shown or not state.trump_done:
+        if led is None or view.shown:
             return None
         if not any(c.suit is led for c in playable):
             return None
@@ -186,6 +179,11 @@ def _candidate(kind: str, state: DealState, seat: Seat, history: Sequence[Action
             return None
         return PlayAction(seat=seat, card=min(off, key=lambda c: (c.points, c.strength)))
     return None
+
+
+def _playable(view: DealView) -> list[Card]:
+    """The seat's cards in card order, without a face-down card it may not play yet."""
+    return sorted((c for c in view.hand if c is not view.face_down), key=lambda c: c.index)
 
 
 def _trump_suit(state: DealState) -> Suit | None:

@@ -13,10 +13,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
-from replay.deal import DealState
+from replay.deal import DealOutcome, DealState
 from schema.cards import Card, Seat, Team
 from schema.rules import Rules
+
+_TEAMS: Final = (Team.NS, Team.EW)
+_NS, _EW = _TEAMS
 
 
 class MatchState:
@@ -30,7 +34,7 @@ class MatchState:
 
     def __init__(self, rules: Rules, first_dealer: Seat = Seat.N) -> None:
         self.rules = rules
-        self.score: dict[Team, int] = {Team.NS: 0, Team.EW: 0}
+        self.score: dict[Team, int] = {_NS: 0, _EW: 0}
         self.next_dealer = first_dealer
         self.winner: Team | None = None
         self.deals_played = 0
@@ -54,12 +58,13 @@ class MatchState:
             score=self.score,
         )
 
-    def record(self, deal: DealState) -> dict[Team, int]:
+    def record(self, deal: DealState, outcome: DealOutcome | None = None) -> dict[Team, int]:
         """Score a deal (nothing for a thrown-in or unfinished one), pass the deal on.
 
-        Returns the score change.
+        ``outcome`` is ``deal.result()`` when the caller has it already. Returns the score
+        change.
         """
-        result = deal.result()
+        result = outcome if outcome is not None else deal.result()
         for team, change in result.score_change.items():
             self.score[team] += change
         self.deals_played += 1
@@ -71,10 +76,10 @@ class MatchState:
     def decide(self, score: Mapping[Team, int]) -> Team | None:
         """The winner given a score: a team at +target wins; a team at -target loses."""
         target = self.rules.match_target
-        for team in (Team.NS, Team.EW):
+        for team in _TEAMS:
             if score[team] >= target:
                 return team
-        for team in (Team.NS, Team.EW):
+        for team in _TEAMS:
             if score[team] <= -target:
                 return team.other
         return None

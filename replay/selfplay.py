@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from replay.bots import STYLE_NAMES, STYLES, Bot, Choice, SeatView, Stage, seat_view
-from replay.deal import AUCTION, PLAY, TRUMP, DealState
+from replay.deal import DealState, DealView
 from replay.inject import (
     RESULT_KINDS,
     Injection,
@@ -35,7 +35,7 @@ from replay.inject import (
 )
 from replay.match import MatchState
 from replay.simulate import deal_cards, rules_spec
-from schema.cards import ALL_CARDS, SEATS, Seat, Suit, Team
+from schema.cards import SEATS, Card, Seat, Suit, Team
 from schema.log import (
     Action,
     BidAction,
@@ -44,7 +44,6 @@ from schema.log import (
     MatchLog,
     MatchResult,
     PairAction,
-    PlayAction,
     ShowAction,
     TeamScores,
     TrumpAction,
@@ -336,31 +335,31 @@ class DealRunner:
     log: list[Action] = field(default_factory=list)
     injected: int | None = None
     _declined_pair: set[Seat] = field(default_factory=set)
+    _pair_holder: Seat | None = None
+    _pair_looked: bool = False
 
     def run(self) -> None:
         """Play until the deal is over (or, after a breach, cannot go on)."""
         state = self.state
         ladder_done = False
         while not state.is_over and len(self.history) < MAX_ACTIONS:
-            if state.phase == PLAY and not ladder_done:
+            stage: Stage = state.phase_name
+            if stage == "play" and not ladder_done:
                 ladder_done = True
                 self._ladder()
+                state.end_doubling()  # every seat was asked: the second four are dealt
                 if not state.is_over:
                     self._single_hand()
                 continue
             seat = state.current_seat
             if seat is None:
                 break
-            if state.phase == PLAY and self._pair():
+            known = state.seat_view(seat)
+            if stage == "play" and self._pair(known):
                 continue
-            stage: Stage = (
-                "auction"
-                if state.phase == AUCTION
-                else ("trump" if state.phase == TRUMP else "play")
-            )
             if self._try_inject(seat):
                 continue
-            if not self._required(seat, stage):
+            if not self._required(seat, stage, known):
                 break
 
     def apply(self, action: Action, reason: str | None = None) -> None:
@@ -375,8 +374,8 @@ class DealRunner:
             action = action.model_copy(update={"note": reason})
         self.log.append(action)
 
-    def _decide(self, seat: Seat, stage: Stage) -> Choice | None:
-        view = seat_view(self.state, seat, self.history, stage)
+    def _decide(self, seat: Seat, stage: Stage, known: DealView | None = None) -> Choice | None:
+        view = seat_view(self.state, seat, self.history, stage, known)
         choice = self.bots[seat].decide(view, self.rng) if view.legal else None
         if choice is not None and not _offered(choice.action, view.legal):
             raise AssertionError(f"the {stage} bot of {seat} chose an action not allowed")
@@ -395,19 +394,13 @@ class DealRunner:
             return choice.reason  # jump bids, and the caller showing the trump to ruff
         return None
 
-    def _required(self, seat: Seat, stage: Stage) -> bool:
-        choice = self._decide(seat, stage)
-        if choice is None:
-            fallback = self._fallback(seat)
-            if fallback is None:
-                return False
-            self.apply(fallback)
-            return True
-        self.apply(choice.action, self._note(choice.action, choice))
-        return True
+    def _required(self, seat: Seat, stage: Stage, known: DealView) -> bool:
+        # The seat on turn always has a legal action, breaches or not (a property test
+        # keeps the engine to it); None here only means the deal cannot go on.
+        return self._offer(seat, stage, known)
 
-    def _offer(self, seat: Seat, stage: Stage) -> bool:
-        choice = self._decide(seat, stage)
+    def _offer(self, seat: Seat, stage: Stage, known: DealView | None = None) -> bool:
+        choice = self._decide(seat, stage, known)
         if choice is None:
             return False
         self.apply(choice.action, self._note(choice.action, choice))
@@ -416,10 +409,10 @@ class DealRunner:
     def _ladder(self) -> None:
         state = self.state
         rules = state.rules
-        if not rules.double or state.caller < 0:
+        caller = state.caller_seat
+        if not rules.double or caller is None:
             return
-        order = [SEATS[p] for p in state.p]
-        caller = SEATS[state.caller]
+        order = state.order
         doubler = next(
             (s for s in order if s.team is not caller.team and self._offer(s, "double")), None
         )
@@ -434,25 +427,37 @@ class DealRunner:
         state = self.state
         if not state.rules.single_hand:
             return
-        for p in state.p:
-            if self._offer(SEATS[p], "single_hand"):
+        for seat in state.order:
+            if self._offer(seat, "single_hand"):
                 return
 
-    def _pair(self) -> bool:
+    def _pair(self, known: DealView) -> bool:
+        """Offer the Pair to the seat holding the King and Queen of trumps, when it may show it.
+
+        ``known`` is any seat's view now: the show and the Pair are public facts.
+        """
         state = self.state
-        if state.rules.pair == "off" or not state.shown or state.pair_seat >= 0:
+        trump = known.trump
+        if state.rules.pair == "off" or not known.shown or known.pair is not None or trump is None:
             return False
-        if not 0 <= state.trump < 4:
+        king = Card.parse(f"K{trump.value}")
+        queen = Card.parse(f"Q{trump.value}")
+        if not self._pair_looked:  # both still held at the show: at most one seat, fixed
+            self._pair_looked = True
+            self._pair_holder = next(
+                (s for s in SEATS if king in (h := state.hand(s)) and queen in h), None
+            )
+        seat = self._pair_holder
+        if seat is None or seat in self._declined_pair:
             return False
-        both = (1 << (state.trump * 8 + 4)) | (1 << (state.trump * 8 + 5))
-        for seat in SEATS:
-            if seat in self._declined_pair or state.held[seat.index] & both != both:
-                continue
-            if not any(isinstance(a, PairAction) for a in state.legal_actions(seat)):
-                continue
-            if self._offer(seat, "pair"):
-                return True
-            self._declined_pair.add(seat)
+        hand = state.hand(seat)
+        if king not in hand or queen not in hand:
+            return False
+        if not any(isinstance(a, PairAction) for a in state.legal_actions(seat)):
+            return False
+        if self._offer(seat, "pair"):
+            return True
+        self._declined_pair.add(seat)
         return False
 
     def _try_inject(self, seat: Seat) -> bool:
@@ -465,16 +470,3 @@ class DealRunner:
         self.injected = len(self.history)
         self.apply(action)
         return True
-
-    def _fallback(self, seat: Seat) -> Action | None:
-        """After a breach the seat on turn may have no legal card: it plays what it can."""
-        state = self.state
-        if state.phase != PLAY:
-            return None
-        s = seat.index
-        held = [i for i in range(32) if state.held[s] >> i & 1]
-        if not held:
-            return None
-        suited = [i for i in held if state.led >= 0 and i >> 3 == state.led]
-        card = ALL_CARDS[(suited or held)[-1]]
-        return PlayAction.model_construct(seat=seat, card=card, type="play")

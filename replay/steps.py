@@ -14,6 +14,7 @@ own cards, the cards played, a shown Pair, and the trump once that seat knows it
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from replay._tables import SUIT_NAME, SUIT_NUM, TEAM_OF, TEAMS
 from replay.audit import audit_match
@@ -37,6 +38,8 @@ from schema.log import (
     TrumpAction,
 )
 from schema.rules import Rules
+
+_LADDER: Final = (DoubleAction, RedoubleAction, SetAction)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +87,10 @@ def deal_steps(
             handler(state, action)
         state.n_actions += 1
         text = describe(before, state, action, seat)
+        if i < last and not isinstance(deal.actions[i + 1], _LADDER):
+            # Nobody doubles (further): the second four are dealt before the next action, so
+            # this step is where the single-hand decision and the opening lead are made.
+            state.end_doubling()
         steps.append(_view(state, i + 1, i, action, text, seat, mine, i == last))
     if not deal.actions:
         steps[0] = _view(state, 0, None, None, "the deal begins", seat, mine, True)

@@ -163,11 +163,12 @@ def record_results(match: MatchLog) -> MatchLog:
         for action in deal.actions:
             state.apply(action)
         table.record(state)
-        points = state.result().points
+        outcome = state.result()
+        points = outcome.points
         result = DealResult(
             points=TeamScores(NS=points[Team.NS], EW=points[Team.EW]),
             score=TeamScores(NS=table.score[Team.NS], EW=table.score[Team.EW]),
-            thrown_in=state.thrown_in,
+            thrown_in=outcome.thrown_in,
         )
         deals.append(deal.model_copy(update={"result": result}))
     score = TeamScores(NS=table.score[Team.NS], EW=table.score[Team.EW])

@@ -10,7 +10,7 @@ small integer ``index`` (0..31) so the engine can keep a hand as a 32-bit mask.
 
 from __future__ import annotations
 
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import Final
 
 
@@ -153,17 +153,52 @@ TOTAL_CARD_POINTS: Final[int] = 4 * sum(points for _, points in RANK_TABLE.value
 SCORING_RANKS: Final[frozenset[Rank]] = frozenset(r for r in RANKS if r.points > 0)
 
 
-class Card:
-    """One of the 32 cards. Instances are shared: ``Card.parse("JS") is Card.parse("JS")``.
+class Card(Enum):
+    """One of the 32 cards, an enum member: ``Card.parse("JS") is Card.JACK_OF_SPADES``.
 
-    ``index`` is ``suit.index * 8 + position of the rank from the top`` (JS is 0, 7C is 31),
-    so ``1 << card.index`` is the card's bit in a hand mask.
+    The value is the card's text in the log notation, so pydantic validates a card field in
+    its compiled core. ``index`` is ``suit.index * 8 + position of the rank from the top``
+    (JS is 0, 7C is 31), so ``mask`` (``1 << index``) is the card's bit in a hand mask.
+    Members are immutable, shared, hashable and pickle to themselves.
 
-    >>> Card.parse("TD").points, Card.parse("TD").index
-    (1, 19)
+    >>> Card.parse("TD").points, Card.parse("TD").index, Card.from_index(19)
+    (1, 19, Card('TD'))
+    >>> str(Card.NINE_OF_HEARTS), Card("9H") is Card.NINE_OF_HEARTS
+    ('9H', True)
     """
 
-    __slots__ = ("index", "points", "rank", "strength", "suit", "text")
+    JACK_OF_SPADES = "JS"
+    NINE_OF_SPADES = "9S"
+    ACE_OF_SPADES = "AS"
+    TEN_OF_SPADES = "TS"
+    KING_OF_SPADES = "KS"
+    QUEEN_OF_SPADES = "QS"
+    EIGHT_OF_SPADES = "8S"
+    SEVEN_OF_SPADES = "7S"
+    JACK_OF_HEARTS = "JH"
+    NINE_OF_HEARTS = "9H"
+    ACE_OF_HEARTS = "AH"
+    TEN_OF_HEARTS = "TH"
+    KING_OF_HEARTS = "KH"
+    QUEEN_OF_HEARTS = "QH"
+    EIGHT_OF_HEARTS = "8H"
+    SEVEN_OF_HEARTS = "7H"
+    JACK_OF_DIAMONDS = "JD"
+    NINE_OF_DIAMONDS = "9D"
+    ACE_OF_DIAMONDS = "AD"
+    TEN_OF_DIAMONDS = "TD"
+    KING_OF_DIAMONDS = "KD"
+    QUEEN_OF_DIAMONDS = "QD"
+    EIGHT_OF_DIAMONDS = "8D"
+    SEVEN_OF_DIAMONDS = "7D"
+    JACK_OF_CLUBS = "JC"
+    NINE_OF_CLUBS = "9C"
+    ACE_OF_CLUBS = "AC"
+    TEN_OF_CLUBS = "TC"
+    KING_OF_CLUBS = "KC"
+    QUEEN_OF_CLUBS = "QC"
+    EIGHT_OF_CLUBS = "8C"
+    SEVEN_OF_CLUBS = "7C"
 
     rank: Rank
     suit: Suit
@@ -171,17 +206,26 @@ class Card:
     points: int
     strength: int
     text: str
+    mask: int
 
-    def __init__(self, rank: Rank, suit: Suit) -> None:
-        object.__setattr__(self, "rank", rank)
-        object.__setattr__(self, "suit", suit)
-        object.__setattr__(self, "index", suit.index * 8 + RANKS.index(rank))
-        object.__setattr__(self, "points", rank.points)
-        object.__setattr__(self, "strength", rank.strength)
-        object.__setattr__(self, "text", f"{rank.value}{suit.value}")
+    def __init__(self, text: str) -> None:
+        of_rank, of_suit = Rank(text[0]), Suit(text[1])
+        number = of_suit.index * 8 + RANKS.index(of_rank)
+        for name, value in (
+            ("rank", of_rank),
+            ("suit", of_suit),
+            ("index", number),
+            ("points", of_rank.points),
+            ("strength", of_rank.strength),
+            ("text", text),
+            ("mask", 1 << number),
+        ):
+            object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Card is immutable")
+        if not name.startswith("_"):  # the enum machinery sets its own _private_ names
+            raise AttributeError("Card is immutable")
+        super().__setattr__(name, value)
 
     @staticmethod
     def parse(text: str) -> Card:
@@ -202,22 +246,19 @@ class Card:
         """The card whose ``index`` is the given number (0..31)."""
         return ALL_CARDS[index]
 
-    @property
-    def mask(self) -> int:
-        return 1 << self.index
-
     def __str__(self) -> str:
         return self.text
 
     def __repr__(self) -> str:
         return f"Card({self.text!r})"
 
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        return (Card.parse, (self.text,))
+    # Members are unique, so identity is equality: hash them as objects, in C, rather than
+    # by name in Python as Enum does (cards go into sets and dict keys in the hot paths).
+    __hash__ = object.__hash__
 
 
-# Shared instances make identity comparison and hashing by object cheap and correct.
-ALL_CARDS: Final[tuple[Card, ...]] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
+# Members are defined in index order: ALL_CARDS[card.index] is card.
+ALL_CARDS: Final[tuple[Card, ...]] = tuple(Card)
 _CARD_BY_TEXT: Final[dict[str, Card]] = {card.text: card for card in ALL_CARDS}
 
 

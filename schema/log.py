@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Annotated, Any, Final, Literal, Self
+from typing import Annotated, Any, Final, Literal, Self, get_args
 
 import orjson
 from pydantic import (
@@ -25,11 +25,13 @@ from pydantic import (
     Field,
     PlainSerializer,
     PlainValidator,
+    TypeAdapter,
+    ValidationError,
     WithJsonSchema,
     field_validator,
-    model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic_core.core_schema import ErrorType
 
 from schema.cards import Card, Seat, Suit, Team
 from schema.rules import PRESET_NAMES, Rules, RulesError, resolve_rules
@@ -38,28 +40,82 @@ FORMAT_NAME: Final = "twentynine.match"
 FORMAT_VERSION: Final = 1
 
 
-def _parse_card(value: object) -> Card:
-    if isinstance(value, Card):
-        return value
-    try:
-        return Card.parse(value)  # type: ignore[arg-type]
-    except ValueError:
-        raise PydanticCustomError("card", "{value} is not a card", {"value": repr(value)}) from None
-
-
 CARD_PATTERN: Final = "^[J9ATKQ87][SHDC]$"
 
 CardField = Annotated[
     Card,
-    PlainValidator(_parse_card),
     PlainSerializer(lambda card: card.text, return_type=str),
     WithJsonSchema({"type": "string", "pattern": CARD_PATTERN, "description": "rank then suit"}),
 ]
-"""A card in log notation: ``"JS"`` in JSON, a :class:`Card` in Python."""
+"""A card in log notation: ``"JS"`` in JSON, a :class:`Card` in Python.
+
+:class:`Card` is an enum whose values are the texts, so pydantic checks a card in its
+compiled core, not in Python: a log has dozens of cards a deal. Its error ("Input should
+be 'JS', '9S', ...") is reworded as ``'XS' is not a card`` by the models' ``model_validate``
+and ``model_validate_json``.
+"""
+
+_BUILTIN_ERRORS: Final = frozenset(get_args(ErrorType))
+
+
+def _card_expectation() -> object:
+    try:
+        TypeAdapter(Card).validate_python("?")
+    except ValidationError as exc:
+        return exc.errors()[0].get("ctx", {}).get("expected")
+    raise AssertionError("'?' is a card")  # pragma: no cover
+
+
+_CARD_EXPECTED: Final = _card_expectation()
+
+
+def _reworded(exc: ValidationError, input_type: Literal["python", "json"]) -> ValidationError:
+    """The same errors, each failed card worded as ``'XS' is not a card`` (``exc`` itself when
+    no card failed); the others keep their type, place, input and message."""
+    errors = exc.errors(include_url=False)
+    if not any(
+        e["type"] == "enum" and e.get("ctx", {}).get("expected") == _CARD_EXPECTED for e in errors
+    ):
+        return exc
+    details: list[InitErrorDetails] = []
+    for e in errors:
+        ctx = e.get("ctx")
+        kind: str | PydanticCustomError
+        if e["type"] == "enum" and ctx is not None and ctx.get("expected") == _CARD_EXPECTED:
+            kind = PydanticCustomError("card", "{value} is not a card", {"value": repr(e["input"])})
+            ctx = None
+        elif e["type"] in _BUILTIN_ERRORS:
+            kind = e["type"]
+        else:  # a custom error: its message is already worded
+            kind = PydanticCustomError(e["type"], e["msg"])
+            ctx = None
+        detail: InitErrorDetails = {"type": kind, "loc": e["loc"], "input": e["input"]}
+        if ctx is not None:
+            detail["ctx"] = ctx
+        details.append(detail)
+    return ValidationError.from_exception_data(exc.title, details, input_type=input_type)
 
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    @classmethod
+    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> Self:
+        """As pydantic's, with a failed card worded as ``'XS' is not a card``."""
+        try:
+            return super().model_validate(obj, *args, **kwargs)
+        except ValidationError as exc:
+            raise _reworded(exc, "python") from None
+
+    @classmethod
+    def model_validate_json(
+        cls, json_data: str | bytes | bytearray, *args: Any, **kwargs: Any
+    ) -> Self:
+        """As pydantic's, with a failed card worded as ``'XS' is not a card``."""
+        try:
+            return super().model_validate_json(json_data, *args, **kwargs)
+        except ValidationError as exc:
+            raise _reworded(exc, "json") from None
 
 
 class TeamScores(_Frozen):
@@ -92,12 +148,30 @@ class _ActionBase(_Frozen):
     t: int | None = Field(default=None, description="Milliseconds since the match began.")
     note: str | None = Field(default=None, description="Free commentary, shown in reports.")
 
-    @model_validator(mode="after")
-    def _type_is_always_written(self) -> Self:
+    def __init__(self, /, **data: Any) -> None:
+        super().__init__(**data)
         # ``type`` has a default so code can build actions without it; it must still be
-        # written, or the canonical JSON would not say which action it is.
+        # written, or the canonical JSON would not say which action it is. Validating a
+        # document does not come here (the union needs ``type`` in the input anyway).
         self.__pydantic_fields_set__.add("type")
-        return self
+
+    # Tell pydantic this __init__ only adds to its own, so validating a document (dozens of
+    # actions a deal) never calls it; without the flag it would, correctly but slowly.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    @classmethod
+    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> Self:
+        action = super().model_validate(obj, *args, **kwargs)
+        action.__pydantic_fields_set__.add("type")  # as __init__ does
+        return action
+
+    @classmethod
+    def model_validate_json(
+        cls, json_data: str | bytes | bytearray, *args: Any, **kwargs: Any
+    ) -> Self:
+        action = super().model_validate_json(json_data, *args, **kwargs)
+        action.__pydantic_fields_set__.add("type")  # as __init__ does
+        return action
 
 
 class BidAction(_ActionBase):
@@ -130,7 +204,7 @@ class TrumpAction(_ActionBase):
     type: Literal["trump"] = "trump"
     suit: Suit | None = None
     seventh: bool | None = None
-    card: CardField | None = None
+    card: CardField | None = Field(default=None, title="Card")
     mode: Literal["no_trump", "reverse"] | None = None
 
 
@@ -175,7 +249,7 @@ class PlayAction(_ActionBase):
     """A card played to the current trick."""
 
     type: Literal["play"] = "play"
-    card: CardField
+    card: CardField = Field(title="Card")  # the title an enum field would not get
 
 
 class PairAction(_ActionBase):

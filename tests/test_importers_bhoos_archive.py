@@ -10,6 +10,7 @@ import pytest
 
 from importers.bhoos_archive import read_stream
 from importers.canonical import Record, dump_match
+from replay import THROWN_IN_REASONS, audit_match
 from schema.cards import Seat
 from schema.log import MatchLog, PlayerRef, ShowAction, TrumpAction
 
@@ -146,6 +147,10 @@ def test_a_void_game_never_shown_is_thrown_in() -> None:
     result = match.deals[0].result
     assert result is not None and result.thrown_in == "never_shown"
     assert match.meta is not None and match.meta["result"] == "N"
+    # The engine's own code, not an alias it would have to translate: the replay agrees as is.
+    assert result.thrown_in in THROWN_IN_REASONS
+    audited = audit_match(match)
+    assert audited.deals[0].thrown_in == result.thrown_in and audited.findings == ()
 
 
 def test_a_bad_game_is_reported_with_its_path_and_the_others_are_read() -> None:

@@ -237,6 +237,8 @@ def reshuffled(
         state = DealState(rules, deal.dealer, hands, number=point.deal)
         for action in prefix:
             state.apply(action)
+        if view.stage not in ("auction", "trump", "double"):
+            state.end_doubling()  # as the simulator did once it had offered the doubling
         if not state.findings and not state.is_over and state.current_seat is not None:
             return state, prefix
     return None
@@ -300,7 +302,10 @@ def test_seventh_card_trump_is_unknown_even_to_the_caller_until_the_second_deal(
     assert state.findings == []
     history = parse_actions(script)
     assert seat_view(state, Seat.W, history, "double").trump is None
-    assert seat_view(state, Seat.W, history, "play").trump is Suit.HEARTS
+    assert len(seat_view(state, Seat.W, history, "double").hand) == 4
+    state.end_doubling()  # nobody doubles: the second four are dealt
+    assert seat_view(state, Seat.W, history, "single_hand").trump is Suit.HEARTS
+    assert len(seat_view(state, Seat.W, history, "single_hand").hand) == 8
     assert seat_view(state, Seat.S, history, "play").trump is None
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from replay import DealState, audit_match
-from replay.script import make_deal, make_match, run_script
+from replay.script import make_deal, make_match, parse_action, run_script
 from schema import Card, Rules, Seat, Team
 from schema.log import PlayAction, ShowAction
 
@@ -154,6 +154,86 @@ def test_must_trump_after_asking() -> None:
     ok = bangladesh("W:JS S:KS E:show E:7D N:8S")
     assert codes(ok) == []
     assert ok.tricks[0][3] == 1  # E's 7D wins the show trick
+
+
+def test_an_illegal_show_does_not_oblige_the_asker_to_trump() -> None:
+    """Following suit comes first: N asked holding spades, so N follows, trump or no trump."""
+    hands = {
+        "E": "JH 9H AH TH 7S 8C 7D 8D",
+        "W": "JC 9C AC TC AS QS JD 9D",
+        "S": "AD KC QC 7C KD QD 8S TD",
+        "N": "JS 9S KS 7H 8H KH QH TS",
+    }
+    call = "W:16 S:p N:p E:p W:trump=H W:AS S:8S E:7S N:show"
+    state = run_script(BANGLADESH, "N", hands, call)
+    assert codes(state) == [("SHOW_WHILE_ABLE_TO_FOLLOW", 8)]
+    legal = {a.card.text for a in state.legal_actions() if isinstance(a, PlayAction)}
+    assert legal == {"JS", "9S", "KS", "TS"}
+    follows = run_script(BANGLADESH, "N", hands, f"{call} N:KS")
+    assert codes(follows) == [("SHOW_WHILE_ABLE_TO_FOLLOW", 8)]
+    trumps = run_script(BANGLADESH, "N", hands, f"{call} N:7H")
+    assert codes(trumps) == [("SHOW_WHILE_ABLE_TO_FOLLOW", 8), ("REVOKE", 9)]
+
+
+def test_a_leaders_show_does_not_oblige_a_trump_lead() -> None:
+    state = bangladesh("W:show")
+    assert codes(state) == [("SHOW_NOT_ALLOWED", 5)]
+    assert {a.card.text for a in state.legal_actions() if isinstance(a, PlayAction)} == {
+        "JS",
+        "9S",
+        "AS",
+        "TS",
+        "JD",
+        "9D",
+        "AD",
+        "TD",
+    }
+
+
+def test_pagat_seventh_card_turned_up_while_able_to_follow() -> None:
+    """The caller who turns up the seventh card holding the suit led follows suit."""
+    rules = PAGAT.with_options(seventh_card="pagat")
+    hands = dict(CLOCKWISE_HANDS)
+    hands["S"] = "KS QS JH 9H KD QD AC 7D"  # the seventh card, AC, names clubs
+    hands["W"] = "AH TH KH QH JC 9C 8D TC"
+    call = "E:p S:15 W:p N:p S:trump=seventh E:JS S:show"
+    turned = run_script(rules, "N", hands, call)
+    assert turned.face_down == Card.parse("AC").index
+    assert codes(turned) == [("SHOW_WHILE_ABLE_TO_FOLLOW", 6)]
+    legal = {a.card.text for a in turned.legal_actions() if isinstance(a, PlayAction)}
+    assert legal == {"KS", "QS"}
+    assert codes(run_script(rules, "N", hands, f"{call} S:KS")) == codes(turned)
+    # Unable to follow, the caller who turns it up plays it.
+    hands["S"] = "AH TH JH 9H KD QD AC 7D"
+    hands["W"] = "KS QS KH QH JC 9C 8D TC"
+    unable = run_script(rules, "N", hands, call)
+    assert codes(unable) == []
+    assert [a.card.text for a in unable.legal_actions() if isinstance(a, PlayAction)] == ["AC"]
+
+
+def test_a_face_down_card_played_early_is_no_longer_face_down() -> None:
+    rules = PAGAT.with_options(seventh_card="pagat")
+    hands = {
+        **CLOCKWISE_HANDS,
+        "S": "AH TH JH 9H KD QD AC 7D",  # the seventh card, AC, names clubs
+        "W": "KS QS KH QH JC 9C 8D TC",
+    }
+    state = run_script(rules, "N", hands, "E:p S:15 W:p N:p S:trump=seventh E:JS S:AC")
+    assert codes(state) == [("TRUMP_CARD_PLAYED_EARLY", 6)]
+    assert state.seat_view(Seat.S).face_down is None
+    state = run_script(rules, "N", hands, "E:p S:15 W:p N:p S:trump=seventh E:JS S:AC W:KS N:8S")
+    for token in ("E:9S", "S:show"):
+        state.apply(parse_action(token))
+    # Turning up the seventh card would play it, but it is already on the table.
+    assert {a.card.text for a in state.legal_actions() if isinstance(a, PlayAction)} == {
+        "AH",
+        "TH",
+        "JH",
+        "9H",
+        "KD",
+        "QD",
+        "7D",
+    }
 
 
 def test_no_must_trump_in_pagat() -> None:

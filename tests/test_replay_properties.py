@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from replay import DealState, audit_match, play_random, random_match
 from replay._tables import mask_points
+from replay.simulate import deal_cards
 from schema import PRESET_NAMES, Card, MatchLog, Rules, Seat, Suit
 from schema.log import (
     Action,
@@ -18,6 +19,7 @@ from schema.log import (
     PairAction,
     PassAction,
     PlayAction,
+    RedealAction,
     RedoubleAction,
     SetAction,
     ShowAction,
@@ -145,3 +147,94 @@ def test_a_decided_deal_cannot_change(seed: int) -> None:
             assert going.outcome is not None
             assert going.outcome.made == outcome.made
             assert mask_points(going.played) >= mask_points(stopped.played)
+
+
+def _breaches(state: DealState, rng: random.Random) -> list[Action]:
+    """Plausible actions of every kind by every seat, in random order (most are illegal)."""
+    out: list[Action] = []
+    for seat in Seat:
+        held = [i for i in range(32) if state.held[seat.index] >> i & 1]
+        out += [
+            BidAction(seat=seat, value=rng.choice([0, 14, 15, 16, 17, 20, 28, 29])),
+            PassAction(seat=seat),
+            DittoAction(seat=seat),
+            RedealAction(seat=seat),
+            TrumpAction(seat=seat, suit=rng.choice([None, *Suit])),
+            TrumpAction(seat=seat, seventh=True),
+            TrumpAction(seat=seat, mode=rng.choice(["no_trump", "reverse"])),
+            DoubleAction(seat=seat),
+            RedoubleAction(seat=seat),
+            SetAction(seat=seat),
+            SingleHandAction(seat=seat),
+            ShowAction(seat=seat),
+            PairAction(seat=seat),
+            PlayAction(seat=seat, card=Card.from_index(rng.randrange(32))),
+        ]
+        if held:
+            out.append(PlayAction(seat=seat, card=Card.from_index(rng.choice(held))))
+    rng.shuffle(out)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(names, st.integers(0, 2**32), st.sampled_from([0.03, 0.1, 0.3]))
+def test_some_action_is_always_legal_after_breaches(name: str, seed: int, rate: float) -> None:
+    """With every card recorded, a seat on turn always has a legal action, whatever breaches
+    came before: the table carries on after a breach, so the engine must too."""
+    rules = VARIANTS[name]
+    rng = random.Random(seed)
+    for _ in range(3):
+        dealer = rng.choice(list(Seat))
+        state = DealState(rules, dealer, deal_cards(rng, dealer, rules))
+        for _ in range(200):
+            if state.is_over or state.current_seat is None:
+                break
+            if rng.random() < rate:
+                bad = next((a for a in _breaches(state, rng) if state.check(a) is not None), None)
+                assert bad is not None
+                state.apply(bad)
+                continue
+            legal = state.legal_actions()
+            assert legal, f"no legal action for {state.current_seat} after {state.findings}"
+            assert any(a.seat is state.current_seat for a in legal)
+            state.apply(legal[rng.randrange(len(legal))])
+
+
+def _breached_game(rules: Rules, rng: random.Random, rate: float) -> tuple[DealState, list[Action]]:
+    """A fresh deal and the actions of one random game with random breaches mixed in."""
+    dealer = rng.choice(list(Seat))
+    hands = deal_cards(rng, dealer, rules)
+    state = DealState(rules, dealer, hands)
+    actions: list[Action] = []
+    for _ in range(200):
+        if state.is_over or state.current_seat is None:
+            break
+        if rng.random() < rate:
+            action = next((a for a in _breaches(state, rng) if state.check(a) is not None), None)
+        else:
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))] if legal else None
+        if action is None:
+            break
+        state.apply(action)
+        actions.append(action)
+    if rng.random() < 0.5:  # and sometimes a few actions after the end
+        actions.extend(rng.sample(_breaches(state, rng), 3))
+    return DealState(rules, dealer, hands), actions
+
+
+@settings(max_examples=300, deadline=None)
+@given(names, st.integers(0, 2**32), st.sampled_from([0.0, 0.05, 0.2]))
+def test_the_auditors_fast_loop_agrees_with_apply(name: str, seed: int, rate: float) -> None:
+    """``run`` (the auditor's loop, with its shortcuts) ends where ``apply`` one by one does."""
+    rules = VARIANTS[name]
+    fresh, actions = _breached_game(rules, random.Random(seed), rate)
+    one_by_one = fresh.copy()
+    for action in actions:
+        one_by_one.apply(action)
+    fresh.run(actions)
+    assert fresh.findings == one_by_one.findings
+    for name_ in DealState.__slots__:
+        if name_.startswith("fast") or name_ == "_viewed_tricks":
+            continue
+        assert getattr(fresh, name_) == getattr(one_by_one, name_), name_

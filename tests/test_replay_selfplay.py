@@ -8,8 +8,18 @@ from itertools import combinations, islice
 import pytest
 
 from replay.audit import audit_match
-from replay.selfplay import parse_players, rules_label, seating, simulate_matches
+from replay.bots import SeatView
+from replay.deal import DealState
+from replay.selfplay import (
+    Player,
+    parse_players,
+    rules_label,
+    seating,
+    simulate_match,
+    simulate_matches,
+)
 from schema import PRESET_NAMES, MatchLog, Rules, Seat
+from schema.cards import SEATS
 from schema.log import dump_json
 from schema.rules import resolve_rules
 
@@ -161,3 +171,27 @@ def test_bad_numbers_and_styles_are_refused() -> None:
 def test_styles_may_be_given_by_name() -> None:
     players = parse_players(["a", "b", "c", "d"], {"c": "cautious", "a": "aggressive"})
     assert [p.style for p in players] == ["aggressive", "cautious", "cautious", "balanced"]
+
+
+@pytest.mark.parametrize("preset", ["bangladesh", "standard"])
+def test_the_state_deals_the_second_four_before_the_single_hand_decision(preset: str) -> None:
+    """The state itself (not only the bot's view) shows eight cards when single hand is asked."""
+    asked: Counter[tuple[str, int]] = Counter()
+
+    def record(state: DealState, view: SeatView, choice: object) -> None:
+        mine = state.seat_view(view.seat)
+        asked[(view.stage, len(state.hand(view.seat)))] += 1
+        assert mine.hand == view.hand
+        assert mine.second_dealt == (view.stage not in ("auction", "trump", "double"))
+        if view.stage == "single_hand":
+            assert not mine.doubling_open and view.legal
+            caller = state.caller_seat
+            if caller is view.seat:
+                assert state.trump_status(view.seat).startswith("known to the caller")
+        elif view.stage == "double":
+            assert mine.doubling_open and not mine.second_dealt
+
+    seats = {seat: Player(f"P{i}", "aggressive") for i, seat in enumerate(SEATS)}
+    simulate_match(Rules.preset(preset), 11, 0, seats, observer=record)
+    assert asked[("single_hand", 8)] > 0 and asked[("double", 4)] > 0
+    assert asked[("single_hand", 4)] == 0

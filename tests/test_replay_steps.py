@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from replay import deal_steps
-from replay.script import make_deal, make_match
-from schema import Card, Seat, Team
+from replay.script import make_deal, make_match, parse_action, run_script
+from schema import Card, Rules, Seat, Suit, Team
 from tests.test_replay_play import SEED_003_HANDS, SEED_003_PLAY
+from tests.test_replay_trump import SINGLE, SINGLE_CALL, SINGLE_WIN
 
 LOG = make_match("classic29", [make_deal("E", SEED_003_HANDS, SEED_003_PLAY)])
 
@@ -74,3 +75,48 @@ def test_deal_level_findings_on_the_last_step() -> None:
     assert [f.code for f in steps[-1].findings] == ["MATCH_ABANDONED"]
     with pytest.raises(IndexError):
         deal_steps(LOG, 2)
+
+
+def test_the_second_four_show_once_nobody_doubles() -> None:
+    """The step before the single-hand decision (or the opening lead) shows eight cards."""
+    alone = make_match("bangladesh", [make_deal("E", SINGLE, f"{SINGLE_CALL} N:single")])
+    steps = deal_steps(alone, 1, seat=Seat.N)
+    assert steps[5].description == "N chooses the trump: spades"
+    assert len(steps[5].hands[Seat.N]) == 8
+    assert steps[5].hands[Seat.W] == (None,) * 8
+    doubled = f"{SINGLE_CALL} W:double {SINGLE_WIN}"
+    steps = deal_steps(make_match("bangladesh", [make_deal("E", SINGLE, doubled)]), 1)
+    assert [len(h) for h in steps[5].hands.values()] == [4, 4, 4, 4]  # W may double
+    assert steps[6].description == "W doubles"
+    assert [len(h) for h in steps[6].hands.values()] == [8, 8, 8, 8]  # nobody redoubles
+
+
+def test_seat_view_holds_what_a_seat_may_know() -> None:
+    classic = Rules.preset("classic29")
+    state = run_script(classic, "E", SEED_003_HANDS, " ".join(SEED_003_PLAY.split()[:6]))
+    caller, other, onlooker = state.seat_view(Seat.W), state.seat_view(Seat.N), state.seat_view()
+    assert caller.phase == "play" and caller.order == (Seat.N, Seat.W, Seat.S, Seat.E)
+    assert (caller.caller, caller.call, caller.target, caller.doubled) == (Seat.W, 18, 18, 0)
+    assert caller.trump is Suit.HEARTS and caller.face_down == Card.parse("7H")
+    assert Card.parse("7H") in caller.hand and len(caller.hand) == 8
+    assert (other.trump, other.face_down, len(other.hand)) == (None, None, 7)  # N led JS
+    assert (onlooker.seat, onlooker.hand, onlooker.trump) == (None, (), None)
+    assert onlooker.trick == ((Seat.N, Card.parse("JS")),) and onlooker.led is Suit.SPADES
+    assert onlooker.to_act is Seat.W and not onlooker.doubling_open
+    with pytest.raises(AttributeError):  # read-only
+        caller.trump = None  # type: ignore[misc]
+    state.apply(parse_action("W:show"))
+    state.apply(parse_action("W:9H"))
+    after = state.seat_view(Seat.N)
+    assert (after.trump, after.shown, after.asker) == (Suit.HEARTS, True, Seat.W)
+    assert state.seat_view(Seat.W).face_down is None  # an ordinary card once shown
+    assert after.trick[-1] == (Seat.W, Card.parse("9H"))
+    before = run_script(classic, "E", SEED_003_HANDS, "N:p W:18")
+    view = before.seat_view(Seat.S)
+    assert (view.phase, view.standing, view.caller, view.call) == (
+        "auction",
+        (Seat.W, 18),
+        None,
+        None,
+    )
+    assert len(view.hand) == 4 and not view.second_dealt

@@ -198,6 +198,40 @@ def test_stake_moves_the_score(ladder: str, stake: int) -> None:
     assert checked >= 3
 
 
+def test_the_second_four_are_dealt_once_the_doubling_is_over() -> None:
+    """Four cards while anyone may still double; eight from then on, before the first card."""
+    state = bangladesh("W:trump=seventh")  # W's seventh card, AD, names diamonds
+    assert len(state.hand(Seat.W)) == 4 and state.trump_status(Seat.W) == "hidden"
+    state.apply(parse_action("S:double"))
+    assert len(state.hand(Seat.S)) == 4  # the caller's side may still redouble
+    state.end_doubling()  # nobody redoubles: the single-hand decision comes next
+    assert [len(state.hand(seat)) for seat in Seat] == [8, 8, 8, 8]
+    assert state.trump_status(Seat.W) == "known to the caller: D"
+    assert state.trump_status(Seat.S) == "hidden"
+    assert [a.type for a in state.legal_actions() if a.type != "play"] == ["single_hand"] * 4
+    assert codes(state) == []
+    late = state.copy()
+    late.apply(parse_action("W:redouble"))
+    assert codes(late) == [("REDOUBLE_NOT_ALLOWED", 6)]
+    # At the top of the ladder, and under rules without a Double, nobody need say so.
+    top = bangladesh("W:trump=seventh S:double W:redouble")
+    assert len(top.hand(Seat.N)) == 8 and top.trump_status(Seat.W) == "known to the caller: D"
+    pagat = run_script(PAGAT.with_options(seventh_card="pagat"), "E", HANDS, "N:15 W:p S:p E:p")
+    assert len(pagat.hand(Seat.N)) == 4
+    pagat.apply(parse_action("N:trump=seventh"))
+    assert len(pagat.hand(Seat.N)) == 8 and pagat.trump_status(Seat.N) == "known to the caller: C"
+
+
+def test_a_single_hand_or_a_card_closes_the_doubling() -> None:
+    single = run_script(BANGLADESH, "E", SINGLE, f"{SINGLE_CALL} W:single")
+    assert len(single.hand(Seat.N)) == 8
+    assert codes(run_script(BANGLADESH, "E", SINGLE, f"{SINGLE_CALL} W:single W:double")) == [
+        ("DOUBLE_NOT_ALLOWED", 6)
+    ]
+    card = bangladesh("W:trump=D W:JS")
+    assert len(card.hand(Seat.N)) == 8 and not card.ladder_open
+
+
 # --- single hand --------------------------------------------------------------------
 
 # Counter-clockwise, E deals: N is P1. N's hand wins every trick without trumps.
