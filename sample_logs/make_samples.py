@@ -240,7 +240,8 @@ def bad_logs() -> dict[str, MatchLog]:
     """``bad/`` name (without ``.json``) -> match."""
     logs = {name: injected_sample(name) for name in INJECTED}
     logs.update({name: hand_made(name) for name in HAND_MADE})
-    return logs
+    # an id of its own, so that loading the whole folder keeps the good and the bad apart
+    return {name: match.model_copy(update={"id": f"bad-{name}"}) for name, match in logs.items()}
 
 
 def golden_bytes(match: MatchLog) -> bytes:

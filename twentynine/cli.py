@@ -6,6 +6,7 @@ non-zero exit status; a traceback means a bug in twentynine, never in the input.
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from collections.abc import Iterator
@@ -475,4 +476,7 @@ def demo_command(
 
 def main() -> None:
     """Entry point of the console script."""
+    # The modules and tables loaded at start-up live as long as the process: moving them out
+    # of the collector's sight makes its passes over the audit's short-lived objects cheaper.
+    gc.freeze()
     app()
