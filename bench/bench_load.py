@@ -12,7 +12,8 @@ Each stage runs in a fresh child process pinned to one CPU, loading into a new D
 The matches are random legal games of every preset (``--pool`` per preset), copied under new
 ids until ``--deals`` deals. Prints deals/s by wall clock and by CPU time (which leaves out
 time lost to other processes on a shared machine), the child's peak resident memory, and the
-size of the file. A benchmark, never a test.
+size of the file; then how long the ``player_stats`` query of ``twentynine stats`` takes on
+the stored file (best of five, read-only, all cores). A benchmark, never a test.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import orjson
@@ -35,6 +36,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from replay import AuditedMatch, audit_match, random_match
+from reports.stats import run_stats
 from reports.warehouse import BATCH_DEALS, load_paths, open_warehouse
 from schema import PRESET_NAMES, Rules
 from schema.log import MatchLog
@@ -86,6 +88,12 @@ def stage(
             else:
                 summary = wh.load((log for log, _ in copies(base, deals)), batch_deals=batch)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    stats = None
+    if name == "store":
+        if hasattr(os, "sched_setaffinity"):
+            os.sched_setaffinity(0, range(os.cpu_count() or 1))
+        stats = min(_timed(lambda: run_stats(db=db)) for _ in range(5))
     return {
         "stage": name,
         "deals": summary.deals,
@@ -93,9 +101,16 @@ def stage(
         "wall": wall,
         "cpu": cpu,
         "rss_before_mb": rss_before,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "peak_rss_mb": peak,
         "db_mb": db.stat().st_size / 2**20,
+        "stats_s": stats,
     }
+
+
+def _timed(work: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
 
 
 def main() -> None:
@@ -125,6 +140,7 @@ def main() -> None:
             "| peak RSS MB (before) | file MB |"
         )
         print("|---|---|---|---|---|---|---|---|")
+        stats_s = None
         for name in STAGES:
             db = Path(folder) / f"{name.replace(' ', '_')}.duckdb"
             child = subprocess.run(
@@ -155,6 +171,9 @@ def main() -> None:
                 f"| {f['peak_rss_mb']:.0f} ({f['rss_before_mb']:.0f}) | {f['db_mb']:.1f} |",
                 flush=True,
             )
+            stats_s = f["stats_s"] if f["stats_s"] is not None else stats_s
+        if stats_s is not None:
+            print(f"\nplayer_stats (twentynine stats) on the stored file: {stats_s * 1000:.0f} ms")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ page in step). The schema version is stored in ``warehouse_info``; :data:`MIGRAT
 an older file up one version at a time.
 
 >>> SCHEMA_VERSION, [c.name for c in TABLES["pairs"]][:3]
-(1, ['match_id', 'deal_no', 'action_no'])
+(2, ['match_id', 'deal_no', 'action_no'])
 >>> create_table_sql("pairs").splitlines()[0]
 'CREATE TABLE pairs ('
 """
@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import pyarrow as pa
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 """The schema this code writes and reads; a file with a higher one is refused."""
 
 
@@ -48,6 +48,7 @@ _ARROW_TYPES: Final[dict[str, pa.DataType]] = {
     "DOUBLE": pa.float64(),
     "TIMESTAMP": pa.timestamp("us"),
     "VARCHAR[]": pa.list_(pa.string()),
+    "BIGINT[]": pa.list_(pa.int64()),
 }
 
 
@@ -59,6 +60,22 @@ _MATCH_KEY: Final = _c(
     "match_id", "VARCHAR", "The match: the log's `id`, or its content hash.", null=False
 )
 _DEAL_NO: Final = _c("deal_no", "SMALLINT", "The deal's number in the match, from 1.", null=False)
+
+ACTION_CODES: Final[dict[str, str]] = {
+    "bid": "b",
+    "pass": "p",
+    "ditto": "d",
+    "trump": "t",
+    "double": "x",
+    "redouble": "y",
+    "set": "z",
+    "single_hand": "h",
+    "redeal": "r",
+    "show": "s",
+    "play": "c",
+    "pair": "q",
+}
+"""The letter ``deal_cards.types`` stores for each action type."""
 
 TABLES: Final[dict[str, tuple[Column, ...]]] = {
     "warehouse_info": (
@@ -189,26 +206,122 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c("recorded_score_ew", "SMALLINT", "EW match score after the deal, as recorded."),
         _c("recorded_thrown_in", "VARCHAR", "Throw-in reason as recorded."),
     ),
-    "plays": (
+    "deal_cards": (
         _MATCH_KEY,
         _DEAL_NO,
         _c(
-            "action_no",
-            "SMALLINT",
-            "Index in the deal's `actions`, from 0 (as findings count).",
+            "types",
+            "VARCHAR",
+            "Each action's type, one letter per action, in order (letter n is action n - 1): "
+            + ", ".join(f"`{code}` {name}" for name, code in ACTION_CODES.items())
+            + ".",
             null=False,
         ),
-        _c("seat", "VARCHAR", "Who played.", null=False),
-        _c("card", "VARCHAR", "The card.", null=False),
+        _c("seats", "VARCHAR", "Who made each action, one letter per action.", null=False),
         _c(
-            "trick_no",
-            "SMALLINT",
-            "The trick (from 1) it went to, as replayed; NULL once the log's plays no "
-            "longer match the replayed tricks.",
+            "cards",
+            "VARCHAR",
+            "Two characters per action: the card of a `play`, or of a `trump` action (the "
+            "face-down card), else `--`.",
+            null=False,
         ),
-        _c("t", "BIGINT", "Milliseconds since the match began, where recorded."),
-        _c("note", "VARCHAR", "Free commentary, where recorded."),
+        _c(
+            "trick_nos",
+            "VARCHAR",
+            "One character per action: the trick (from 1) as `1` to `8` (code point 48 + the "
+            "number), or `0`: of a play, the replayed trick it went to (`0` once the log's "
+            "plays part from the replayed tricks); of a `show` or `pair`, the trick in progress.",
+            null=False,
+        ),
+        _c(
+            "bids",
+            "BIGINT[]",
+            "Each action's `bid` value (NULL for other actions), up to the last bid; NULL when "
+            "the deal has no bid.",
+        ),
+        _c(
+            "extras",
+            "VARCHAR",
+            "Three characters per action: the suit of a `trump` or `show` action, a `trump` "
+            "action's `seventh` (`y`, `n`) and `mode` (`n` no_trump, `r` reverse); `-` where not "
+            "given. NULL when no action gives one.",
+        ),
+        _c(
+            "times",
+            "BIGINT[]",
+            "Each action's `t`; NULL when no action of the deal records one.",
+        ),
+        _c("notes", "VARCHAR[]", "Each action's `note`; NULL when no action records one."),
+        _c(
+            "chances",
+            "VARCHAR",
+            "Two characters per play where the seat could not follow suit before the trump was "
+            "shown, in the order played: the action's index (code point 48 + the index), then "
+            "the suit led (upper case: the seat asked; lower case: it did not). NULL when the "
+            "deal has no such play.",
+        ),
+        _c("show_rule", "VARCHAR", "The rules' `show_trump` where `chances` is set."),
+        _c(
+            "hand_seats",
+            "VARCHAR",
+            "The seats the log's `hands` names, one letter each (empty without `hands`).",
+            null=False,
+        ),
+        _c(
+            "hand_cards",
+            "VARCHAR",
+            "Their cards: 16 characters per seat, in the order dealt, `??` for an unseen card.",
+            null=False,
+        ),
+        _c("trick_leaders", "VARCHAR", "One letter per completed trick: who led.", null=False),
+        _c("trick_winners", "VARCHAR", "One letter per trick: who won it.", null=False),
+        _c(
+            "trick_points",
+            "VARCHAR",
+            "One character per trick: its card points (code point 48 + the points).",
+            null=False,
+        ),
+        _c(
+            "trick_seats",
+            "VARCHAR",
+            "Four letters per trick: who played each card, from the leader (`-` pads a "
+            "three-card trick; `?` where a file migrated from schema 1 did not record it).",
+            null=False,
+        ),
+        _c(
+            "trick_cards",
+            "VARCHAR",
+            "Eight characters per trick: its cards in the order played (`--` pads a three-card "
+            "trick).",
+            null=False,
+        ),
     ),
+    "pairs": (
+        _MATCH_KEY,
+        _DEAL_NO,
+        _c("action_no", "SMALLINT", "Index of the `pair` action.", null=False),
+        _c("seat", "VARCHAR", "Who showed the Pair.", null=False),
+        _c("team", "VARCHAR", "Their team.", null=False),
+        _c(
+            "target_change",
+            "SMALLINT",
+            "How far it moved the caller's target (negative: lowered).",
+            null=False,
+        ),
+    ),
+    "findings": (
+        _MATCH_KEY,
+        _c("deal_no", "SMALLINT", "The deal, or NULL for a finding about the whole match."),
+        _c("action_no", "SMALLINT", "The action, or NULL for the deal as a whole."),
+        _c("seat", "VARCHAR", "Who made that action (NULL without one)."),
+        _c("code", "VARCHAR", "Stable code from the findings catalogue.", null=False),
+        _c("severity", "VARCHAR", "`error` or `warning`.", null=False),
+        _c("message", "VARCHAR", "What, naming the seat, card or bid and the rule.", null=False),
+    ),
+}
+"""Every table, its columns in order."""
+
+VIEW_COLUMNS: Final[dict[str, tuple[Column, ...]]] = {
     "other_actions": (
         _MATCH_KEY,
         _DEAL_NO,
@@ -236,6 +349,26 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
             "standing_bid",
             "BIGINT",
             "For `bid`, `pass`, `ditto`: the highest bid before it (NULL: none yet).",
+        ),
+        _c("t", "BIGINT", "Milliseconds since the match began, where recorded."),
+        _c("note", "VARCHAR", "Free commentary, where recorded."),
+    ),
+    "plays": (
+        _MATCH_KEY,
+        _DEAL_NO,
+        _c(
+            "action_no",
+            "SMALLINT",
+            "Index in the deal's `actions`, from 0 (as findings count).",
+            null=False,
+        ),
+        _c("seat", "VARCHAR", "Who played.", null=False),
+        _c("card", "VARCHAR", "The card.", null=False),
+        _c(
+            "trick_no",
+            "SMALLINT",
+            "The trick (from 1) it went to, as replayed; NULL once the log's plays no "
+            "longer match the replayed tricks.",
         ),
         _c("t", "BIGINT", "Milliseconds since the match began, where recorded."),
         _c("note", "VARCHAR", "Free commentary, where recorded."),
@@ -327,30 +460,9 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c("trick_won", "BOOLEAN", "The seat's team won the trick."),
         _c("trick_points", "SMALLINT", "Card points in the trick."),
     ),
-    "pairs": (
-        _MATCH_KEY,
-        _DEAL_NO,
-        _c("action_no", "SMALLINT", "Index of the `pair` action.", null=False),
-        _c("seat", "VARCHAR", "Who showed the Pair.", null=False),
-        _c("team", "VARCHAR", "Their team.", null=False),
-        _c(
-            "target_change",
-            "SMALLINT",
-            "How far it moved the caller's target (negative: lowered).",
-            null=False,
-        ),
-    ),
-    "findings": (
-        _MATCH_KEY,
-        _c("deal_no", "SMALLINT", "The deal, or NULL for a finding about the whole match."),
-        _c("action_no", "SMALLINT", "The action, or NULL for the deal as a whole."),
-        _c("seat", "VARCHAR", "Who made that action (NULL without one)."),
-        _c("code", "VARCHAR", "Stable code from the findings catalogue.", null=False),
-        _c("severity", "VARCHAR", "`error` or `warning`.", null=False),
-        _c("message", "VARCHAR", "What, naming the seat, card or bid and the rule.", null=False),
-    ),
 }
-"""Every table, its columns in order."""
+"""The views that unpack ``deal_cards``, their columns in order: one row per play, per
+completed trick, per recorded hand, per show chance, as if each were a table."""
 
 PRIMARY_KEYS: Final[dict[str, str]] = {
     "warehouse_info": "key",
@@ -387,8 +499,12 @@ def arrow_schema(table: str) -> pa.Schema:
 
 
 # ---------------------------------------------------------------------------------- views
-# Views stay thin: what SQL cannot easily derive (hand features, the moments a seat could not
-# follow) is computed at load time into `hands` and `show_chances`.
+# Views stay thin: what SQL cannot easily derive (the moments a seat could not follow) is
+# worked out at load time. The actions, tricks, hands and show chances of a deal are stored
+# packed in its `deal_cards` row, a few strings instead of some fifty rows (what makes a load
+# fast), and unpacked by the views `actions` (with `plays` and `other_actions`), `tricks`,
+# `hands` and `show_chances`, whose columns (VIEW_COLUMNS) are those of the tables of
+# schema 1; the hand features are derived from the cards here.
 
 _SEAT_POSITION: Final = """
     CASE m.direction
@@ -401,7 +517,117 @@ _ACTION_COLUMNS: Final = (
     "standing_bid, t, note"
 )
 
+
+_TYPE_NAMES: Final = "[" + ", ".join(f"'{name}'" for name in ACTION_CODES) + "]"
+_CODE_LETTERS: Final = "".join(ACTION_CODES.values())
+# One row per action (`i` from 0, `code` its type letter, `seat`), with the deal's strings to
+# take the rest from; split strings unnest far faster than `substr` over a range.
+_ACTION_ROWS: Final = """
+    SELECT match_id, deal_no, types, cards, trick_nos, bids, extras, times, notes,
+        unnest(range(length(types))) AS i, unnest(string_split(types, '')) AS code,
+        unnest(string_split(seats, '')) AS seat
+    FROM deal_cards"""
+
+
+def _team(seat: str) -> str:
+    return f"CASE WHEN {seat} IN ('N', 'S') THEN 'NS' ELSE 'EW' END"
+
+
+def _code(text: str, at: str) -> str:
+    """The number stored as one character (code point 48 + n) at position ``at``."""
+    return f"(unicode(substr({text}, {at}, 1)) - 48)"
+
+
+# Hand features from `h`, a hand's 16 characters (rank, suit, rank, suit, ...). `f4` packs the
+# first four cards into one number: per suit (10 bits each, S H D C from the low end) 64 per
+# card plus 4 per card point, so a suit's field orders suits by length, then points.
+def _rank_points(i: int) -> str:
+    # J 3, 9 2, A 1, T 1, others 0: half (rounded up) of the rank's place in 'TA_9_J'
+    return f"((strpos('TA_9_J', substr(h, {2 * i + 1}, 1)) + 1) // 2)"
+
+
+def _sum(terms: list[str]) -> str:
+    return "(" + " + ".join(terms) + ")"
+
+
+def _suit_field(i: int) -> str:
+    return f"(10 * (strpos('SHDC', substr(h, {2 * i + 2}, 1)) - 1))"
+
+
+_F4_PACKED: Final = _sum(
+    [f"((64 + 4 * {_rank_points(i)})::BIGINT << {_suit_field(i)})" for i in range(4)]
+)
+
+
+def _field(k: int) -> str:
+    return f"((f4 >> {10 * k}) & 1023)"
+
+
+def _f4(expr: str) -> str:
+    return f"CASE WHEN f4_known THEN ({expr})::SMALLINT END"
+
+
+# `ranks` counts the ranks of the first four cards, 4 bits each: J, 9, A, T from bit 4 on.
+_RANKS_PACKED: Final = _sum(
+    [f"(1::BIGINT << (4 * strpos('J9AT', substr(h, {2 * i + 1}, 1))))" for i in range(4)]
+)
+
+
+def _rank_count(k: int) -> str:
+    return f"((ranks >> {4 * k}) & 15)"
+
+
+_F4_POINTS: Final = (
+    f"3 * {_rank_count(1)} + 2 * {_rank_count(2)} + {_rank_count(3)} + {_rank_count(4)}"
+)
+_HAND_FEATURES: Final = f"""
+    {_f4(_F4_POINTS)} AS f4_points,
+    {_f4(_rank_count(1))} AS f4_jacks,
+    {_f4(_rank_count(2))} AS f4_nines,
+    {_f4(_rank_count(3))} AS f4_aces,
+    {_f4(_rank_count(4))} AS f4_tens,
+    {_f4(f"greatest({', '.join(_field(k) for k in range(4))}) // 64")} AS f4_longest,
+    CASE WHEN f4_known THEN substr('SHDC', 4 - greatest(
+        {", ".join(f"{_field(k)} * 4 + {3 - k}" for k in range(4))}) % 4, 1) END
+        AS f4_longest_suit,
+    {_f4(" + ".join(f"({_field(k)} > 0)::INT" for k in range(4)))} AS f4_suits,
+    {_f4("((f4 >> (10 * (strpos('SHDC', trump) - 1))) & 1023) // 64")} AS f4_trumps,
+    CASE WHEN all_known
+        THEN ({_F4_POINTS} + {_sum([_rank_points(i) for i in range(4, 8)])})::SMALLINT END
+        AS points,
+    CASE WHEN all_known THEN (((f4 >> (10 * (strpos('SHDC', trump) - 1))) & 1023) // 64
+        + {_sum([f"(substr(h, {2 * i + 2}, 1) = trump)::INT" for i in range(4, 8)])})::SMALLINT
+        END AS trumps"""
+
+_CARD_LIST: Final = (
+    "[" + ", ".join(f"nullif(substr(h, {2 * i + 1}, 2), '??')" for i in range(8)) + "]"
+)
+_TRICK_CARDS: Final = (
+    "CASE WHEN substr(c, 7, 2) = '--' THEN [substr(c, 1, 2), substr(c, 3, 2), substr(c, 5, 2)] "
+    "ELSE [substr(c, 1, 2), substr(c, 3, 2), substr(c, 5, 2), substr(c, 7, 2)] END"
+)
+
 VIEWS: Final[dict[str, str]] = {
+    "plays": f"""
+SELECT match_id, deal_no, i::SMALLINT AS action_no, seat, substr(cards, 2 * i + 1, 2) AS card,
+    nullif({_code("trick_nos", "i + 1")}, 0)::SMALLINT AS trick_no, times[i + 1] AS t,
+    notes[i + 1] AS note
+FROM ({_ACTION_ROWS})
+WHERE code = 'c'""",
+    "other_actions": f"""
+SELECT match_id, deal_no, i::SMALLINT AS action_no, seat,
+    {_TYPE_NAMES}[strpos('{_CODE_LETTERS}', code)] AS type, bids[i + 1] AS bid,
+    nullif(substr(cards, 2 * i + 1, 2), '--') AS card,
+    nullif(substr(extras, 3 * i + 1, 1), '-') AS suit,
+    CASE substr(extras, 3 * i + 2, 1) WHEN 'y' THEN true WHEN 'n' THEN false END AS seventh,
+    CASE substr(extras, 3 * i + 3, 1) WHEN 'n' THEN 'no_trump' WHEN 'r' THEN 'reverse' END
+        AS mode,
+    nullif({_code("trick_nos", "i + 1")}, 0)::SMALLINT AS trick_no,
+    CASE WHEN code IN ('b', 'p', 'd') AND (i + 1 < strpos(types, 'c') OR NOT contains(types, 'c'))
+        THEN list_max(bids[1:i]) END AS standing_bid,
+    times[i + 1] AS t, notes[i + 1] AS note
+FROM ({_ACTION_ROWS})
+WHERE code <> 'c'""",
     "actions": f"""
 SELECT {_ACTION_COLUMNS} FROM other_actions
 UNION ALL
@@ -409,6 +635,74 @@ SELECT match_id, deal_no, action_no, seat, 'play' AS type, NULL::BIGINT AS bid, 
     NULL::VARCHAR AS suit, NULL::BOOLEAN AS seventh, NULL::VARCHAR AS mode, trick_no,
     NULL::BIGINT AS standing_bid, t, note
 FROM plays""",
+    "tricks": f"""
+SELECT match_id, deal_no, trick_no, leader, winner, {_team("winner")} AS winner_team, points,
+    substr(c, 2, 1) AS led_suit, {_TRICK_CARDS} AS cards, winning_card,
+    coalesce(trick_no >= d.show_trick AND d.trump IS NOT NULL, false) AS trump_counted,
+    coalesce(trick_no >= d.show_trick AND substr(winning_card, 2, 1) = d.trump
+        AND substr(c, 2, 1) <> d.trump, false) AS won_by_trump
+FROM (
+    SELECT *, substr(c, 2 * strpos(s, winner) - 1, 2) AS winning_card
+    FROM (
+        SELECT match_id, deal_no, (k + 1)::SMALLINT AS trick_no, leader, winner,
+            {_code("trick_points", "k + 1")}::SMALLINT AS points,
+            substr(trick_seats, 4 * k + 1, 4) AS s, substr(trick_cards, 8 * k + 1, 8) AS c
+        FROM (
+            SELECT match_id, deal_no, trick_points, trick_seats, trick_cards,
+                unnest(range(length(trick_leaders))) AS k,
+                unnest(string_split(trick_leaders, '')) AS leader,
+                unnest(string_split(trick_winners, '')) AS winner
+            FROM deal_cards
+        )
+    )
+)
+JOIN deals d USING (match_id, deal_no)""",
+    "hands": f"""
+SELECT match_id, deal_no, seat, {_team("seat")} AS team, {_CARD_LIST} AS cards,
+    (8 - (16 - length(replace(h, '?', ''))) // 2)::SMALLINT AS known,{_HAND_FEATURES}
+FROM (
+    SELECT c.match_id, c.deal_no, c.seat, c.h, d.trump, c.f4_known, c.all_known,
+        -- unnest: computed once, not once per use
+        unnest([CASE WHEN c.f4_known THEN {_F4_PACKED} END]) AS f4,
+        unnest([CASE WHEN c.f4_known THEN {_RANKS_PACKED} END]) AS ranks
+    FROM (
+        SELECT match_id, deal_no, substr(hand_cards, 16 * k + 1, 16) AS h, seat,
+            strpos(substr(h, 1, 8), '?') = 0 AS f4_known, strpos(h, '?') = 0 AS all_known
+        FROM (
+            SELECT match_id, deal_no, hand_cards, unnest(range(length(hand_seats))) AS k,
+                unnest(string_split(hand_seats, '')) AS seat
+            FROM deal_cards
+        )
+    ) c
+    JOIN deals d USING (match_id, deal_no)
+)""",
+    "show_chances": f"""
+SELECT match_id, deal_no, trick_no, action_no, seat, {_team("seat")} AS team,
+    coalesce(seat = d.caller, false) AS is_caller, show_rule, mark = upper(mark) AS asked,
+    upper(mark) AS led_suit, card,
+    CASE WHEN d.trump IS NOT NULL THEN substr(card, 2, 1) = d.trump END AS trumped,
+    trick_winner,
+    (trick_winner IN ('N', 'S')) = (seat IN ('N', 'S')) AS trick_won,
+    trick_points
+FROM (
+    SELECT match_id, deal_no, nullif({_code("trick_nos", "i + 1")}, 0)::SMALLINT AS trick_no,
+        i::SMALLINT AS action_no, substr(seats, i + 1, 1) AS seat, show_rule, mark,
+        substr(cards, 2 * i + 1, 2) AS card,
+        nullif(substr(trick_winners, trick_no, 1), '') AS trick_winner,
+        CASE WHEN trick_no <= length(trick_points)
+            THEN {_code("trick_points", "trick_no")}::SMALLINT END AS trick_points
+    FROM (
+        SELECT match_id, deal_no, seats, cards, trick_nos, show_rule, trick_winners,
+            trick_points, {_code("chances", "2 * j + 1")} AS i,
+            substr(chances, 2 * j + 2, 1) AS mark
+        FROM (
+            SELECT *, unnest(range(length(chances) // 2)) AS j
+            FROM deal_cards
+            WHERE chances IS NOT NULL
+        )
+    )
+)
+JOIN deals d USING (match_id, deal_no)""",
     "bids": f"""
 SELECT a.match_id, a.deal_no, a.action_no, a.seat, mp.player_id, mp.name AS player,
     {_SEAT_POSITION.format(seat="a.seat")} AS position,
@@ -588,20 +882,113 @@ def create_schema_sql() -> list[str]:
 
 
 Migration = Callable[[Any], None]
-MIGRATIONS: Final[dict[int, Migration]] = {}
+
+_V1_VIEWS: Final = (
+    "actions",
+    "bids",
+    "show_decisions",
+    "player_deals",
+    "player_call_levels",
+    "player_stats",
+    "partnership_stats",
+)
+
+# Schema 1 kept actions, tricks, hands and show chances one row each; pack them per deal.
+# Seats of trick cards come from the plays placed in the trick; a trick no play was placed
+# in (after the log's plays parted from the replayed tricks) keeps only its winner's seat.
+_PACK_V1: Final = f"""
+INSERT INTO deal_cards
+WITH acts AS (
+    SELECT match_id, deal_no, action_no, seat, 'play' AS type, NULL::BIGINT AS bid, card,
+        NULL::VARCHAR AS suit, NULL::BOOLEAN AS seventh, NULL::VARCHAR AS mode, trick_no, t,
+        note
+    FROM plays
+    UNION ALL
+    SELECT match_id, deal_no, action_no, seat, type, bid, card, suit, seventh, mode, trick_no,
+        t, note
+    FROM other_actions
+), per_action AS (
+    SELECT a.match_id, a.deal_no,
+        string_agg(CASE a.type {" ".join(f"WHEN '{n}' THEN '{c}'" for n, c in ACTION_CODES.items())}
+            END, '' ORDER BY a.action_no) AS types,
+        string_agg(a.seat, '' ORDER BY a.action_no) AS seats,
+        string_agg(coalesce(a.card, '--'), '' ORDER BY a.action_no) AS cards,
+        string_agg(chr(48 + coalesce(a.trick_no, 0)), '' ORDER BY a.action_no) AS trick_nos,
+        CASE WHEN count(a.bid) > 0 THEN list(a.bid ORDER BY a.action_no) END AS bids,
+        CASE WHEN count(a.suit) + count(a.seventh) + count(a.mode) > 0 THEN string_agg(
+            coalesce(a.suit, '-')
+            || CASE a.seventh WHEN true THEN 'y' WHEN false THEN 'n' ELSE '-' END
+            || CASE a.mode WHEN 'no_trump' THEN 'n' WHEN 'reverse' THEN 'r' ELSE '-' END,
+            '' ORDER BY a.action_no) END AS extras,
+        CASE WHEN count(a.t) > 0 THEN list(a.t ORDER BY a.action_no) END AS times,
+        CASE WHEN count(a.note) > 0 THEN list(a.note ORDER BY a.action_no) END AS notes,
+        string_agg(chr(48 + c.action_no)
+            || CASE WHEN c.asked THEN upper(c.led_suit) ELSE lower(c.led_suit) END,
+            '' ORDER BY a.action_no) AS chances,
+        any_value(c.show_rule) AS show_rule
+    FROM acts a
+    LEFT JOIN show_chances c USING (match_id, deal_no, action_no)
+    GROUP BY ALL
+), per_hand AS (
+    SELECT match_id, deal_no,
+        string_agg(seat, '' ORDER BY strpos('NESW', seat)) AS hand_seats,
+        string_agg({" || ".join(f"coalesce(cards[{i}], '??')" for i in range(1, 9))}, ''
+            ORDER BY strpos('NESW', seat)) AS hand_cards
+    FROM hands
+    GROUP BY ALL
+), placed AS (
+    SELECT match_id, deal_no, trick_no, string_agg(seat, '' ORDER BY action_no) AS s
+    FROM plays WHERE trick_no IS NOT NULL
+    GROUP BY ALL
+), per_trick AS (
+    SELECT t.match_id, t.deal_no,
+        string_agg(t.leader, '' ORDER BY t.trick_no) AS trick_leaders,
+        string_agg(t.winner, '' ORDER BY t.trick_no) AS trick_winners,
+        string_agg(chr(48 + t.points), '' ORDER BY t.trick_no) AS trick_points,
+        string_agg(rpad(CASE WHEN length(p.s) = len(t.cards) THEN p.s ELSE
+                repeat('?', list_position(t.cards, t.winning_card) - 1) || t.winner
+                || repeat('?', len(t.cards) - list_position(t.cards, t.winning_card)) END,
+            4, '-'), '' ORDER BY t.trick_no) AS trick_seats,
+        string_agg(rpad(array_to_string(t.cards, ''), 8, '-'), '' ORDER BY t.trick_no)
+            AS trick_cards
+    FROM tricks t
+    LEFT JOIN placed p USING (match_id, deal_no, trick_no)
+    GROUP BY ALL
+)
+SELECT d.match_id, d.deal_no, coalesce(a.types, ''), coalesce(a.seats, ''),
+    coalesce(a.cards, ''), coalesce(a.trick_nos, ''), a.bids, a.extras, a.times, a.notes,
+    a.chances, a.show_rule, coalesce(h.hand_seats, ''), coalesce(h.hand_cards, ''),
+    coalesce(t.trick_leaders, ''), coalesce(t.trick_winners, ''), coalesce(t.trick_points, ''),
+    coalesce(t.trick_seats, ''), coalesce(t.trick_cards, '')
+FROM deals d
+LEFT JOIN per_action a USING (match_id, deal_no)
+LEFT JOIN per_hand h USING (match_id, deal_no)
+LEFT JOIN per_trick t USING (match_id, deal_no)"""
+
+
+def _pack_v1(con: Any) -> None:
+    """Schema 1 to 2: actions, tricks, hands and show chances packed into `deal_cards`."""
+    for view in _V1_VIEWS:
+        con.execute(f"DROP VIEW IF EXISTS {view}")
+    con.execute(create_table_sql("deal_cards"))
+    con.execute(_PACK_V1)
+    for table in ("plays", "other_actions", "tricks", "hands", "show_chances"):
+        con.execute(f"DROP TABLE {table}")
+
+
+MIGRATIONS: Final[dict[int, Migration]] = {1: _pack_v1}
 """``MIGRATIONS[v]`` takes a connection from schema version ``v`` to ``v + 1`` (in the
-loader's transaction). Empty while there is one version; a future change adds
-``MIGRATIONS[1]`` and bumps :data:`SCHEMA_VERSION`."""
+loader's transaction); the views are re-created afterwards."""
 
 
 def markdown_columns(table: str) -> str:
-    """The column table of one table, as ``docs/warehouse.md`` shows it.
+    """The column table of one table (or unpacking view), as ``docs/warehouse.md`` shows it.
 
     >>> print(markdown_columns("warehouse_info").splitlines()[2])
     | `key` | VARCHAR | no | `schema_version`, `created_at` or `created_by`. |
     """
     lines = ["| column | type | null | meaning |", "|---|---|---|---|"]
-    for col in TABLES[table]:
+    for col in TABLES[table] if table in TABLES else VIEW_COLUMNS[table]:
         null = "yes" if col.nullable else "no"
         lines.append(f"| `{col.name}` | {col.sql_type} | {null} | {col.doc} |")
     return "\n".join(lines)

@@ -1,14 +1,16 @@
 """Turning matches and their audits into Arrow tables: the loader's Python half, built for speed.
 
-Python touches every action, card and trick of a match, so this is where a load spends its
-time. A :class:`Batch` therefore keeps the busy tables (the plays, the tricks, the hands)
-column by column, as plain lists that C code turns into Arrow arrays without looking at each
-value twice: seats and cards as one joined string with fixed-width offsets, small integers
-through :mod:`array`, and ``match_id``/``deal_no`` by ``take`` from the deals. Sparse rows
-(bids, findings, show chances) stay tuples. Team columns are derived from seats in Arrow.
+Python touches every action, card and trick of a match, and DuckDB pays for every row it
+stores, so this is where a load spends its time. A deal's plays, tricks, hands and show
+chances therefore go into one ``deal_cards`` row of a few strings (reports/ddl.py says how;
+the views ``plays``, ``tricks``, ``hands`` and ``show_chances`` unpack them), made with joins
+and slices of strings rather than a value at a time: a deal replayed without errors, where
+the tricks are its plays in order, takes its trick cards and seats straight from the plays.
+The other rows (matches, deals, auction and other actions, findings) stay tuples that become
+Arrow columns in bulk.
 
-Hand features and the moments a seat could not follow suit are computed here because SQL
-cannot easily derive them.
+The moments a seat could not follow suit are worked out here because SQL cannot easily
+derive them; the hand features are left to the ``hands`` view.
 
 >>> from replay import audit_match, random_match
 >>> from schema import Rules
@@ -17,7 +19,7 @@ cannot easily derive them.
 >>> batch.add(log, audit_match(log), "x.jsonl", 1) == len(log.deals)
 True
 >>> tables = batch.arrow_tables()
->>> tables["deals"].num_rows == len(log.deals), tables["matches"]["match_id"][0].as_py()
+>>> tables["deal_cards"].num_rows == len(log.deals), tables["matches"]["match_id"][0].as_py()
 (True, 'random-3')
 """
 
@@ -25,17 +27,17 @@ from __future__ import annotations
 
 import array
 import datetime as dt
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
-from itertools import accumulate
+from itertools import chain, product
+from operator import attrgetter, itemgetter, methodcaller
 from typing import Any, Final
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from replay import AuditedMatch, DealFacts, Finding, TrickFacts
-from reports.ddl import TABLES
-from schema.cards import SUITS, Card, Seat, Suit, Team
+from reports.ddl import ACTION_CODES, TABLES
+from schema.cards import Card, Seat, Team
 from schema.log import Deal, MatchLog, dump_json
 
 INT64_MIN: Final = -(2**63)
@@ -44,52 +46,46 @@ INT64_MAX: Final = 2**63 - 1
 _AUCTION: Final = frozenset({"bid", "pass", "ditto"})
 # Seat.team is a property that tests membership each time; a dict is several times faster.
 _TEAM: Final[dict[Seat | None, Team | None]] = {seat: seat.team for seat in Seat} | {None: None}
-_SUIT_INDEX: Final[dict[str | None, int]] = {suit.value: i for i, suit in enumerate(SUITS)}
 _START_KEYS: Final = ("start", "started_at", "start_time", "started", "date")
-_TRICK_OF_PLAY: Final = {
-    size: tuple(p // size + 1 for p in range(size * 9)) for size in (3, 4)
+# Small numbers (trick numbers, trick points) are stored as one character: code point 48 + n.
+_CODES: Final = tuple(chr(48 + n) for n in range(256))
+_TRICK_RUN: Final = {
+    size: "".join(_CODES[p // size + 1] for p in range(size * 9)) for size in (3, 4)
 }  # a deal's plays in order go to tricks 1, 1, 1, 1, 2, ...
-_UNSEEN: Final = "??"  # an unrecorded card in the joined card strings; NULL in the tables
+_SEAT: Final = attrgetter("seat")
+# The places in a trick (given as the suits played, from the leader) whose seat did not follow.
+_NOT_FOLLOWED: Final = {
+    "".join(suits): tuple(p for p, suit in enumerate(suits) if suit != suits[0])
+    for n in range(1, 5)
+    for suits in product("SHDC", repeat=n)
+}
+_SLICES: Final = {size: [slice(k, k + size) for k in range(0, 64, size)] for size in (3, 4)}
+_TEXT: Final = attrgetter("text")
+_DICT: Final = attrgetter("__dict__")  # a model's fields: faster to read than its attributes
+_ISEAT: Final = itemgetter("seat")
+_ICARD: Final = itemgetter("card")
+_ITYPE: Final = itemgetter("type")
+_ITIME: Final = itemgetter("t")
+_INOTE: Final = itemgetter("note")
+
+
+_IVALUE: Final = methodcaller("get", "value")
+_SEVENTH: Final[dict[bool | None, str]] = {True: "y", False: "n", None: "-"}
+_MODE: Final[dict[str | None, str]] = {"no_trump": "n", "reverse": "r", None: "-"}
 _TYPES: Final[dict[str, pa.DataType]] = {
     f"{table}.{c.name}": c.arrow_type for table, cols in TABLES.items() for c in cols
 }
 
 
+_ACTION_CODES: Final = ACTION_CODES
+
+
+def _code(n: int) -> str:
+    return chr(48 + n)
+
+
 class RowError(ValueError):
     """A match that cannot be stored as it is (e.g. a number beyond 64 bits)."""
-
-
-HandFeatures = tuple[int, int, int, int, int, int, str, int, tuple[int, int, int, int]]
-"""points, jacks, nines, aces, tens, longest, longest suit, suits, count per suit (S H D C)."""
-
-
-@lru_cache(maxsize=1 << 16)
-def four_card_features(cards: tuple[Card, ...]) -> HandFeatures:
-    """Features of four cards (a bidding hand), cached: there are only 35,960 such hands.
-
-    >>> four_card_features(tuple(Card.parse(c) for c in ("JS", "9S", "AH", "7S")))
-    (6, 1, 1, 1, 0, 3, 'S', 2, (3, 1, 0, 0))
-    """
-    counts = [0, 0, 0, 0]
-    suit_points = [0, 0, 0, 0]
-    ranks = [c.rank.value for c in cards]
-    for card in cards:
-        i = card.suit.index
-        counts[i] += 1
-        suit_points[i] += card.points
-    # a tie goes to the suit with more points, then to the first in S, H, D, C
-    best = min(range(4), key=lambda i: (-counts[i], -suit_points[i], i))
-    return (
-        sum(suit_points),
-        ranks.count("J"),
-        ranks.count("9"),
-        ranks.count("A"),
-        ranks.count("T"),
-        max(counts),
-        SUITS[best].value,
-        sum(1 for n in counts if n),
-        (counts[0], counts[1], counts[2], counts[3]),
-    )
 
 
 def started_at(meta: Mapping[str, Any] | None) -> dt.datetime | None:
@@ -135,62 +131,84 @@ def _json(value: Any) -> str:
     return dump_json(value, sort_keys=True).decode()
 
 
-# ------------------------------------------------------------------------- Arrow helpers
-_OFFSETS: dict[int, array.array[int]] = {}
-
-
-def _offsets(width: int, count: int) -> pa.Buffer:
-    """Offsets 0, width, 2*width, ... (count + 1 of them), from a cache grown by doubling."""
-    cached = _OFFSETS.get(width)
-    if cached is None or len(cached) <= count:
-        size = max(count + 1, 2 * len(cached) if cached is not None else 4096)
-        cached = _OFFSETS[width] = array.array("i", range(0, width * size, width))
-    return pa.py_buffer(cached)
-
-
-def fixed_text(values: list[str], width: int) -> pa.Array:
-    """A string array from values that all have ``width`` ASCII characters, in one join.
-
-    >>> fixed_text(["JS", "9H"], 2).to_pylist()
-    ['JS', '9H']
-    """
-    data = "".join(values).encode()
-    if len(data) != width * len(values):
-        raise ValueError(f"not all values are {width} ASCII characters")
-    return pa.Array.from_buffers(
-        pa.string(), len(values), [None, _offsets(width, len(values)), pa.py_buffer(data)]
-    )
-
-
-_INT16: Final = pa.int16()
 _ARRAY_CODES: Final = {pa.int16(): "h", pa.int32(): "i", pa.int8(): "b"}
 
 
-def small_ints(values: list[int], kind: pa.DataType = _INT16) -> pa.Array:
-    """An integer array (no NULLs) through :mod:`array`, without a Python check per value."""
+def small_ints(values: list[int], kind: pa.DataType = pa.int16()) -> pa.Array:  # noqa: B008
+    """An integer array (no NULLs) through :mod:`array`, without a Python check per value.
+
+    >>> small_ints([3, 1, 2], pa.int32()).to_pylist()
+    [3, 1, 2]
+    """
     code = _ARRAY_CODES[kind]
     return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(array.array(code, values))])
-
-
-def _nulls_where(values: pa.Array, marker: Any) -> pa.Array:
-    return pc.if_else(pc.equal(values, marker), pa.scalar(None, values.type), values)
-
-
-def _teams(seats: pa.Array) -> pa.Array:
-    north_south = pc.is_in(seats, value_set=pa.array(["N", "S"]))
-    return pc.if_else(north_south, pa.scalar("NS"), pa.scalar("EW"))
 
 
 DealFindings = Sequence[tuple[int | None, str, str]]
 """A deal's findings as (action, code, severity)."""
 
 
+class _Details:
+    """What the actions other than bids and plays add to a deal's strings: the card of a
+    ``trump`` action, the trick of a ``show`` or ``pair``, the suit, seventh and mode of a
+    ``trump`` or ``show``. Few deals have more than one or two such actions."""
+
+    __slots__ = ("card_at", "count", "extra_at", "trick_at")
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.card_at: dict[int, str] = {}
+        self.trick_at: dict[int, int] = {}
+        self.extra_at: dict[int, str] = {}
+
+    def add(self, i: int, kind: str, g: dict[str, Any], trick: int | None) -> None:
+        if kind == "trump":
+            card = g["card"]
+            if card is not None:
+                self.card_at[i] = card.text
+            self.extra_at[i] = (g["suit"] or "-") + _SEVENTH[g["seventh"]] + _MODE[g["mode"]]
+        elif kind == "show":
+            if trick is not None:
+                self.trick_at[i] = trick
+            if g["suit"] is not None:
+                self.extra_at[i] = g["suit"] + "--"
+        elif kind == "pair" and trick is not None:
+            self.trick_at[i] = trick
+
+    def cards(self, first: int) -> str:
+        """The card characters of actions ``0 .. first - 1``."""
+        if not self.card_at:
+            return "--" * first
+        out = ["--"] * first
+        for i, text in self.card_at.items():
+            out[i] = text
+        return "".join(out)
+
+    def tricks(self, first: int) -> str:
+        """The trick characters of actions ``0 .. first - 1``."""
+        out = "0" * first
+        for i, trick in self.trick_at.items():
+            if i < first:
+                out = out[:i] + _code(trick) + out[i + 1 :]
+        return out
+
+    def trick_of(self, i: int) -> str:
+        return _code(self.trick_at.get(i, 0))
+
+    def extras(self) -> str | None:
+        if not self.extra_at:
+            return None
+        out = "---" * self.count
+        for i, text in self.extra_at.items():
+            out = out[: 3 * i] + text + out[3 * i + 3 :]
+        return out
+
+
 class Batch:
     """The rows of many matches for one transaction.
 
-    Lists named ``*_dk`` hold each row's deal as its index in :attr:`deal_rows`; the Arrow
-    tables get ``match_id`` and ``deal_no`` from there. Tricks are kept as the engine's
-    :class:`~replay.TrickFacts` tuples and taken apart in bulk.
+    The ``deal_cards`` columns are lists with one value per deal, in the order of the deals.
+    ``pair_rows`` hold their deal first, as its index in :attr:`deal_rows`.
     """
 
     def __init__(self, loaded_at: dt.datetime) -> None:
@@ -202,26 +220,31 @@ class Batch:
         self.player_rows: list[tuple[Any, ...]] = []
         self.deal_rows: list[tuple[Any, ...]] = []
         self.finding_rows: list[tuple[Any, ...]] = []
-        self.other_rows: list[tuple[Any, ...]] = []  # every action but the plays; dk first
-        self.chance_rows: list[tuple[Any, ...]] = []  # dk first
         self.pair_rows: list[tuple[Any, ...]] = []  # dk first
-        self.hand_rows: list[tuple[Any, ...]] = []  # dk, seat, known, then the features
-        self.hand_cards: list[str] = []  # 8 per hand, "??" unseen
-        self.play_dk: list[int] = []
-        self.play_no: list[int] = []
-        self.play_seat: list[Seat] = []
-        self.play_card: list[str] = []
-        self.play_trick: list[int] = []  # 0: not placed in a replayed trick
-        self.play_t: list[int | None] = []
-        self.play_note: list[str | None] = []
-        self.trick_dk: list[int] = []
-        self.trick_facts: list[TrickFacts] = []
+        # deal_cards, one value per deal
+        self.types: list[str] = []
+        self.seats: list[str] = []
+        self.cards: list[str] = []
+        self.trick_nos: list[str] = []
+        self.bids: list[list[int | None] | None] = []
+        self.extras: list[str | None] = []
+        self.times: list[list[int | None] | None] = []
+        self.notes: list[list[str | None] | None] = []
+        self.chances: list[str | None] = []
+        self.show_rules: list[str | None] = []
+        self.hand_seats: list[str] = []
+        self.hand_cards: list[str] = []
+        self.trick_leaders: list[str] = []
+        self.trick_winners: list[str] = []
+        self.trick_points: list[str] = []
+        self.trick_seats: list[str] = []
+        self.trick_cards: list[str] = []
+        self._lists: tuple[list[Any], ...] = tuple(
+            v for v in vars(self).values() if isinstance(v, list)
+        )
 
     def __len__(self) -> int:
         return len(self.match_ids)
-
-    def _lists(self) -> list[list[Any]]:
-        return [v for v in vars(self).values() if isinstance(v, list)]
 
     def add(
         self, match: MatchLog, audited: AuditedMatch, source: str | None, line: int | None
@@ -230,11 +253,11 @@ class Batch:
 
         Raises :class:`RowError` (and adds nothing) when the match cannot be stored.
         """
-        marks = [(values, len(values)) for values in self._lists()]
+        marks = list(map(len, self._lists))
         try:
             self._match(match, audited, source, line)
         except RowError:
-            for values, mark in marks:
+            for values, mark in zip(self._lists, marks, strict=True):
                 del values[mark:]
             raise
         self.match_ids.append(audited.match_id)
@@ -316,16 +339,15 @@ class Batch:
         dk = len(self.deal_rows)
         caller = f.caller
         caller_team = _TEAM[caller]
-        trump = f.trump
         show = f.show
         points = f.points
         errors = sum(1 for x in findings if x[2] == "error") if findings else 0
         hands = deal.hands
-        known = self._hands(dk, hands, _SUIT_INDEX.get(trump, -1)) if hands else 0
+        known = self._hands(hands) if hands else self._no_hands()
         result = deal.result
         rpoints = result.points if result is not None else None
         rscore = result.score if result is not None else None
-        tricks = f.tricks
+        tricks = tuple(f.tricks)  # built once: the engine's TrickList is built on first use
         self.deal_rows.append(
             (
                 mid,
@@ -334,7 +356,7 @@ class Batch:
                 caller,
                 caller_team,
                 _checked(f.call, "the call"),
-                trump,
+                f.trump,
                 f.trump_mode,
                 f.seventh,
                 show.seat if show is not None else None,
@@ -361,7 +383,7 @@ class Batch:
                 len(tricks),
                 len(findings),
                 errors,
-                known == 32,
+                known,
                 hands is not None,
                 result is not None,
                 rpoints.NS if rpoints is not None else None,
@@ -371,284 +393,247 @@ class Batch:
                 result.thrown_in if result is not None else None,
             )
         )
-        if tricks:
-            self.trick_facts.extend(tricks)
-            self.trick_dk.extend([dk] * len(tricks))
         for pair in f.pairs:
             self.pair_rows.append(
                 (dk, pair.action, pair.seat, _TEAM[pair.seat], pair.target_change)
             )
         chances = asking and f.single_hand is None and f.trump_mode != "no_trump"
-        trump_suit = Suit(trump) if trump is not None else None
-        self._actions(dk, deal, f, findings, errors > 0, chances, show_rule, trump_suit)
+        self._actions(dk, deal, f, tricks, findings, errors > 0, show_rule if chances else None)
 
-    def _hands(self, dk: int, hands: Mapping[Seat, Sequence[Card | None]], trump: int) -> int:
-        known = 0
-        for seat, cards in hands.items():
-            texts = [_UNSEEN if c is None else c.text for c in cards]
-            self.hand_cards.extend(texts)
-            seen = 8 - texts.count(_UNSEEN)
-            known += seen
-            first = tuple(cards[:4])
-            if None in first:
-                self.hand_rows.append((dk, seat, seen, *(None,) * 11))
-                continue
-            f4 = four_card_features(first)
-            all_points = all_trumps = None
-            if seen == 8:
-                f8 = four_card_features(tuple(cards[4:]))
-                all_points = f4[0] + f8[0]
-                if trump >= 0:
-                    all_trumps = f4[8][trump] + f8[8][trump]
-            self.hand_rows.append(
-                (
-                    dk,
-                    seat,
-                    seen,
-                    f4[0],
-                    f4[1],
-                    f4[2],
-                    f4[3],
-                    f4[4],
-                    f4[5],
-                    f4[6],
-                    f4[7],
-                    f4[8][trump] if trump >= 0 else None,
-                    all_points,
-                    all_trumps,
-                )
+    def _hands(self, hands: Mapping[Seat, Sequence[Card | None]]) -> bool:
+        """The recorded hands as two strings; whether all 32 cards are known."""
+        try:
+            text = "".join(map(_TEXT, chain.from_iterable(hands.values())))
+        except AttributeError:  # an unseen card
+            text = "".join(
+                [c.text if c is not None else "??" for c in chain.from_iterable(hands.values())]
             )
-        return known
+        seats = "".join(hands)
+        self.hand_seats.append(seats)
+        self.hand_cards.append(text)
+        return len(seats) == 4 and "?" not in text
 
-    def _other(
-        self, dk: int, i: int, g: dict[str, Any], trick: int | None, standing: int | None = None
-    ) -> None:
-        card = g.get("card")
-        value = g.get("value")
-        t = g["t"]
-        if value is not None and not INT64_MIN <= value <= INT64_MAX:
-            raise RowError(f"the bid {value} does not fit in 64 bits")
-        if t is not None and not INT64_MIN <= t <= INT64_MAX:
-            raise RowError(f"the time {t} does not fit in 64 bits")
-        self.other_rows.append(
-            (
-                dk,
-                i,
-                g["seat"],
-                g["type"],
-                value,
-                card.text if card is not None else None,
-                g.get("suit"),
-                g.get("seventh"),
-                g.get("mode"),
-                trick,
-                standing,
-                t,
-                g["note"],
-            )
-        )
+    def _no_hands(self) -> bool:
+        self.hand_seats.append("")
+        self.hand_cards.append("")
+        return False
 
     def _actions(
         self,
         dk: int,
         deal: Deal,
         f: DealFacts,
+        tricks: tuple[TrickFacts, ...],
         findings: DealFindings,
         check: bool,
-        chances: bool,
-        show_rule: str,
-        trump: Suit | None,
+        show_rule: str | None,
     ) -> None:
-        """The deal's actions, each play's trick, and the seats that could not follow.
+        """The deal's actions, each play's trick, the tricks, and the seats that could not
+        follow (``show_rule`` is None where there is nothing to decide).
 
-        Everything before the first card goes through one loop. A deal without errors,
-        where only the show and Pairs come between the cards, has its plays taken in bulk;
-        any other deal goes through :meth:`_walk`, which also compares each play with the
+        Everything before the first card is looked at once. A deal without errors, where
+        only the show and Pairs come between the cards, has its plays taken in bulk; any
+        other deal goes through :meth:`_walk`, which also compares each play with the
         replayed trick and stops numbering tricks where the two part.
         """
         actions = deal.actions
         count = len(actions)
-        standing: int | None = None
-        first = 0
-        for first in range(count):
-            g = actions[first].__dict__
-            kind = g["type"]
-            if kind == "play":
-                break
-            if kind in _AUCTION:
-                self._other(dk, first, g, None, standing)
-                value = g.get("value")
-                if value is not None and (standing is None or value > standing):
-                    standing = value
-            else:
-                self._other(dk, first, g, 1 if kind in ("show", "pair") else None)
-        else:
-            return  # no card was played
-        tricks = f.tricks
+        dicts = list(map(_DICT, actions))
+        types = list(map(_ITYPE, dicts))
+        self.types.append("".join(map(_ACTION_CODES.__getitem__, types)))
+        all_seats = "".join(map(_ISEAT, dicts))
+        self.seats.append(all_seats)
+        self._times_notes(dicts)
+        first = types.index("play") if "play" in types else count
+        size = 3 if f.single_hand is not None else 4
         show = f.show.action if f.show is not None else -1
         # an automatic show happens at a play: then it is no action of its own
         between = sorted(
-            ([show] if show > first and actions[show].type != "play" else [])
+            ([show] if show > first and types[show] != "play" else [])
             + [pair.action for pair in f.pairs if pair.action > first]
         )
-        size = 3 if f.single_hand is not None else 4
         plays = count - first - len(between)
-        placed = sum(map(len, [tr.cards for tr in tricks]))
-        if check or not placed <= plays < placed + size:
-            self._walk(dk, deal, f, first, findings, chances, show_rule, trump)
-            return
-        if between:
-            skip = set(between)
-            numbers = [i for i in range(first, count) if i not in skip]
+        if tricks:
+            _, leaders, trick_cards, winners, points = zip(*tricks)  # noqa: B905
+            placed = sum(map(len, trick_cards))
         else:
-            numbers = list(range(first, count))
-        moves = [actions[i] for i in numbers]
-        if [a.type for a in moves].count("play") != plays:
-            self._walk(dk, deal, f, first, findings, chances, show_rule, trump)
+            leaders = trick_cards = winners = points = ()
+            placed = 0
+        if (
+            check
+            or first == count
+            or not placed <= plays < placed + size
+            or types[first:].count("play") != plays
+        ):
+            self._walk(deal, f, tricks, dicts, types, first, findings, show_rule)
             return
-        for i in between:
-            trick = len([n for n in numbers if n < i]) // size + 1
-            self._other(dk, i, actions[i].__dict__, trick)
-        self.play_dk.extend([dk] * plays)
-        self.play_no.extend(numbers)
-        self.play_seat.extend([a.seat for a in moves])
-        self.play_card.extend([a.card.text for a in moves])  # type: ignore[union-attr]
-        self.play_trick.extend(_TRICK_OF_PLAY[size][:plays])
-        times = [a.t for a in moves]
-        if times.count(None) != plays:
+        # the auction and whatever else comes before the first card
+        self._bids(dicts[:first])
+        details = _Details(count)
+        for i in [i for i in range(first) if types[i] not in _AUCTION]:
+            details.add(i, types[i], dicts[i], 1)
+        numbers = list(range(first, count))
+        moves = dicts[first:]
+        if between:
+            for i in reversed(between):
+                del numbers[i - first]
+                del moves[i - first]
+            for i in between:
+                details.add(i, types[i], dicts[i], bisect_right(numbers, i) // size + 1)
+        play_cards = "".join(map(_TEXT, map(_ICARD, moves)))
+        play_seats = all_seats[first:]
+        for i in reversed(between):
+            play_seats = play_seats[: i - first] + play_seats[i - first + 1 :]
+        cards = details.cards(first) + play_cards
+        trick_nos = details.tricks(first) + _TRICK_RUN[size][:plays]
+        for i in between:  # in order: each lands where the actions before it end
+            cards = cards[: 2 * i] + "--" + cards[2 * i :]
+            trick_nos = trick_nos[:i] + details.trick_of(i) + trick_nos[i:]
+        self.cards.append(cards)
+        self.trick_nos.append(trick_nos)
+        self.extras.append(details.extras())
+        if show_rule is not None:
+            self._chances(self._marks(f, numbers, play_seats, play_cards, size), show_rule)
+        else:
+            self._chances(None, None)
+        # the tricks are the plays in order: take their seats and cards from there
+        n = len(tricks)
+        if placed != size * n or (
+            n and trick_cards[-1][-1][1].text != play_cards[2 * placed - 2 : 2 * placed]
+        ):
+            self._tricks(tricks)
+            return
+        seats = play_seats[:placed]
+        cards = play_cards[: 2 * placed]
+        if size == 3:
+            seats = "".join([seats[k : k + 3] + "-" for k in range(0, placed, 3)])
+            cards = "".join([cards[2 * k : 2 * k + 6] + "--" for k in range(0, placed, 3)])
+        self.trick_leaders.append("".join(leaders))
+        self.trick_winners.append("".join(winners))
+        self.trick_points.append("".join(map(_CODES.__getitem__, points)))
+        self.trick_seats.append(seats)
+        self.trick_cards.append(cards)
+
+    def _times_notes(self, dicts: list[dict[str, Any]]) -> None:
+        count = len(dicts)
+        times = list(map(_ITIME, dicts))
+        if times.count(None) == count:
+            self.times.append(None)
+        else:
             for t in times:
                 _checked(t, "the time")
-        self.play_t.extend(times)
-        self.play_note.extend([a.note for a in moves])
-        if chances:
-            self._chances(dk, f, numbers, moves, size, findings, show_rule, trump)
+            self.times.append(times)
+        notes = list(map(_INOTE, dicts))
+        self.notes.append(None if notes.count(None) == count else notes)
 
-    def _chances(
-        self,
-        dk: int,
-        f: DealFacts,
-        numbers: list[int],
-        moves: list[Any],
-        size: int,
-        findings: DealFindings,
-        show_rule: str,
-        trump: Suit | None,
-    ) -> None:
-        """The plays where a seat could not follow before the trump was shown."""
+    def _bids(self, dicts: list[dict[str, Any]]) -> None:
+        values = list(map(_IVALUE, dicts))
+        while values and values[-1] is None:
+            values.pop()
+        for value in values:
+            if value is not None and not INT64_MIN <= value <= INT64_MAX:
+                raise RowError(f"the bid {value} does not fit in 64 bits")
+        self.bids.append(values or None)
+
+    def _chances(self, marks: str | None, show_rule: str | None) -> None:
+        self.chances.append(marks)
+        self.show_rules.append(show_rule if marks is not None else None)
+
+    @staticmethod
+    def _marks(f: DealFacts, numbers: list[int], seats: str, cards: str, size: int) -> str | None:
+        """The plays where a seat could not follow before the trump was shown, two characters
+        each: the action and the suit led, upper case if the seat asked (a deal without errors:
+        every trick has ``size`` plays)."""
         show = f.show
-        show_at = show.action if show is not None else 1 << 30
-        asker = show.seat if show is not None else None
-        revokes = {x[0] for x in findings if x[1] == "REVOKE"}
-        tricks = f.tricks
-        caller = f.caller
-        led: Suit | None = None
-        for p, (i, a) in enumerate(zip(numbers, moves, strict=True)):
-            asked = i > show_at and a.seat is asker
-            if i > show_at and not asked:
-                break
-            k, place = divmod(p, size)
-            card = a.card
-            if place == 0:
-                led = card.suit
-                continue
-            if not asked and (card.suit is led or i in revokes):
-                continue
-            seat = a.seat
-            tr = tricks[k] if k < len(tricks) else None
-            won = tr.winner if tr is not None else None
-            self.chance_rows.append(
-                (
-                    dk,
-                    k + 1,
-                    i,
-                    seat,
-                    _TEAM[seat],
-                    seat is caller,
-                    show_rule,
-                    asked,
-                    led,
-                    card.text,
-                    card.suit is trump if trump is not None else None,
-                    won,
-                    _TEAM[won] is _TEAM[seat] if won is not None else None,
-                    tr.points if tr is not None else None,
-                )
-            )
-            if asked:
-                break
+        # plays up to the show are chances; after it, only the asker's own play
+        before = bisect_right(numbers, show.action) if show is not None else len(numbers)
+        suits = cards[1::2]
+        head = suits[:before]
+        tricks = list(map(head.__getitem__, _SLICES[size][: -(-before // size)]))
+        missed = list(map(_NOT_FOLLOWED.__getitem__, tricks))
+        marks = []
+        if missed.count(()) != len(missed):
+            for k, places in enumerate(missed):
+                led = tricks[k][0].lower()
+                for place in places:
+                    marks.append(_code(numbers[k * size + place]) + led)
+        p = before
+        if show is not None and p < len(numbers) and p % size and seats[p] == show.seat:
+            marks.append(_code(numbers[p]) + suits[p - p % size])
+        return "".join(marks) if marks else None
+
+    def _tricks(self, tricks: Sequence[TrickFacts]) -> None:
+        """The tricks one by one, each padded to four cards."""
+        seats = []
+        cards = []
+        for trick in tricks:
+            pad = 4 - len(trick.cards)
+            if pad < 0:
+                raise RowError(f"trick {trick.number} has {len(trick.cards)} cards")
+            seats.append("".join([s for s, _ in trick.cards]) + "-" * pad)
+            cards.append("".join([c.text for _, c in trick.cards]) + "--" * pad)
+        self.trick_leaders.append("".join([t.leader for t in tricks]))
+        self.trick_winners.append("".join([t.winner for t in tricks]))
+        self.trick_points.append("".join([_code(t.points) for t in tricks]))
+        self.trick_seats.append("".join(seats))
+        self.trick_cards.append("".join(cards))
 
     def _walk(
         self,
-        dk: int,
         deal: Deal,
         f: DealFacts,
+        tricks: tuple[TrickFacts, ...],
+        dicts: list[dict[str, Any]],
+        types: list[str],
         first: int,
         findings: DealFindings,
-        chances: bool,
-        show_rule: str,
-        trump: Suit | None,
+        show_rule: str | None,
     ) -> None:
-        """Actions from the first card on, one by one (a deal with errors, or an odd one)."""
-        tricks = f.tricks
+        """The actions one by one (a deal with errors, or an odd one)."""
+        self._bids(dicts)
         n_tricks = len(tricks)
         show_at = f.show.action if f.show is not None else 1 << 30
         revokes = {x[0] for x in findings if x[1] == "REVOKE"}
-        caller = f.caller
+        chances = show_rule is not None
         size = 3 if f.single_hand is not None else 4
         k = place = 0  # the trick in progress (0-based) and the next card's place in it
         trick_size = len(tricks[0].cards) if n_tricks else size
         tracking = True  # False once the log's plays part from the replayed tricks
         asked_by: Seat | None = None
-        led: Suit | None = None
-        actions = deal.actions
-        for i in range(first, len(actions)):
-            g = actions[i].__dict__
-            kind = g["type"]
+        led: str | None = None
+        count = len(dicts)
+        details = _Details(count)
+        for i in range(first):
+            if types[i] not in _AUCTION:
+                details.add(i, types[i], dicts[i], 1)
+        cards = ["--"] * count
+        trick_nos = ["0"] * count
+        marks = []
+        for i in range(first, count):
+            g = dicts[i]
+            kind = types[i]
             seat = g["seat"]
             if kind != "play":
                 if kind == "show" and i == show_at and chances:
                     asked_by = seat
-                self._other(dk, i, g, k + 1 if tracking and kind in ("show", "pair") else None)
+                if kind not in _AUCTION:
+                    in_trick = tracking and kind in ("show", "pair")
+                    details.add(i, kind, g, k + 1 if in_trick else None)
                 continue
             card = g["card"]
-            self.play_dk.append(dk)
-            self.play_no.append(i)
-            self.play_seat.append(seat)
-            self.play_card.append(card.text)
-            self.play_t.append(_checked(g["t"], "the time"))
-            self.play_note.append(g["note"])
+            cards[i] = card.text
             if tracking and k < n_tricks and tricks[k].cards[place] != (seat, card):
                 tracking = False
             if not tracking:
-                self.play_trick.append(0)
                 continue
-            self.play_trick.append(k + 1)
+            trick_nos[i] = _code(k + 1)
             if place == 0:
                 led = card.suit
                 asked_by = None
             elif chances and (i < show_at or asked_by is seat):
                 asked = asked_by is seat
-                if asked or (card.suit is not led and i not in revokes):
-                    tr = tricks[k] if k < n_tricks else None
-                    won = tr.winner if tr is not None else None
-                    self.chance_rows.append(
-                        (
-                            dk,
-                            k + 1,
-                            i,
-                            seat,
-                            _TEAM[seat],
-                            seat is caller,
-                            show_rule,
-                            asked,
-                            led,
-                            card.text,
-                            card.suit is trump if trump is not None else None,
-                            won,
-                            _TEAM[won] is _TEAM[seat] if won is not None else None,
-                            tr.points if tr is not None else None,
-                        )
-                    )
+                if led is not None and (asked or (card.suit != led and i not in revokes)):
+                    marks.append(_code(i) + (led if asked else led.lower()))
                 if asked:
                     asked_by = None
             place += 1
@@ -656,6 +641,15 @@ class Batch:
                 k += 1
                 place = 0
                 trick_size = len(tricks[k].cards) if k < n_tricks else size
+        for i, text in details.card_at.items():
+            cards[i] = text
+        for i, trick in details.trick_at.items():
+            trick_nos[i] = _code(trick)
+        self.cards.append("".join(cards))
+        self.trick_nos.append("".join(trick_nos))
+        self.extras.append(details.extras())
+        self._chances("".join(marks) if marks else None, show_rule)
+        self._tricks(tricks)
 
     # ------------------------------------------------------------------------------ Arrow
     def arrow_tables(self) -> dict[str, pa.Table]:
@@ -670,100 +664,50 @@ class Batch:
         match_ids = deals["match_id"].combine_chunks()
         deal_nos = deals["deal_no"].combine_chunks()
 
-        def keys(dk: list[int]) -> dict[str, pa.Array]:
-            index = small_ints(dk, pa.int32())
-            return {"match_id": match_ids.take(index), "deal_no": deal_nos.take(index)}
-
         def keyed(table: str, rows: list[tuple[Any, ...]]) -> pa.Table:
+            index = small_ints([r[0] for r in rows], pa.int32())
             names = [c.name for c in TABLES[table]][2:]
             return _table(
-                table, {**keys([r[0] for r in rows]), **_columns(table, names, rows, skip=1)}
+                table,
+                {
+                    "match_id": match_ids.take(index),
+                    "deal_no": deal_nos.take(index),
+                    **_columns(table, names, rows, skip=1),
+                },
             )
 
-        out["show_chances"] = keyed("show_chances", self.chance_rows)
         out["pairs"] = keyed("pairs", self.pair_rows)
-        out["other_actions"] = keyed("other_actions", self.other_rows)
-        out["plays"] = _table(
-            "plays",
+        packed = {
+            "types": self.types,
+            "seats": self.seats,
+            "cards": self.cards,
+            "trick_nos": self.trick_nos,
+            "bids": self.bids,
+            "extras": self.extras,
+            "times": self.times,
+            "notes": self.notes,
+            "chances": self.chances,
+            "show_rule": self.show_rules,
+            "hand_seats": self.hand_seats,
+            "hand_cards": self.hand_cards,
+            "trick_leaders": self.trick_leaders,
+            "trick_winners": self.trick_winners,
+            "trick_points": self.trick_points,
+            "trick_seats": self.trick_seats,
+            "trick_cards": self.trick_cards,
+        }
+        out["deal_cards"] = _table(
+            "deal_cards",
             {
-                **keys(self.play_dk),
-                "action_no": small_ints(self.play_no),
-                "seat": fixed_text(self.play_seat, 1),  # type: ignore[arg-type]
-                "card": fixed_text(self.play_card, 2),
-                "trick_no": _nulls_where(small_ints(self.play_trick), 0),
-                "t": pa.array(self.play_t, pa.int64()),
-                "note": pa.array(self.play_note, pa.string()),
-            },
-        )
-        out["tricks"] = self._tricks_table(keys(self.trick_dk), deals)
-        hands = len(self.hand_rows)
-        hand_seats = pa.array([r[1] for r in self.hand_rows], pa.string())
-        names = [c.name for c in TABLES["hands"]][6:]
-        out["hands"] = _table(
-            "hands",
-            {
-                **keys([r[0] for r in self.hand_rows]),
-                "seat": hand_seats,
-                "team": _teams(hand_seats),
-                "cards": pa.ListArray.from_arrays(
-                    pa.Array.from_buffers(pa.int32(), hands + 1, [None, _offsets(8, hands)]),
-                    _nulls_where(fixed_text(self.hand_cards, 2), _UNSEEN),
-                ),
-                **_columns("hands", ["known", *names], self.hand_rows, skip=2),
+                "match_id": match_ids,
+                "deal_no": deal_nos,
+                **{
+                    name: pa.array(values, _TYPES[f"deal_cards.{name}"])
+                    for name, values in packed.items()
+                },
             },
         )
         return out
-
-    def _tricks_table(self, keys: dict[str, pa.Array], deals: pa.Table) -> pa.Table:
-        """The tricks, taken apart in bulk; the rest is vector arithmetic in Arrow."""
-        if self.trick_facts:
-            numbers, leaders, cards, winners, points = zip(*self.trick_facts, strict=True)
-        else:
-            numbers = leaders = cards = winners = points = ()
-        flat = [pair for trick in cards for pair in trick]
-        offsets = [0, *accumulate(map(len, cards))]
-        card_list = pa.ListArray.from_arrays(
-            small_ints(offsets, pa.int32()), fixed_text([c.text for _, c in flat], 2)
-        )
-        winner = fixed_text(list(winners), 1)
-        # each trick has exactly one card of its winner: pick it out
-        owner = fixed_text([s for s, _ in flat], 1)
-        parent = pc.list_parent_indices(card_list)
-        winning = pc.filter(card_list.flatten(), pc.equal(owner, winner.take(parent)))
-        led = pc.utf8_slice_codeunits(pc.list_element(card_list, 0), 1, 2)
-        deal_of = small_ints(self.trick_dk, pa.int32())
-        trump = deals["trump"].combine_chunks().take(deal_of)
-        show_trick = deals["show_trick"].combine_chunks().take(deal_of)
-        number = small_ints(list(numbers))
-        counted = pc.fill_null(
-            pc.and_(pc.greater_equal(number, show_trick), pc.is_valid(trump)), False
-        )
-        by_trump = pc.fill_null(
-            pc.and_(
-                counted,
-                pc.and_(
-                    pc.equal(pc.utf8_slice_codeunits(winning, 1, 2), trump),
-                    pc.not_equal(led, trump),
-                ),
-            ),
-            False,
-        )
-        return _table(
-            "tricks",
-            {
-                **keys,
-                "trick_no": number,
-                "leader": fixed_text(list(leaders), 1),
-                "winner": winner,
-                "winner_team": _teams(winner),
-                "points": small_ints(list(points)),
-                "led_suit": led,
-                "cards": card_list,
-                "winning_card": winning,
-                "trump_counted": counted,
-                "won_by_trump": by_trump,
-            },
-        )
 
 
 def _columns(
