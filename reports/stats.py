@@ -145,23 +145,26 @@ class PlayerNotFoundError(WarehouseError):
     """``--player NAME`` names no stored player (by id or by name)."""
 
     def __init__(self, path: str, player: str) -> None:
-        super().__init__(path, f"no player {player!r} (by id or name) in this warehouse")
+        super().__init__(path, f"no player {player!r} (by id or any name) in this warehouse")
+
+
+# A player is found by id, by the name first stored, or by any name a match recorded for that
+# id (a Bhoos id may be stored first with no name, and later seen with one).
+_MATCHING_IDS: Final = (
+    "SELECT player_id FROM players WHERE player_id = $player OR name = $player "
+    "UNION SELECT player_id FROM match_players WHERE name = $player"
+)
 
 
 def _filtered(wh: Warehouse, view: str, player: str | None, order: str) -> QueryResult:
     if player is None:
         return wh.query(f"SELECT * FROM {view} ORDER BY {order}")
     result = wh.query(
-        f"SELECT v.* FROM {view} v WHERE v.player_id IN "
-        "(SELECT player_id FROM players WHERE player_id = $player OR name = $player) "
-        f"ORDER BY {order}",
+        f"SELECT v.* FROM {view} v WHERE v.player_id IN ({_MATCHING_IDS}) ORDER BY {order}",
         {"player": player},
     )
     if not result.rows:
-        known = wh.query(
-            "SELECT count(*) FROM players WHERE player_id = $player OR name = $player",
-            {"player": player},
-        )
+        known = wh.query(f"SELECT count(*) FROM ({_MATCHING_IDS})", {"player": player})
         if not known.rows[0][0]:
             raise PlayerNotFoundError(wh.name, player)
     return result

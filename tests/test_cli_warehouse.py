@@ -93,3 +93,17 @@ def test_missing_or_corrupt_warehouse_is_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
     assert str(corrupt) in result.stderr
     assert corrupt.read_bytes() == before
+
+
+def test_a_player_is_found_by_any_name_a_match_gave(tmp_path: Path) -> None:
+    # the Bhoos archive sample knows this player only by id; the text sample names her Asha
+    db = tmp_path / "w.duckdb"
+    archive = SAMPLES / "formats" / "bhoos_archive.json"
+    text = SAMPLES / "formats" / "sample.29"
+    assert "5WrVWE6G" in archive.read_text() and 'id="5WrVWE6G"' in text.read_text()
+    loaded = runner.invoke(app, ["load", str(archive), str(text), "--db", str(db)])
+    assert loaded.exit_code == 0, loaded.output
+    one = runner.invoke(app, ["stats", "--db", str(db), "--player", "Asha", "--format", "json"])
+    assert one.exit_code == 0, one.output
+    [row] = [json.loads(line) for line in one.stdout.splitlines()]
+    assert row["player_id"] == "5WrVWE6G"
