@@ -273,20 +273,10 @@ Action = Annotated[
     | PairAction,
     Field(discriminator="type"),
 ]
-ACTION_TYPES: Final[tuple[str, ...]] = (
-    "bid",
-    "pass",
-    "ditto",
-    "trump",
-    "double",
-    "redouble",
-    "set",
-    "single_hand",
-    "redeal",
-    "show",
-    "play",
-    "pair",
+ACTION_TYPES: Final[tuple[str, ...]] = tuple(
+    model.model_fields["type"].default for model in get_args(get_args(Action)[0])
 )
+"""Every action ``type``, in the order of the union (derived, so the two cannot drift)."""
 
 
 class DealResult(_Frozen):

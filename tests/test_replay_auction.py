@@ -8,16 +8,13 @@ from replay import DealState
 from replay.script import parse_hand, run_script
 from schema import Card, Rules, Seat
 from schema.log import BidAction, DittoAction, PassAction, RedealAction
+from tests.deal_codes import codes
 
 PAGAT = Rules.preset("pagat")  # rotation, clockwise, 15-28, dealer takes 15
 BEGINNER = Rules.preset("beginner")  # open, clockwise, 16
 BANGLADESH = Rules.preset("bangladesh")  # duel with partner replacement, counter-clockwise
 BHOOS = Rules.preset("bhoos")  # duel with next-seat challenger, clockwise
 CLASSIC = Rules.preset("classic29")  # rotation, counter-clockwise
-
-
-def codes(state: DealState) -> list[tuple[str, int | None]]:
-    return [(f.code, f.action) for f in state.findings]
 
 
 # --- rotation ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from replay import DealState, audit_match
 from replay.script import make_deal, make_match, run_script
 from schema import Rules, Seat, Team
 from schema.log import PairAction
+from tests.deal_codes import codes
 
 BANGLADESH = Rules.preset("bangladesh")
 
@@ -20,10 +21,6 @@ HANDS = {
 }
 # E asks in trick 1 and wins it with 7D; trick 2: E leads clubs, S's turn comes last.
 TWO_TRICKS = "W:JS S:KS E:show E:7D N:8S E:JC N:8C W:9S"
-
-
-def codes(state: DealState) -> list[tuple[str, int | None]]:
-    return [(f.code, f.action) for f in state.findings]
 
 
 def bangladesh(actions: str) -> DealState:

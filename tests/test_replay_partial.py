@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from replay import audit_match, random_match
 from replay.script import make_deal, make_match
 from schema import MatchLog, Rules, Seat, Team
+from schema.log import ACTION_TYPES
 from tests.strategies import match_documents
 from tests.test_replay_play import CLOCKWISE_HANDS, SEED_003_HANDS, SEED_003_PLAY
 
@@ -160,22 +161,7 @@ FUZZ_RULES = {
 
 def _random_action(rng: random.Random) -> dict[str, Any]:
     seat = rng.choice("NESW")
-    kind = rng.choice(
-        [
-            "bid",
-            "pass",
-            "ditto",
-            "trump",
-            "double",
-            "redouble",
-            "set",
-            "single_hand",
-            "redeal",
-            "show",
-            "play",
-            "pair",
-        ]
-    )
+    kind = rng.choice(ACTION_TYPES)
     action: dict[str, Any] = {"seat": seat, "type": kind}
     if kind == "bid":
         action["value"] = rng.randrange(10, 32)

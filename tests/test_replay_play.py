@@ -9,6 +9,7 @@ from replay import DealState, audit_match
 from replay.script import make_deal, make_match, parse_action, run_script
 from schema import Card, Rules, Seat, Team
 from schema.log import PlayAction, ShowAction
+from tests.deal_codes import codes
 
 PAGAT = Rules.preset("pagat")
 STANDARD = Rules.preset("standard")
@@ -26,10 +27,6 @@ CLOCKWISE_HANDS = {
     "N": "8S 7S 8H 7H KC QC 8C 7C",
 }
 PAGAT_CALL = "E:15 S:p W:p N:p E:trump=D"
-
-
-def codes(state: DealState) -> list[tuple[str, int | None]]:
-    return [(f.code, f.action) for f in state.findings]
 
 
 def pagat(actions: str) -> DealState:

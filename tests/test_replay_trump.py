@@ -11,6 +11,7 @@ from replay import DealState, audit_match, play_random
 from replay.script import make_deal, make_match, parse_action, run_script
 from schema import Rules, Seat, Suit, Team
 from schema.log import Action, TrumpAction
+from tests.deal_codes import codes
 from tests.test_replay_play import SEED_003_HANDS, SEED_003_PLAY
 
 PAGAT = Rules.preset("pagat")
@@ -25,10 +26,6 @@ HANDS = {
     "N": "8S 7S 8H 7H KC QC 8C TC",
 }
 CALL = "W:16 S:p N:p E:p"
-
-
-def codes(state: DealState) -> list[tuple[str, int | None]]:
-    return [(f.code, f.action) for f in state.findings]
 
 
 def bangladesh(actions: str, rules: Rules = BANGLADESH, hands: dict[str, str] = HANDS) -> DealState:
