@@ -22,16 +22,17 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Final
+from typing import Any, BinaryIO, Final, TypeVar
 
 from importers import bhoos_archive, bhoos_play, canonical, text
-from importers.canonical import Record
+from importers.canonical import FastRecord, Record
 from importers.errors import InputProblem
 from schema.log import MatchLog
 
 HEAD_SIZE: Final = 64 * 1024
 MAX_KEPT_PROBLEMS: Final = 1000
 Reader = Callable[[BinaryIO, str, Path | None], Iterator[Record]]
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -134,22 +135,60 @@ def read_any(path: str | Path, from_format: str | None = None) -> Iterator[Recor
     >>> [r.problems[0].reason[:11] for r in read_any("/no/such/file.json")]
     ['cannot read']
     """
+    _check_format(from_format)
+    return _read_any(str(path), from_format, None, _read_format)
+
+
+def read_for_audit(
+    path: str | Path, from_format: str | None = None
+) -> Iterator[Record | FastRecord]:
+    """As :func:`read_any`, with canonical logs read by the fast decoder where it can.
+
+    The auditor replays a :class:`~importers.canonical.FastRecord`'s match exactly as the
+    models' own; anything the fast decoder leaves comes back as :func:`read_any` gives it.
+
+    >>> [type(r).__name__ for r in read_for_audit("sample_logs/pagat.json")]
+    ['FastRecord']
+    """
+    _check_format(from_format)
+    return _read_any(str(path), from_format, None, _read_format_fast)
+
+
+def _check_format(from_format: str | None) -> None:
     if from_format is not None and from_format not in FORMATS:
         known = ", ".join(FORMAT_NAMES)
         raise ValueError(f"unknown format {from_format!r} (known: {known})")
-    return _read_any(str(path), from_format)
+
+
+FormatReader = Callable[[BinaryIO, str, Path | None, str], Iterator[R]]
+
+
+def _read_format(stream: BinaryIO, source: str, path: Path | None, name: str) -> Iterator[Record]:
+    return FORMATS[name].read(stream, source, path)
+
+
+def _read_format_fast(
+    stream: BinaryIO, source: str, path: Path | None, name: str
+) -> Iterator[Record | FastRecord]:
+    if name == "canonical":
+        layout = canonical.layout_of(path) if path is not None else "auto"
+        return canonical.read_stream_fast(stream, source, layout)
+    return FORMATS[name].read(stream, source, path)
 
 
 def _read_any(
-    path: str, from_format: str | None, noted: Callable[[str], None] | None = None
-) -> Iterator[Record]:
+    path: str,
+    from_format: str | None,
+    noted: Callable[[str], None] | None,
+    read: FormatReader[R],
+) -> Iterator[R | Record]:
     if path == "-":
         head = sys.stdin.buffer.read(HEAD_SIZE)
         prefixed = io.BufferedReader(_Prefixed(head, sys.stdin.buffer))
         name = from_format or detect_format("-", head)
         if noted is not None:
             noted(name)
-        yield from _guarded(prefixed, "<stdin>", None, name)
+        yield from _guarded(read(prefixed, "<stdin>", None, name), "<stdin>", name)
         return
     try:
         with Path(path).open("rb") as stream:
@@ -158,17 +197,17 @@ def _read_any(
             name = from_format or detect_format(path, head)
             if noted is not None:
                 noted(name)
-            yield from _guarded(stream, path, Path(path), name)
+            yield from _guarded(read(stream, path, Path(path), name), path, name)
     except OSError as exc:
         reason = f"cannot read: {exc.strerror or exc}"
         yield Record(path, None, None, (InputProblem(path, None, None, reason),))
 
 
-def _guarded(stream: BinaryIO, source: str, path: Path | None, name: str) -> Iterator[Record]:
+def _guarded(records: Iterator[R], source: str, name: str) -> Iterator[R | Record]:
     # The readers report bad input as problems; this net keeps a reader's own fault from
     # ending a whole import with a traceback, and says whose fault it was.
     try:
-        yield from FORMATS[name].read(stream, source, path)
+        yield from records
     except (OSError, MemoryError):
         raise
     except Exception as exc:
@@ -459,7 +498,7 @@ def _run(
         summary.formats[name] = summary.formats.get(name, 0) + 1
 
     for number, path in enumerate(inputs):
-        for record in _read_any(str(path), from_format, noted):
+        for record in _read_any(str(path), from_format, noted, _read_format):
             summary.found += 1
             summary.add_problems(record.problems)
             match = record.match

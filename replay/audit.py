@@ -23,6 +23,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple, overload
 
+from msgspec import UnsetType
+
 from replay._tables import TEAMS
 from replay.deal import (
     MODE_NO_TRUMP,
@@ -35,7 +37,8 @@ from replay.deal import (
 from replay.findings import AuditError, Finding, make_finding
 from replay.match import MatchState
 from schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
-from schema.log import Deal, MatchLog
+from schema.fastlog import FastDeal, FastDealResult, FastMatchLog
+from schema.log import Deal, DealResult, MatchLog
 from schema.rules import Rules
 
 
@@ -195,7 +198,9 @@ def _team_text(scores: dict[Team, int]) -> str:
     return f"NS {scores[_NS]} EW {scores[_EW]}"
 
 
-def replay_deal(rules: Rules, deal: Deal, number: int = 1, *, strict: bool = False) -> DealState:
+def replay_deal(
+    rules: Rules, deal: Deal | FastDeal, number: int = 1, *, strict: bool = False
+) -> DealState:
     """Replay one deal's actions from its dealt hands; the state holds the findings.
 
     >>> from schema import Rules, Seat
@@ -224,14 +229,14 @@ def _raise_first_error(findings: Sequence[Finding], start: int) -> None:
 
 
 def audit_match(
-    match: MatchLog, rules: Rules | None = None, *, strict: bool = False
+    match: MatchLog | FastMatchLog, rules: Rules | None = None, *, strict: bool = False
 ) -> AuditedMatch:
     """Replay and audit a whole match; ``rules`` overrides the log's own rules.
 
     With ``strict``, raise :class:`~replay.findings.AuditError` at the first error finding.
     """
     rules = rules if rules is not None else match.resolved_rules()
-    deals = match.deals
+    deals: Sequence[Deal | FastDeal] = match.deals
     first = deals[0].dealer if deals else Seat.N
     table = MatchState(rules, first_dealer=first)
     facts: list[DealFacts] = []
@@ -298,7 +303,9 @@ def _order(finding: Finding) -> int:
     return finding.action if finding.action is not None else 1 << 30
 
 
-def _close_deal(state: DealState, deal: Deal, is_last: bool, extra: list[Finding]) -> str | None:
+def _close_deal(
+    state: DealState, deal: Deal | FastDeal, is_last: bool, extra: list[Finding]
+) -> str | None:
     """Deal-level findings at the end of the deal's actions; returns the throw-in reason."""
     number = state.number
     partial = state.partial_hands()
@@ -313,7 +320,7 @@ def _close_deal(state: DealState, deal: Deal, is_last: bool, extra: list[Finding
         )
     if state.is_over:
         return state.thrown_in
-    recorded = deal.result.thrown_in if deal.result is not None else None
+    recorded = _recorded_thrown_in(deal.result)[1] if deal.result is not None else None
     plays = state.played or state.single >= 0
     if state.possible_throw_in is not None and not plays:
         reason = state.possible_throw_in
@@ -379,7 +386,7 @@ def _where(state: DealState) -> str:
 
 def _compare_result(
     state: DealState,
-    deal: Deal,
+    deal: Deal | FastDeal,
     thrown_in: str | None,
     before: dict[Team, int],
     recorded_before: dict[Team, int] | None,
@@ -391,10 +398,11 @@ def _compare_result(
     if result is None:
         return None
     number = state.number
-    if "thrown_in" in result.__pydantic_fields_set__:
-        recorded = normalize_reason(result.thrown_in) if result.thrown_in is not None else None
+    given, recorded_text = _recorded_thrown_in(result)
+    if given:
+        recorded = normalize_reason(recorded_text) if recorded_text is not None else None
         if (recorded is None) != (thrown_in is None):
-            said = f"thrown in ({result.thrown_in})" if recorded is not None else "played out"
+            said = f"thrown in ({recorded_text})" if recorded is not None else "played out"
             found = f"thrown in ({thrown_in})" if thrown_in is not None else "played out"
             extra.append(
                 make_finding(
@@ -408,7 +416,7 @@ def _compare_result(
                     code,
                     number,
                     None,
-                    f"recorded reason {result.thrown_in!r}, replayed {thrown_in}",
+                    f"recorded reason {recorded_text!r}, replayed {thrown_in}",
                 )
             )
     if result.points is not None:
@@ -453,7 +461,15 @@ def _compare_result(
     return theirs
 
 
-def _compare_match(match: MatchLog, table: MatchState) -> list[Finding]:
+def _recorded_thrown_in(result: DealResult | FastDealResult) -> tuple[bool, str | None]:
+    """Whether the result says if the deal was thrown in, and the reason it gives (or None)."""
+    if isinstance(result, DealResult):
+        return "thrown_in" in result.__pydantic_fields_set__, result.thrown_in
+    reason = result.thrown_in
+    return (False, None) if isinstance(reason, UnsetType) else (True, reason)
+
+
+def _compare_match(match: MatchLog | FastMatchLog, table: MatchState) -> list[Finding]:
     result = match.result
     if result is None:
         return []

@@ -42,6 +42,21 @@ from replay._tables import (
 )
 from replay.findings import Finding, make_finding
 from schema.cards import ALL_CARDS, SEATS, SUITS, Card, Direction, Seat, Suit, Team
+from schema.fastlog import (
+    FastAction,
+    FastBid,
+    FastDitto,
+    FastDouble,
+    FastPair,
+    FastPass,
+    FastPlay,
+    FastRedeal,
+    FastRedouble,
+    FastSet,
+    FastShow,
+    FastSingleHand,
+    FastTrump,
+)
 from schema.log import (
     Action,
     BidAction,
@@ -58,6 +73,10 @@ from schema.log import (
     TrumpAction,
 )
 from schema.rules import Rules
+
+AnyAction = Action | FastAction
+"""An action as the models or the fast decoder (:mod:`schema.fastlog`) read it."""
+_PLAY_TYPES: Final = (PlayAction, FastPlay)
 
 AUCTION: Final = 0
 TRUMP: Final = 1
@@ -718,7 +737,7 @@ class DealState:
             setattr(other, name, value)
         return other
 
-    def check(self, action: Action) -> Finding | None:
+    def check(self, action: AnyAction) -> Finding | None:
         """The first error finding ``action`` would give here, without changing the state.
 
         >>> from schema import Rules, Seat
@@ -923,7 +942,7 @@ class DealState:
         return None
 
     # ------------------------------------------------------------------ rules: trump
-    def _rule_trump(self, action: TrumpAction) -> Breach | None:
+    def _rule_trump(self, action: TrumpAction | FastTrump) -> Breach | None:
         """What the caller may choose: a suit, the seventh card, an own card, no trump, reverse."""
         r = self.rules
         name = SEATS[self.caller]
@@ -1422,7 +1441,7 @@ class DealState:
         return bool(self.held[seat] >> k & 1 and self.held[seat] >> q & 1)
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action: Action) -> list[Finding]:
+    def apply(self, action: AnyAction) -> list[Finding]:
         """Apply one action as the table would, and return the findings it gave.
 
         >>> from schema import Rules, Seat
@@ -1440,7 +1459,7 @@ class DealState:
         self.n_actions += 1
         return self.findings[start:]
 
-    def run(self, actions: Sequence[Action]) -> None:
+    def run(self, actions: Sequence[AnyAction]) -> None:
         """Apply actions in order, as :meth:`apply` would, without returning findings.
 
         The auditor's loop: a card led, following suit, or discarded from a known hand by
@@ -1452,11 +1471,11 @@ class DealState:
         played_by = self.played_by
         seat_num = SEAT_NUM
         suit_mask = SUIT_MASK
-        play = PlayAction
+        plays = _PLAY_TYPES
         step = self._dir
         n = self.n_actions
         for action in actions:
-            if action.__class__ is play and self.fast:
+            if self.fast and isinstance(action, plays):
                 seat = seat_num[action.seat]
                 card = action.card
                 bit = card.mask
@@ -1542,14 +1561,15 @@ class DealState:
         self.fast_skip = (single + 2) & 3 if single >= 0 else -1  # the lone player's partner
         self.fast_decide = self.shown and self.rules.end_when_decided
 
-    def _on_speech(self, action: BidAction | PassAction | DittoAction) -> None:
+    def _on_speech(
+        self, action: BidAction | PassAction | DittoAction | FastBid | FastPass | FastDitto
+    ) -> None:
         """A bid, a pass or a Ditto: the turn, the bidding limits, then the auction's style."""
         seat = SEAT_NUM[action.seat]
-        cls = action.__class__
-        if cls is PassAction:
+        if isinstance(action, BidAction | FastBid):
+            kind, value = BID, action.value
+        elif action.type == "pass":
             kind, value = PASS, 0
-        elif cls is BidAction:
-            kind, value = BID, action.value  # type: ignore[union-attr]
         else:
             kind, value = DITTO, 0
         if (self.thrown_in is not None or self.hard_end) and self._ended(seat, _said(kind, value)):
@@ -1703,7 +1723,7 @@ class DealState:
         self.high_pos, self.high_value = pos, value
         self.phase = TRUMP
 
-    def _on_redeal(self, action: RedealAction) -> None:
+    def _on_redeal(self, action: RedealAction | FastRedeal) -> None:
         seat = SEAT_NUM[action.seat]
         if self._ended(seat, "asked for a redeal"):
             return
@@ -1718,7 +1738,7 @@ class DealState:
             )
         self._throw_in("redeal")
 
-    def _on_trump(self, action: TrumpAction) -> None:
+    def _on_trump(self, action: TrumpAction | FastTrump) -> None:
         seat = SEAT_NUM[action.seat]
         if self._ended(seat, "chose the trump"):
             return
@@ -1754,7 +1774,7 @@ class DealState:
             self._deal_second_four()  # no doubling to wait for
         self._full_deal_throw_ins()
 
-    def _set_trump(self, action: TrumpAction) -> None:
+    def _set_trump(self, action: TrumpAction | FastTrump) -> None:
         r = self.rules
         c = self.caller
         if action.mode == "no_trump":
@@ -1857,13 +1877,13 @@ class DealState:
         # The doubling comes before the second four, so before a full-deal throw-in shows.
         return self.thrown_in in _FULL_DEAL_REASONS and self.ladder_open
 
-    def _on_double(self, action: DoubleAction) -> None:
+    def _on_double(self, action: DoubleAction | FastDouble) -> None:
         self._ladder(SEAT_NUM[action.seat], 1, "doubled", self._rule_double)
 
-    def _on_redouble(self, action: RedoubleAction) -> None:
+    def _on_redouble(self, action: RedoubleAction | FastRedouble) -> None:
         self._ladder(SEAT_NUM[action.seat], 2, "redoubled", self._rule_redouble)
 
-    def _on_set(self, action: SetAction) -> None:
+    def _on_set(self, action: SetAction | FastSet) -> None:
         self._ladder(SEAT_NUM[action.seat], 3, "said set", self._rule_set)
 
     def _ladder(self, seat: int, level: int, what: str, rule: SeatRule) -> None:
@@ -1881,7 +1901,7 @@ class DealState:
         ):
             self._deal_second_four()  # nobody can go higher
 
-    def _on_single_hand(self, action: SingleHandAction) -> None:
+    def _on_single_hand(self, action: SingleHandAction | FastSingleHand) -> None:
         seat = SEAT_NUM[action.seat]
         if self._ended(seat, "declared single hand"):
             return
@@ -1894,7 +1914,7 @@ class DealState:
         self._deal_second_four()
         self.to_play = seat
 
-    def _on_show(self, action: ShowAction) -> None:
+    def _on_show(self, action: ShowAction | FastShow) -> None:
         seat = SEAT_NUM[action.seat]
         if self._ended(seat, "asked for the trump"):
             return
@@ -1942,7 +1962,7 @@ class DealState:
         self.asker_must = self.rules.must_trump_after_show
         self.seventh_turn = self._seventh_exempt(seat) and self.face_down >= 0
 
-    def _on_pair(self, action: PairAction) -> None:
+    def _on_pair(self, action: PairAction | FastPair) -> None:
         seat = SEAT_NUM[action.seat]
         if self._ended(seat, "showed the Pair"):
             return
@@ -1991,7 +2011,7 @@ class DealState:
         if mask:
             self.pending.append((seat, mask, code, message, self.n_actions))
 
-    def _on_play(self, action: PlayAction) -> None:
+    def _on_play(self, action: PlayAction | FastPlay) -> None:
         seat = SEAT_NUM[action.seat]
         idx = action.card.index
         bit = 1 << idx
@@ -2331,3 +2351,20 @@ _HANDLERS: Final[dict[type, Callable[[DealState, Any], None]]] = {
     PlayAction: DealState._on_play,
     PairAction: _refreshing(DealState._on_pair),
 }
+_HANDLERS.update(
+    (fast, _HANDLERS[model])
+    for model, fast in (
+        (BidAction, FastBid),
+        (PassAction, FastPass),
+        (DittoAction, FastDitto),
+        (RedealAction, FastRedeal),
+        (DoubleAction, FastDouble),
+        (RedoubleAction, FastRedouble),
+        (SetAction, FastSet),
+        (TrumpAction, FastTrump),
+        (SingleHandAction, FastSingleHand),
+        (ShowAction, FastShow),
+        (PlayAction, FastPlay),
+        (PairAction, FastPair),
+    )
+)

@@ -9,17 +9,23 @@ from __future__ import annotations
 import gc
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import orjson
 import typer
 from rich.console import Console
 
-from importers.canonical import Record
-from importers.formats import expand_inputs, import_paths, read_any, write_matches
+from importers.canonical import FastRecord, Record
+from importers.formats import (
+    expand_inputs,
+    import_paths,
+    read_any,
+    read_for_audit,
+    write_matches,
+)
 from replay import AuditError, Finding, audit_match, deal_steps
 from replay.selfplay import simulate_matches
 from reports.errors import WarehouseError
@@ -34,6 +40,8 @@ from twentynine.demo import run_demo
 from twentynine.frames import outcome_text, render_step
 from twentynine.pager import show_frames
 from twentynine.textout import plural, text_table
+
+R = TypeVar("R")
 
 app = typer.Typer(
     name="twentynine",
@@ -124,20 +132,24 @@ FromOption = Annotated[
 ]
 
 
-def _location(record: Record, finding: Finding) -> str:
+def _location(record: Record | FastRecord, finding: Finding) -> str:
     where = record.source if record.line is None else f"{record.source}:{record.line}"
     deal = "-" if finding.deal is None else str(finding.deal)
     action = "-" if finding.action is None else str(finding.action)
     return f"{where}:{deal}:{action}"
 
 
-def _read_inputs(paths: list[str], from_format: str | None) -> Iterator[tuple[str, Record]]:
+def _read_inputs(
+    paths: list[str],
+    from_format: str | None,
+    read: Callable[[Path, str | None], Iterator[R]],
+) -> Iterator[tuple[str, R]]:
     files = expand_inputs(paths)
     if not files:
         raise fail("no match logs found in " + ", ".join(paths))
     try:
         for file in files:
-            for record in read_any(file, from_format):
+            for record in read(file, from_format):
                 yield str(file), record
     except ValueError as exc:  # an unknown --from
         raise fail(str(exc)) from None
@@ -163,7 +175,8 @@ def audit_command(
         raise fail(f"--rules: {exc}") from None
     files: set[str] = set()
     matches = deals = errors = warnings = unreadable = 0
-    for file, record in _read_inputs(paths, from_format):
+    # The fast decoder where it can: the engine replays its matches as the models' own.
+    for file, record in _read_inputs(paths, from_format, read_for_audit):
         files.add(file)
         if record.match is None:
             unreadable += 1
@@ -205,7 +218,7 @@ def audit_command(
         raise typer.Exit(EXIT_FINDINGS)
 
 
-def _print_problems(record: Record, output: OutputFormat) -> None:
+def _print_problems(record: Record | FastRecord, output: OutputFormat) -> None:
     for problem in record.problems:
         if output is OutputFormat.json:
             line = {
@@ -340,7 +353,7 @@ def replay_command(
         raise fail(f"--rules: {exc}") from None
     chosen: MatchLog | None = None
     seen = 0
-    for _, record in _read_inputs([path], from_format):
+    for _, record in _read_inputs([path], from_format, read_any):
         if record.match is None:
             raise fail(str(record.problems[0]))
         seen += 1

@@ -1,0 +1,224 @@
+"""A fast decoder of match logs for the auditor: the same contract, read by msgspec.
+
+The pydantic models of :mod:`schema.log` stay the contract: they give the JSON Schema, the
+one-line error messages, and the models the importers and the warehouse build. Reading them
+costs about five times parsing the JSON, which caps the audit of a large file. These structs
+mirror those models field for field and are decoded and checked in one compiled pass (a little
+quicker than parsing into plain dicts). :func:`decode_match` is strict and cautious: whenever
+it is not sure the pydantic models would read a document the same way, it returns ``None``
+and the caller reads that document with the models, errors and all.
+
+>>> log = decode_match(b'{"format": "twentynine.match", "version": 1, "id": "m1", '
+...     b'"rules": "pagat", "players": {"N": "a", "E": "b", "S": "c", "W": "d"}, '
+...     b'"deals": [{"dealer": "N", "actions": [{"seat": "E", "type": "bid", "value": 15}]}]}')
+>>> action = log.deals[0].actions[0]
+>>> type(action).__name__, action.seat, action.value
+('FastBid', <Seat.E: 'E'>, 15)
+>>> decode_match(b'{"format": "twentynine.match"}') is None  # the models must say why
+True
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Final, Literal
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+from schema.cards import Card, Seat, Suit, Team
+from schema.rules import Rules, RulesError, resolve_rules
+
+
+class _Strict(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    # gc=False: these hold only data, never a cycle, so the collector need not walk them.
+    pass
+
+
+class FastTeamScores(_Strict, frozen=True):
+    """Mirrors :class:`schema.log.TeamScores`."""
+
+    NS: int
+    EW: int
+
+
+class FastPlayerRef(_Strict, frozen=True):
+    """Mirrors :class:`schema.log.PlayerRef`."""
+
+    name: str
+    id: str
+
+
+class _FastAction(_Strict, tag_field="type", kw_only=True, frozen=True):
+    type: ClassVar[str]
+    seat: Seat
+    t: int | None = None
+    note: str | None = None
+
+
+class FastBid(_FastAction, tag="bid", frozen=True):
+    """Mirrors :class:`schema.log.BidAction`."""
+
+    type: ClassVar[str] = "bid"
+    value: int
+
+
+class FastPass(_FastAction, tag="pass", frozen=True):
+    """Mirrors :class:`schema.log.PassAction`."""
+
+    type: ClassVar[str] = "pass"
+
+
+class FastDitto(_FastAction, tag="ditto", frozen=True):
+    """Mirrors :class:`schema.log.DittoAction`."""
+
+    type: ClassVar[str] = "ditto"
+
+
+class FastTrump(_FastAction, tag="trump", frozen=True):
+    """Mirrors :class:`schema.log.TrumpAction`."""
+
+    type: ClassVar[str] = "trump"
+    suit: Suit | None = None
+    seventh: bool | None = None
+    card: Card | None = None
+    mode: Literal["no_trump", "reverse"] | None = None
+
+
+class FastDouble(_FastAction, tag="double", frozen=True):
+    """Mirrors :class:`schema.log.DoubleAction`."""
+
+    type: ClassVar[str] = "double"
+
+
+class FastRedouble(_FastAction, tag="redouble", frozen=True):
+    """Mirrors :class:`schema.log.RedoubleAction`."""
+
+    type: ClassVar[str] = "redouble"
+
+
+class FastSet(_FastAction, tag="set", frozen=True):
+    """Mirrors :class:`schema.log.SetAction`."""
+
+    type: ClassVar[str] = "set"
+
+
+class FastSingleHand(_FastAction, tag="single_hand", frozen=True):
+    """Mirrors :class:`schema.log.SingleHandAction`."""
+
+    type: ClassVar[str] = "single_hand"
+
+
+class FastRedeal(_FastAction, tag="redeal", frozen=True):
+    """Mirrors :class:`schema.log.RedealAction`."""
+
+    type: ClassVar[str] = "redeal"
+
+
+class FastShow(_FastAction, tag="show", frozen=True):
+    """Mirrors :class:`schema.log.ShowAction`."""
+
+    type: ClassVar[str] = "show"
+    suit: Suit | None = None
+
+
+class FastPlay(_FastAction, tag="play", frozen=True):
+    """Mirrors :class:`schema.log.PlayAction`."""
+
+    type: ClassVar[str] = "play"
+    card: Card
+
+
+class FastPair(_FastAction, tag="pair", frozen=True):
+    """Mirrors :class:`schema.log.PairAction`."""
+
+    type: ClassVar[str] = "pair"
+
+
+FastAction = (
+    FastBid
+    | FastPass
+    | FastDitto
+    | FastTrump
+    | FastDouble
+    | FastRedouble
+    | FastSet
+    | FastSingleHand
+    | FastRedeal
+    | FastShow
+    | FastPlay
+    | FastPair
+)
+
+
+class FastDealResult(_Strict, frozen=True):
+    """Mirrors :class:`schema.log.DealResult`; ``thrown_in`` is ``UNSET`` when not written."""
+
+    points: FastTeamScores | None = None
+    score: FastTeamScores | None = None
+    thrown_in: str | UnsetType | None = UNSET
+
+
+_Hand = Annotated[list[Card | None], msgspec.Meta(min_length=8, max_length=8)]
+
+
+class FastDeal(_Strict, frozen=True):
+    """Mirrors :class:`schema.log.Deal`."""
+
+    dealer: Seat
+    actions: list[FastAction]
+    hands: dict[Seat, _Hand] | None = None
+    result: FastDealResult | None = None
+
+
+class FastMatchResult(_Strict, frozen=True):
+    """Mirrors :class:`schema.log.MatchResult`."""
+
+    score: FastTeamScores
+    winner: Team | None = None
+
+
+class FastMatchLog(_Strict, frozen=True):
+    """Mirrors :class:`schema.log.MatchLog`, as far as the auditor reads it."""
+
+    format: Literal["twentynine.match"]
+    version: Literal[1]
+    rules: str | dict[str, Any]
+    players: dict[Seat, str | FastPlayerRef]
+    deals: list[FastDeal]
+    id: str | None = None
+    meta: dict[str, Any] | None = None
+    result: FastMatchResult | None = None
+
+    def resolved_rules(self) -> Rules:
+        """The match's rules as a validated :class:`Rules` value."""
+        return resolve_rules(self.rules)
+
+    @property
+    def match_id(self) -> str:
+        """The recorder's ``id``: :func:`decode_match` only returns matches that have one."""
+        assert self.id, "decode_match reads only matches with an id"
+        return self.id
+
+
+_DECODER: Final = msgspec.json.Decoder(FastMatchLog)
+
+
+def decode_match(data: bytes | str) -> FastMatchLog | None:
+    """One JSON document as a :class:`FastMatchLog`, or ``None`` to leave it to the models.
+
+    ``None`` when the document breaks the strict schema (the models then give the reason, or
+    accept what their lax reading allows, such as ``"15"`` for 15), when its rules or players
+    would not pass the models' own checks, and when it has no ``id`` (its id is then the hash
+    of the canonical JSON, which only the models write).
+    """
+    try:
+        match = _DECODER.decode(data)
+    except msgspec.DecodeError:
+        return None
+    if not match.id or len(match.players) != 4:
+        return None
+    try:
+        match.resolved_rules()
+    except RulesError:
+        return None
+    return match
