@@ -202,20 +202,41 @@ class FastMatchLog(_Strict, frozen=True):
 
 _DECODER: Final = msgspec.json.Decoder(FastMatchLog)
 
+MAX_NESTING: Final = 200
+"""The deepest nesting of non-empty arrays and objects pydantic's JSON parser reads (the
+document itself counts); msgspec has no such limit. Only ``meta`` can nest that deep: every
+other field has a fixed shape, and ``rules`` overrides are plain values."""
+
+
+def _nesting(value: object) -> int:
+    """Levels of non-empty lists and dicts, counted as pydantic's parser counts them.
+
+    >>> _nesting({"a": [1, {"b": []}]}), _nesting([]), _nesting(7)
+    (3, 0, 0)
+    """
+    if isinstance(value, dict) and value:
+        return 1 + max(map(_nesting, value.values()))
+    if isinstance(value, list) and value:
+        return 1 + max(map(_nesting, value))
+    return 0
+
 
 def decode_match(data: bytes | str) -> FastMatchLog | None:
     """One JSON document as a :class:`FastMatchLog`, or ``None`` to leave it to the models.
 
     ``None`` when the document breaks the strict schema (the models then give the reason, or
     accept what their lax reading allows, such as ``"15"`` for 15), when its rules or players
-    would not pass the models' own checks, and when it has no ``id`` (its id is then the hash
-    of the canonical JSON, which only the models write).
+    would not pass the models' own checks, when its ``meta`` nests deeper than the models'
+    parser reads, and when it has no ``id`` (its id is then the hash of the canonical JSON,
+    which only the models write).
     """
     try:
         match = _DECODER.decode(data)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return None
     if not match.id or len(match.players) != 4:
+        return None
+    if match.meta and _nesting(match.meta) >= MAX_NESTING:  # the document is one level more
         return None
     try:
         match.resolved_rules()
