@@ -1,0 +1,154 @@
+"""Compile the rules engine ``replay/deal.py`` with mypyc; the metadata is in pyproject.toml.
+
+``pip install -e .`` and ``pip install .`` build two optional extensions, ``replay.deal`` and
+its runtime ``replay.deal__mypyc``, and write the SHA-256 of each source compiled in (deal.py
+and the project modules it imports) to ``replay/_compiled_source.sha256``, in the format of
+``sha256sum``, so that :func:`replay._engine.engine_build` can tell a stale build. With
+``TWENTYNINE_PURE_PYTHON=1``, or when mypyc or the C compiler fails, the install is pure
+Python, and an earlier build's extensions are removed from the source tree.
+
+mypyc type-checks the engine with the ``[tool.mypy]`` section of pyproject.toml, once per build,
+not in the build backend's metadata hooks.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import importlib.machinery
+import os
+import sys
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
+
+ROOT = Path(__file__).resolve().parent
+ENGINE = "replay/deal.py"
+RECORD = "_compiled_source.sha256"
+PURE = os.environ.get("TWENTYNINE_PURE_PYTHON") == "1"
+# Commands that finalize build_ext only for its list of sources, which the stand-in gives right
+METADATA_COMMANDS = {"egg_info", "dist_info", "sdist"}
+
+
+def _say(message: str) -> None:
+    print(f"twentynine: {message}", file=sys.stderr, flush=True)
+
+
+def _remove_engine(build_lib: str, *, inplace: bool) -> None:
+    """Delete a compiled engine left by an earlier build, so that replay/deal.py is imported.
+
+    From build/lib, whence a wheel takes every file, and for an editable install from the
+    source tree too.
+    """
+    folders = [Path(build_lib, "replay"), *([ROOT / "replay"] if inplace else [])]
+    for folder in folders:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            for path in (folder / f"deal{suffix}", folder / f"deal__mypyc{suffix}"):
+                path.unlink(missing_ok=True)
+        (folder / RECORD).unlink(missing_ok=True)
+
+
+class BuildPy(build_py):
+    def run(self) -> None:
+        if PURE:
+            _say("TWENTYNINE_PURE_PYTHON=1: the engine is pure Python")
+            _remove_engine(self.build_lib, inplace=self.editable_mode)
+        super().run()
+
+
+def _engine_sources() -> list[str]:
+    """replay/deal.py and the project modules it imports, directly or not.
+
+    mypyc builds their types and ``Final`` constants into the compiled engine, so an edit to
+    any of them makes the build stale.
+    """
+    sources = [ENGINE]
+    for path in sources:  # grows while it is read
+        for node in ast.walk(ast.parse((ROOT / path).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules = [node.module]
+            else:
+                continue
+            for module in modules:
+                stem = module.replace(".", "/")
+                for candidate in (f"{stem}.py", f"{stem}/__init__.py"):
+                    if (ROOT / candidate).is_file() and candidate not in sources:
+                        sources.append(candidate)
+    return sources
+
+
+@functools.cache
+def _mypycify() -> tuple[list[Extension], str]:
+    """mypyc's extensions for the engine (none if mypyc fails), and the record of its sources."""
+    record = "".join(
+        f"{hashlib.sha256((ROOT / path).read_bytes()).hexdigest()}  {path}\n"
+        for path in _engine_sources()
+    )
+    try:
+        from mypyc.build import mypycify
+
+        made = mypycify(["--config-file", str(ROOT / "pyproject.toml"), ENGINE], opt_level="3")
+        extensions = [extension for extension in made if isinstance(extension, Extension)]
+        if len(extensions) != len(made):
+            raise TypeError(f"mypyc made extensions setuptools cannot build: {made}")
+    except (Exception, SystemExit) as error:  # mypyc reports a failed type check by exiting
+        _say(f"mypyc could not translate {ENGINE} ({error!r}); installing pure Python")
+        extensions = []
+    for extension in extensions:
+        extension.optional = True  # a failed compile leaves the pure-Python engine
+    return extensions, record
+
+
+class BuildExt(build_ext):
+    """Builds mypyc's extensions in place of the stand-in; any failure leaves pure Python."""
+
+    def finalize_options(self) -> None:
+        swap = STAND_IN in (self.distribution.ext_modules or []) and not set(
+            self.distribution.commands
+        ).issubset(METADATA_COMMANDS)
+        if swap:
+            self.distribution.ext_modules = [*_mypycify()[0]]
+        super().finalize_options()
+        self.failed: list[str] = []
+        if swap and not self.extensions:  # mypyc failed, and build_ext will not run
+            _remove_engine(self.build_lib, inplace=self.inplace)
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception:
+            self.failed.append(ext.name)
+            raise
+
+    def run(self) -> None:
+        super().run()
+        outputs = [
+            Path(self.build_lib, self.get_ext_filename(e.name))  # type: ignore[no-untyped-call]
+            for e in self.extensions
+        ]
+        if self.extensions and not self.failed and all(path.exists() for path in outputs):
+            record = _mypycify()[1]
+            folders = [Path(self.build_lib, "replay")]
+            if self.inplace:
+                folders.append(ROOT / "replay")
+            for folder in folders:
+                (folder / RECORD).write_text(record, encoding="utf-8")
+            _say(f"compiled {ENGINE} with mypyc")
+            return
+        _say(
+            f"could not compile {ENGINE} ({', '.join(self.failed) or 'no extension'}); "
+            "the engine is pure Python"
+        )
+        _remove_engine(self.build_lib, inplace=self.inplace)
+
+
+# A stand-in that keeps the wheel platform-specific and makes setuptools run build_ext, where
+# BuildExt swaps in mypyc's extensions: the other build-backend hooks never run mypyc.
+STAND_IN = Extension("replay.deal", [ENGINE], optional=True)
+
+setup(ext_modules=[] if PURE else [STAND_IN], cmdclass={"build_py": BuildPy, "build_ext": BuildExt})
