@@ -121,9 +121,12 @@ class TrickList(Sequence[TrickFacts]):
         return repr(self._all())
 
 
-@dataclass(frozen=True, slots=True)
-class DealFacts:
-    """What a deal's replay establishes. Points and scores are keyed by team."""
+class DealFacts(NamedTuple):
+    """What a deal's replay establishes. Points and scores are keyed by team.
+
+    A named tuple: the auditor makes one a deal, and a tuple is made several times faster
+    than a frozen dataclass.
+    """
 
     number: int
     dealer: Seat
@@ -463,10 +466,10 @@ def _compare_result(
 
 def _recorded_thrown_in(result: DealResult | FastDealResult) -> tuple[bool, str | None]:
     """Whether the result says if the deal was thrown in, and the reason it gives (or None)."""
-    if isinstance(result, DealResult):
-        return "thrown_in" in result.__pydantic_fields_set__, result.thrown_in
-    reason = result.thrown_in
-    return (False, None) if isinstance(reason, UnsetType) else (True, reason)
+    if isinstance(result, FastDealResult):  # first: pydantic's isinstance runs in Python
+        reason = result.thrown_in
+        return (False, None) if isinstance(reason, UnsetType) else (True, reason)
+    return "thrown_in" in result.__pydantic_fields_set__, result.thrown_in
 
 
 def _compare_match(match: MatchLog | FastMatchLog, table: MatchState) -> list[Finding]:

@@ -76,7 +76,6 @@ from schema.rules import Rules
 
 AnyAction = Action | FastAction
 """An action as the models or the fast decoder (:mod:`schema.fastlog`) read it."""
-_PLAY_TYPES: Final = (PlayAction, FastPlay)
 
 AUCTION: Final = 0
 TRUMP: Final = 1
@@ -1471,11 +1470,11 @@ class DealState:
         played_by = self.played_by
         seat_num = SEAT_NUM
         suit_mask = SUIT_MASK
-        plays = _PLAY_TYPES
         step = self._dir
         n = self.n_actions
         for action in actions:
-            if self.fast and isinstance(action, plays):
+            # Types compared, not isinstance: pydantic's models check instances in Python.
+            if self.fast and (type(action) is FastPlay or type(action) is PlayAction):
                 seat = seat_num[action.seat]
                 card = action.card
                 bit = card.mask
@@ -1566,7 +1565,7 @@ class DealState:
     ) -> None:
         """A bid, a pass or a Ditto: the turn, the bidding limits, then the auction's style."""
         seat = SEAT_NUM[action.seat]
-        if isinstance(action, BidAction | FastBid):
+        if type(action) is FastBid or type(action) is BidAction:
             kind, value = BID, action.value
         elif action.type == "pass":
             kind, value = PASS, 0
