@@ -7,6 +7,7 @@
 (0, True)
 """
 
+from replay._engine import engine_build
 from replay.audit import (
     AuditedMatch,
     DealFacts,
@@ -44,6 +45,7 @@ __all__ = [
     "audit_match",
     "deal_steps",
     "describe",
+    "engine_build",
     "normalize_reason",
     "play_random",
     "random_deal",

@@ -1,5 +1,6 @@
 """The command line as a user runs it: output, one-line errors and exit codes."""
 
+import importlib.metadata
 import json
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from replay import engine_build
 from schema.log import match_json_schema
 from twentynine.cli import app
 
@@ -28,6 +30,14 @@ def test_help_lists_the_commands() -> None:
     assert result.exit_code == 0
     for command in ("schema", "rules", "audit", "demo"):
         assert command in result.stdout
+
+
+def test_version_says_which_engine_runs() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0, result.output
+    version = importlib.metadata.version("twentynine")
+    assert result.output == f"twentynine {version} (rules engine: {engine_build()})\n"
+    assert engine_build() in ("compiled", "pure Python")  # a stale build fails test_build too
 
 
 def test_module_entry_point_runs() -> None:

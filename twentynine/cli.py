@@ -7,6 +7,7 @@ non-zero exit status; a traceback means a bug in twentynine, never in the input.
 from __future__ import annotations
 
 import gc
+import importlib.metadata
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -26,7 +27,7 @@ from importers.formats import (
     read_for_audit,
     write_matches,
 )
-from replay import AuditError, Finding, audit_match, deal_steps
+from replay import AuditError, Finding, audit_match, deal_steps, engine_build
 from replay.selfplay import simulate_matches
 from reports.errors import WarehouseError
 from reports.export import export_parquet, format_result
@@ -54,6 +55,28 @@ app = typer.Typer(
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_BAD_INPUT = 2
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        version = importlib.metadata.version("twentynine")
+        typer.echo(f"twentynine {version} (rules engine: {engine_build()})")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the version and whether the rules engine is compiled, then exit.",
+        ),
+    ] = False,
+) -> None:
+    """Replay, audit, store and report hand histories of the card game Twenty-Nine (29)."""
 
 
 class OutputFormat(StrEnum):
