@@ -479,15 +479,14 @@ class DealState:
             eight: Sequence[Card] = cards  # type: ignore[assignment]  # None is caught below
             try:  # the usual case, eight cards all recorded, without a loop
                 c0, c1, c2, c3, c4, c5, c6, c7 = eight
-                full = c0.mask | c1.mask | c2.mask | c3.mask | c4.mask | c5.mask | c6.mask | c7.mask
-            except (ValueError, AttributeError):  # not eight, or one is None
+                i0, i1, i2, i3 = c0.index, c1.index, c2.index, c3.index
+                i4, i5, i6, i7 = c4.index, c5.index, c6.index, c7.index
+                full = 1 << i0 | 1 << i1 | 1 << i2 | 1 << i3 | 1 << i4 | 1 << i5 | 1 << i6 | 1 << i7
+            except (ValueError, AttributeError, TypeError):  # not eight, or one is None
                 full = 0
             if full.bit_count() == 8 and not full & seen:  # eight different cards
                 seen |= full
-                self.dealt[s] = [
-                    c0.index, c1.index, c2.index, c3.index,
-                    c4.index, c5.index, c6.index, c7.index,
-                ]  # fmt: skip
+                self.dealt[s] = [i0, i1, i2, i3, i4, i5, i6, i7]
                 self.held[s] = self.known[s] = full
                 self.unknown[s] = 0
                 continue
@@ -1476,12 +1475,11 @@ class DealState:
             # Types compared, not isinstance: pydantic's models check instances in Python.
             if self.fast and (type(action) is FastPlay or type(action) is PlayAction):
                 seat = seat_num[action.seat]
-                card = action.card
-                bit = card.mask
+                idx = action.card.index
+                bit = 1 << idx
                 held = held_of[seat]
                 block = self.fast_block
                 if held & bit and seat == self.to_play and not bit & block:
-                    idx = card.index
                     led = self.led
                     if (
                         led < 0
