@@ -38,7 +38,14 @@ import pyarrow as pa
 
 from importers.canonical import Record
 from importers.errors import InputProblem
-from importers.formats import FORMAT_NAMES, FORMATS, HEAD_SIZE, detect_format, expand_inputs
+from importers.formats import (
+    FORMAT_NAMES,
+    FORMATS,
+    HEAD_SIZE,
+    READ_BUFFER,
+    detect_format,
+    expand_inputs,
+)
 from importers.formats import read_any as _read_stdin
 from replay import AuditedMatch, audit_match
 from reports import ddl
@@ -657,7 +664,7 @@ def read_inputs(
             continue
         source = str(path)
         try:
-            with path.open("rb") as stream:
+            with path.open("rb", buffering=READ_BUFFER) as stream:
                 head = stream.read(HEAD_SIZE)
                 stream.seek(0)
                 name = from_format or detect_format(path, head)
