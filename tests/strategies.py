@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from hypothesis import strategies as st
 
 from schema.cards import ALL_CARDS, Seat, Suit
-from schema.rules import PRESET_NAMES
+from schema.rules import PRESET_NAMES, Rules
 
 seats = st.sampled_from(list(Seat))
 suits = st.sampled_from(list(Suit))
@@ -89,3 +89,30 @@ match_documents = st.fixed_dictionaries(
     },
 )
 """Match-log documents (JSON-ready dicts) that validate; deals are shapes, not legal play."""
+
+
+RULE_VARIANTS: Final[dict[str, Rules]] = {name: Rules.preset(name) for name in PRESET_NAMES}
+RULE_VARIANTS.update(
+    {
+        "pagat-variants": Rules.preset("pagat").with_options(
+            seventh_card="pagat",
+            no_trump=True,
+            reverse=True,
+            double=True,
+            redouble=True,
+            set=True,
+            single_hand=True,
+            under_half=True,
+        ),
+        "single-round": Rules.preset("standard").with_options(
+            bidding="single_round", all_pass="throw_in", zero_point_throw_in="on_request"
+        ),
+        "automatic-must-trump": Rules.preset("beginner").with_options(
+            must_trump_after_show=True, must_overtrump_after_show=True, pair="after_side_wins"
+        ),
+        "own-card-seventh": Rules.preset("classic29").with_options(
+            seventh_card="on", seventh_card_no_scoring_trump_throw_in=True, end_when_decided=True
+        ),
+    }
+)
+"""Every preset, and rule sets that switch on the options no preset has together."""

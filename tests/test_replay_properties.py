@@ -11,7 +11,7 @@ from replay import DealState, audit_match, play_random, random_match
 from replay._tables import mask_points
 from replay.deal import STATE_FIELDS
 from replay.simulate import deal_cards
-from schema import PRESET_NAMES, Card, MatchLog, Rules, Seat, Suit
+from schema import Card, MatchLog, Rules, Seat, Suit
 from schema.log import (
     Action,
     BidAction,
@@ -27,31 +27,9 @@ from schema.log import (
     SingleHandAction,
     TrumpAction,
 )
+from tests.strategies import RULE_VARIANTS
 
-VARIANTS: dict[str, Rules] = {name: Rules.preset(name) for name in PRESET_NAMES}
-VARIANTS.update(
-    {
-        "pagat-variants": Rules.preset("pagat").with_options(
-            seventh_card="pagat",
-            no_trump=True,
-            reverse=True,
-            double=True,
-            redouble=True,
-            set=True,
-            single_hand=True,
-            under_half=True,
-        ),
-        "single-round": Rules.preset("standard").with_options(
-            bidding="single_round", all_pass="throw_in", zero_point_throw_in="on_request"
-        ),
-        "automatic-must-trump": Rules.preset("beginner").with_options(
-            must_trump_after_show=True, must_overtrump_after_show=True, pair="after_side_wins"
-        ),
-        "own-card-seventh": Rules.preset("classic29").with_options(
-            seventh_card="on", seventh_card_no_scoring_trump_throw_in=True, end_when_decided=True
-        ),
-    }
-)
+VARIANTS = RULE_VARIANTS
 names = st.sampled_from(sorted(VARIANTS))
 
 

@@ -88,8 +88,8 @@ from schema.log import (
     TeamScores,
     TrumpAction,
 )
-from schema.rules import PRESET_NAMES, Rules
-from tests.strategies import match_documents
+from schema.rules import Rules
+from tests.strategies import RULE_VARIANTS, match_documents
 from twentynine.cli import app
 from twentynine.textout import plural
 
@@ -437,24 +437,7 @@ def test_every_sample_log_reads_and_audits_alike() -> None:
 
 
 # ------------------------------------------------------------- 3. random legal matches
-VARIANTS: Final[dict[str, Rules]] = {name: Rules.preset(name) for name in PRESET_NAMES}
-VARIANTS.update(
-    {
-        "pagat-variants": Rules.preset("pagat").with_options(
-            seventh_card="pagat",
-            no_trump=True,
-            reverse=True,
-            double=True,
-            redouble=True,
-            set=True,
-            single_hand=True,
-            under_half=True,
-        ),
-        "own-card-seventh": Rules.preset("classic29").with_options(
-            seventh_card="on", seventh_card_no_scoring_trump_throw_in=True, end_when_decided=True
-        ),
-    }
-)
+VARIANTS = RULE_VARIANTS
 variant_names = st.sampled_from(sorted(VARIANTS))
 
 
