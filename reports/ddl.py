@@ -60,6 +60,15 @@ _MATCH_KEY: Final = _c(
     "match_id", "VARCHAR", "The match: the log's `id`, or its content hash.", null=False
 )
 _DEAL_NO: Final = _c("deal_no", "SMALLINT", "The deal's number in the match, from 1.", null=False)
+# Columns of every action row (plays and other actions alike).
+_ACTION_NO: Final = _c(
+    "action_no",
+    "SMALLINT",
+    "Index in the deal's `actions`, from 0 (as findings count).",
+    null=False,
+)
+_TIME: Final = _c("t", "BIGINT", "Milliseconds since the match began, where recorded.")
+_NOTE: Final = _c("note", "VARCHAR", "Free commentary, where recorded.")
 
 ACTION_CODES: Final[dict[str, str]] = {
     "bid": "b",
@@ -325,12 +334,7 @@ VIEW_COLUMNS: Final[dict[str, tuple[Column, ...]]] = {
     "other_actions": (
         _MATCH_KEY,
         _DEAL_NO,
-        _c(
-            "action_no",
-            "SMALLINT",
-            "Index in the deal's `actions`, from 0 (as findings count).",
-            null=False,
-        ),
+        _ACTION_NO,
         _c("seat", "VARCHAR", "Who acted.", null=False),
         _c(
             "type",
@@ -350,18 +354,13 @@ VIEW_COLUMNS: Final[dict[str, tuple[Column, ...]]] = {
             "BIGINT",
             "For `bid`, `pass`, `ditto`: the highest bid before it (NULL: none yet).",
         ),
-        _c("t", "BIGINT", "Milliseconds since the match began, where recorded."),
-        _c("note", "VARCHAR", "Free commentary, where recorded."),
+        _TIME,
+        _NOTE,
     ),
     "plays": (
         _MATCH_KEY,
         _DEAL_NO,
-        _c(
-            "action_no",
-            "SMALLINT",
-            "Index in the deal's `actions`, from 0 (as findings count).",
-            null=False,
-        ),
+        _ACTION_NO,
         _c("seat", "VARCHAR", "Who played.", null=False),
         _c("card", "VARCHAR", "The card.", null=False),
         _c(
@@ -370,8 +369,8 @@ VIEW_COLUMNS: Final[dict[str, tuple[Column, ...]]] = {
             "The trick (from 1) it went to, as replayed; NULL once the log's plays no "
             "longer match the replayed tricks.",
         ),
-        _c("t", "BIGINT", "Milliseconds since the match began, where recorded."),
-        _c("note", "VARCHAR", "Free commentary, where recorded."),
+        _TIME,
+        _NOTE,
     ),
     "tricks": (
         _MATCH_KEY,
