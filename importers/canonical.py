@@ -123,7 +123,13 @@ def read_stream_fast(
     stream: BinaryIO, source: str, layout: Layout = "auto"
 ) -> Iterator[Record | FastRecord]:
     """As :func:`read_stream`, each document through :func:`parse_document_fast` (the auditor's
-    reading: the engine replays either kind of match the same way)."""
+    reading: the engine replays either kind of match the same way).
+
+    >>> import io
+    >>> lines = io.BytesIO(Path("sample_logs/league.jsonl").read_bytes())
+    >>> {type(record).__name__ for record in read_stream_fast(lines, "league.jsonl")}
+    {'FastRecord'}
+    """
     return _read_stream(stream, source, layout, parse_document_fast)
 
 

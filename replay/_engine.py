@@ -35,7 +35,11 @@ def stale(source: str) -> str:
 
 
 def engine_build() -> str:
-    """``"compiled"``, ``"pure Python"``, or ``"compiled (stale: ...)"`` for the running engine."""
+    """``"compiled"``, ``"pure Python"``, or ``"compiled (stale: ...)"`` for the running engine.
+
+    >>> engine_build().split(" (")[0] in ("compiled", "pure Python")
+    True
+    """
     return build_of(replay.deal.__file__)
 
 

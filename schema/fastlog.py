@@ -229,6 +229,13 @@ def decode_match(data: bytes | str) -> FastMatchLog | None:
     would not pass the models' own checks, when its ``meta`` nests deeper than the models'
     parser reads, and when it has no ``id`` (its id is then the hash of the canonical JSON,
     which only the models write).
+
+    >>> head = b'{"format": "twentynine.match", "version": 1, "rules": "bhoos", "deals": [], '
+    >>> seats = b'"players": {"N": "a", "E": "b", "S": "c", "W": "d"}'
+    >>> decode_match(head + seats + b', "id": "t1"}').match_id
+    't1'
+    >>> decode_match(head + seats + b"}") is None  # no id: the models hash the document
+    True
     """
     try:
         match = _DECODER.decode(data)
