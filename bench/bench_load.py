@@ -6,8 +6,8 @@ Each stage runs in a fresh child process pinned to one CPU, loading into a new D
 - store: ``Warehouse.load_audited`` on matches audited beforehand (rows, Arrow, DuckDB,
   the final checkpoint on close), the warehouse's own cost;
 - audit + store: ``Warehouse.load`` on match models (the engine's audit included);
-- end to end: ``load_paths`` on a JSONL file (parse, validate, audit, store), as
-  ``twentynine load`` runs.
+- end to end: ``load_paths`` on a JSONL file (read through the fast decoder, audit, store),
+  as ``twentynine load`` runs.
 
 The matches are random legal games of every preset (``--pool`` per preset), copied under new
 ids until ``--deals`` deals. Prints deals/s by wall clock and by CPU time (which leaves out

@@ -154,7 +154,7 @@ def read_for_audit(
     ['FastRecord']
     """
     _check_format(from_format)
-    return _read_any(str(path), from_format, None, _read_format_fast)
+    return _read_any(str(path), from_format, None, read_format_fast)
 
 
 def _check_format(from_format: str | None) -> None:
@@ -170,9 +170,12 @@ def _read_format(stream: BinaryIO, source: str, path: Path | None, name: str) ->
     return FORMATS[name].read(stream, source, path)
 
 
-def _read_format_fast(
+def read_format_fast(
     stream: BinaryIO, source: str, path: Path | None, name: str
 ) -> Iterator[Record | FastRecord]:
+    """A stream of format ``name`` read as its format's reader reads it, except a canonical
+    one, read by :func:`~importers.canonical.read_stream_fast` (for the auditor and the
+    warehouse, which take either kind of match)."""
     if name == "canonical":
         layout = canonical.layout_of(path) if path is not None else "auto"
         return canonical.read_stream_fast(stream, source, layout)

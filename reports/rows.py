@@ -12,6 +12,13 @@ Arrow columns in bulk.
 The moments a seat could not follow suit are worked out here because SQL cannot easily
 derive them; the hand features are left to the ``hands`` view.
 
+A match comes as the pydantic models of :mod:`schema.log` or as the structs of
+:mod:`schema.fastlog` (what ``twentynine load`` reads canonical logs into): both give the
+same rows. Only the reading of each action's type, seat, time and note differs, as the
+quickest way for each kind (a model's ``__dict__``, a struct's slots); an action's other
+fields are told apart by the exact class, never by pydantic's ``isinstance``, which runs in
+Python.
+
 >>> from replay import audit_match, random_match
 >>> from schema import Rules
 >>> log = random_match(Rules.preset("pagat"), seed=3)
@@ -30,15 +37,38 @@ import datetime as dt
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from itertools import chain, product
-from operator import attrgetter, itemgetter, methodcaller
+from operator import attrgetter, itemgetter
 from typing import Any, Final
 
 import pyarrow as pa
+from msgspec import UnsetType
 
 from replay import AuditedMatch, DealFacts, Finding, TrickFacts
 from reports.ddl import ACTION_CODES, TABLES
 from schema.cards import Card, Seat, Team
-from schema.log import Deal, MatchLog, dump_json
+from schema.fastlog import (
+    FastAction,
+    FastBid,
+    FastDeal,
+    FastDealResult,
+    FastMatchLog,
+    FastPair,
+    FastPlay,
+    FastShow,
+    FastTrump,
+)
+from schema.log import (
+    Action,
+    BidAction,
+    Deal,
+    DealResult,
+    MatchLog,
+    PairAction,
+    PlayAction,
+    ShowAction,
+    TrumpAction,
+    dump_json,
+)
 
 INT64_MIN: Final = -(2**63)
 INT64_MAX: Final = 2**63 - 1
@@ -61,15 +91,17 @@ _NOT_FOLLOWED: Final = {
 }
 _SLICES: Final = {size: [slice(k, k + size) for k in range(0, 64, size)] for size in (3, 4)}
 _TEXT: Final = attrgetter("text")
+_CARD: Final = attrgetter("card")
+# A struct's fields are slots, quick to read; its ``type`` is a class variable.
+_TYPE: Final = attrgetter("type")
+_TIME: Final = attrgetter("t")
+_NOTE: Final = attrgetter("note")
 _DICT: Final = attrgetter("__dict__")  # a model's fields: faster to read than its attributes
 _ISEAT: Final = itemgetter("seat")
-_ICARD: Final = itemgetter("card")
 _ITYPE: Final = itemgetter("type")
 _ITIME: Final = itemgetter("t")
 _INOTE: Final = itemgetter("note")
 
-
-_IVALUE: Final = methodcaller("get", "value")
 _SEVENTH: Final[dict[bool | None, str]] = {True: "y", False: "n", None: "-"}
 _MODE: Final[dict[str | None, str]] = {"no_trump": "n", "reverse": "r", None: "-"}
 _TYPES: Final[dict[str, pa.DataType]] = {
@@ -147,6 +179,36 @@ def small_ints(values: list[int], kind: pa.DataType = pa.int16()) -> pa.Array:  
 DealFindings = Sequence[tuple[int | None, str, str]]
 """A deal's findings as (action, code, severity)."""
 
+Actions = Sequence[Action | FastAction]
+"""A deal's actions, models or structs."""
+
+
+def _read_actions(
+    deal: Deal | FastDeal,
+) -> tuple[list[str], str, list[int | None], list[str | None]]:
+    """Each action's type, the seats as one string, each action's time and note."""
+    if isinstance(deal, FastDeal):  # first: pydantic's isinstance runs in Python
+        actions = deal.actions
+        return (
+            list(map(_TYPE, actions)),
+            "".join(map(_SEAT, actions)),
+            list(map(_TIME, actions)),
+            list(map(_NOTE, actions)),
+        )
+    dicts = list(map(_DICT, deal.actions))
+    return (
+        list(map(_ITYPE, dicts)),
+        "".join(map(_ISEAT, dicts)),
+        list(map(_ITIME, dicts)),
+        list(map(_INOTE, dicts)),
+    )
+
+
+def _thrown_in(result: DealResult | FastDealResult) -> str | None:
+    """The recorded reason a deal was thrown in (a struct's ``UNSET`` when not written)."""
+    reason = result.thrown_in
+    return None if isinstance(reason, UnsetType) else reason
+
 
 class _Details:
     """What the actions other than bids and plays add to a deal's strings: the card of a
@@ -161,18 +223,19 @@ class _Details:
         self.trick_at: dict[int, int] = {}
         self.extra_at: dict[int, str] = {}
 
-    def add(self, i: int, kind: str, g: dict[str, Any], trick: int | None) -> None:
-        if kind == "trump":
-            card = g["card"]
+    def add(self, i: int, action: Action | FastAction, trick: int | None) -> None:
+        if type(action) is FastTrump or type(action) is TrumpAction:
+            card = action.card
             if card is not None:
                 self.card_at[i] = card.text
-            self.extra_at[i] = (g["suit"] or "-") + _SEVENTH[g["seventh"]] + _MODE[g["mode"]]
-        elif kind == "show":
+            suit = action.suit or "-"
+            self.extra_at[i] = suit + _SEVENTH[action.seventh] + _MODE[action.mode]
+        elif type(action) is FastShow or type(action) is ShowAction:
             if trick is not None:
                 self.trick_at[i] = trick
-            if g["suit"] is not None:
-                self.extra_at[i] = g["suit"] + "--"
-        elif kind == "pair" and trick is not None:
+            if action.suit is not None:
+                self.extra_at[i] = action.suit + "--"
+        elif (type(action) is FastPair or type(action) is PairAction) and trick is not None:
             self.trick_at[i] = trick
 
     def cards(self, first: int) -> str:
@@ -247,7 +310,11 @@ class Batch:
         return len(self.match_ids)
 
     def add(
-        self, match: MatchLog, audited: AuditedMatch, source: str | None, line: int | None
+        self,
+        match: MatchLog | FastMatchLog,
+        audited: AuditedMatch,
+        source: str | None,
+        line: int | None,
     ) -> int:
         """Add one match and its audit; returns its number of deals.
 
@@ -266,7 +333,11 @@ class Batch:
         return len(match.deals)
 
     def _match(
-        self, match: MatchLog, audited: AuditedMatch, source: str | None, line: int | None
+        self,
+        match: MatchLog | FastMatchLog,
+        audited: AuditedMatch,
+        source: str | None,
+        line: int | None,
     ) -> None:
         mid = audited.match_id
         rules = audited.rules
@@ -305,11 +376,12 @@ class Batch:
         by_deal = self._findings(mid, match, audited.findings)
         show_rule = rules.show_trump
         asking = show_rule != "automatic"
-        for deal, facts in zip(match.deals, audited.deals, strict=True):
+        deals: Sequence[Deal | FastDeal] = match.deals
+        for deal, facts in zip(deals, audited.deals, strict=True):
             self._deal(mid, deal, facts, by_deal.get(facts.number, ()), asking, show_rule)
 
     def _findings(
-        self, mid: str, match: MatchLog, findings: Sequence[Finding]
+        self, mid: str, match: MatchLog | FastMatchLog, findings: Sequence[Finding]
     ) -> dict[int, list[tuple[int | None, str, str]]]:
         by_deal: dict[int, list[tuple[int | None, str, str]]] = {}
         deals = match.deals
@@ -330,7 +402,7 @@ class Batch:
     def _deal(
         self,
         mid: str,
-        deal: Deal,
+        deal: Deal | FastDeal,
         f: DealFacts,
         findings: DealFindings,
         asking: bool,
@@ -390,7 +462,7 @@ class Batch:
                 rpoints.EW if rpoints is not None else None,
                 rscore.NS if rscore is not None else None,
                 rscore.EW if rscore is not None else None,
-                result.thrown_in if result is not None else None,
+                _thrown_in(result) if result is not None else None,
             )
         )
         for pair in f.pairs:
@@ -421,7 +493,7 @@ class Batch:
     def _actions(
         self,
         dk: int,
-        deal: Deal,
+        deal: Deal | FastDeal,
         f: DealFacts,
         tricks: tuple[TrickFacts, ...],
         findings: DealFindings,
@@ -436,14 +508,12 @@ class Batch:
         other deal goes through :meth:`_walk`, which also compares each play with the
         replayed trick and stops numbering tricks where the two part.
         """
-        actions = deal.actions
+        actions: Actions = deal.actions
         count = len(actions)
-        dicts = list(map(_DICT, actions))
-        types = list(map(_ITYPE, dicts))
+        types, all_seats, times, notes = _read_actions(deal)
         self.types.append("".join(map(_ACTION_CODES.__getitem__, types)))
-        all_seats = "".join(map(_ISEAT, dicts))
         self.seats.append(all_seats)
-        self._times_notes(dicts)
+        self._times_notes(times, notes)
         first = types.index("play") if "play" in types else count
         size = 3 if f.single_hand is not None else 4
         show = f.show.action if f.show is not None else -1
@@ -465,22 +535,22 @@ class Batch:
             or not placed <= plays < placed + size
             or types[first:].count("play") != plays
         ):
-            self._walk(deal, f, tricks, dicts, types, first, findings, show_rule)
+            self._walk(f, tricks, actions, types, first, findings, show_rule)
             return
         # the auction and whatever else comes before the first card
-        self._bids(dicts[:first])
+        self._bids(actions[:first])
         details = _Details(count)
         for i in [i for i in range(first) if types[i] not in _AUCTION]:
-            details.add(i, types[i], dicts[i], 1)
+            details.add(i, actions[i], 1)
         numbers = list(range(first, count))
-        moves = dicts[first:]
+        moves = list(actions[first:])
         if between:
             for i in reversed(between):
                 del numbers[i - first]
                 del moves[i - first]
             for i in between:
-                details.add(i, types[i], dicts[i], bisect_right(numbers, i) // size + 1)
-        play_cards = "".join(map(_TEXT, map(_ICARD, moves)))
+                details.add(i, actions[i], bisect_right(numbers, i) // size + 1)
+        play_cards = "".join(map(_TEXT, map(_CARD, moves)))
         play_seats = all_seats[first:]
         for i in reversed(between):
             play_seats = play_seats[: i - first] + play_seats[i - first + 1 :]
@@ -514,20 +584,18 @@ class Batch:
         self.trick_seats.append(seats)
         self.trick_cards.append(cards)
 
-    def _times_notes(self, dicts: list[dict[str, Any]]) -> None:
-        count = len(dicts)
-        times = list(map(_ITIME, dicts))
+    def _times_notes(self, times: list[int | None], notes: list[str | None]) -> None:
+        count = len(times)
         if times.count(None) == count:
             self.times.append(None)
         else:
             for t in times:
                 _checked(t, "the time")
             self.times.append(times)
-        notes = list(map(_INOTE, dicts))
         self.notes.append(None if notes.count(None) == count else notes)
 
-    def _bids(self, dicts: list[dict[str, Any]]) -> None:
-        values = list(map(_IVALUE, dicts))
+    def _bids(self, actions: Actions) -> None:
+        values = [a.value if type(a) is BidAction or type(a) is FastBid else None for a in actions]
         while values and values[-1] is None:
             values.pop()
         for value in values:
@@ -580,17 +648,16 @@ class Batch:
 
     def _walk(
         self,
-        deal: Deal,
         f: DealFacts,
         tricks: tuple[TrickFacts, ...],
-        dicts: list[dict[str, Any]],
+        actions: Actions,
         types: list[str],
         first: int,
         findings: DealFindings,
         show_rule: str | None,
     ) -> None:
         """The actions one by one (a deal with errors, or an odd one)."""
-        self._bids(dicts)
+        self._bids(actions)
         n_tricks = len(tricks)
         show_at = f.show.action if f.show is not None else 1 << 30
         revokes = {x[0] for x in findings if x[1] == "REVOKE"}
@@ -601,26 +668,26 @@ class Batch:
         tracking = True  # False once the log's plays part from the replayed tricks
         asked_by: Seat | None = None
         led: str | None = None
-        count = len(dicts)
+        count = len(actions)
         details = _Details(count)
         for i in range(first):
             if types[i] not in _AUCTION:
-                details.add(i, types[i], dicts[i], 1)
+                details.add(i, actions[i], 1)
         cards = ["--"] * count
         trick_nos = ["0"] * count
         marks = []
         for i in range(first, count):
-            g = dicts[i]
+            action = actions[i]
             kind = types[i]
-            seat = g["seat"]
-            if kind != "play":
+            seat = action.seat
+            if not (type(action) is FastPlay or type(action) is PlayAction):
                 if kind == "show" and i == show_at and chances:
                     asked_by = seat
                 if kind not in _AUCTION:
                     in_trick = tracking and kind in ("show", "pair")
-                    details.add(i, kind, g, k + 1 if in_trick else None)
+                    details.add(i, action, k + 1 if in_trick else None)
                 continue
-            card = g["card"]
+            card = action.card
             cards[i] = card.text
             if tracking and k < n_tricks and tricks[k].cards[place] != (seat, card):
                 tracking = False

@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Final
+from typing import IO, Any, Final, TypeVar
 
 import duckdb
 import pyarrow as pa
 
-from importers.canonical import Record
+from importers.canonical import FastRecord, Record
 from importers.errors import InputProblem
 from importers.formats import (
     FORMAT_NAMES,
@@ -45,6 +45,7 @@ from importers.formats import (
     READ_BUFFER,
     detect_format,
     expand_inputs,
+    read_format_fast,
 )
 from importers.formats import read_any as _read_stdin
 from replay import AuditedMatch, audit_match
@@ -62,6 +63,7 @@ from reports.errors import (
     WarehouseTooNewError,
 )
 from reports.rows import Batch, RowError
+from schema.fastlog import FastMatchLog
 from schema.log import MatchLog
 
 DEFAULT_DB: Final = "twentynine.duckdb"
@@ -70,13 +72,16 @@ BATCH_DEALS: Final = 10_000
 little and memory stays flat."""
 CHECK_DEALS: Final = 2_000
 """Deals read before their ids are checked against the database, audited and made rows:
-what a load holds as match models at once."""
+what a load holds as matches (models or structs) at once."""
 MAX_KEPT_LINES: Final = 1000
 PROGRESS_EVERY: Final = 64  # records between progress calls while reading
 
 _LOCK = re.compile(r"Could not set lock|Conflicting lock", re.IGNORECASE)
 SHOWN_DUPLICATES: Final = 5
 _PID = re.compile(r"\(PID (\d+)\)")
+R = TypeVar("R")
+Match = MatchLog | FastMatchLog
+"""A match to store: the models, or the fast decoder's structs (the same rows)."""
 
 
 @dataclass
@@ -228,13 +233,16 @@ class Warehouse:
     # ------------------------------------------------------------------------------- load
     def load(
         self,
-        items: Iterable[Record | MatchLog],
+        items: Iterable[Record | FastRecord | Match],
         *,
         progress: Progress | None = None,
         batch_deals: int = BATCH_DEALS,
         summary: LoadSummary | None = None,
     ) -> LoadSummary:
         """Audit and store matches (or importer records), many per transaction.
+
+        A match may be the models or the fast decoder's structs (:mod:`schema.fastlog`):
+        both are stored alike.
 
         A record with problems is skipped and its problems kept; a match already stored,
         or met earlier in this load, is counted as a duplicate. Raises :class:`LoadFailedError`
@@ -252,7 +260,7 @@ class Warehouse:
 
     def load_audited(
         self,
-        pairs: Iterable[tuple[MatchLog, AuditedMatch]],
+        pairs: Iterable[tuple[Match, AuditedMatch]],
         *,
         progress: Progress | None = None,
         batch_deals: int = BATCH_DEALS,
@@ -262,7 +270,7 @@ class Warehouse:
 
     def _load(
         self,
-        items: Iterable[tuple[Record | MatchLog, AuditedMatch | None]],
+        items: Iterable[tuple[Record | FastRecord | Match, AuditedMatch | None]],
         progress: Progress | None,
         batch_deals: int,
         summary: LoadSummary | None,
@@ -275,7 +283,7 @@ class Warehouse:
 
     def _load_all(
         self,
-        items: Iterable[tuple[Record | MatchLog, AuditedMatch | None]],
+        items: Iterable[tuple[Record | FastRecord | Match, AuditedMatch | None]],
         progress: Progress | None,
         batch_deals: int,
         summary: LoadSummary,
@@ -287,7 +295,7 @@ class Warehouse:
         with _no_gc():
             for item, audited in items:
                 summary.read += 1
-                if isinstance(item, Record):
+                if isinstance(item, Record | FastRecord):
                     match = item.match
                     where = item.source if item.line is None else f"{item.source}:{item.line}"
                     source, line = item.source, item.line
@@ -436,7 +444,7 @@ class Warehouse:
 
 @dataclass(frozen=True, slots=True)
 class _Pending:
-    match: MatchLog
+    match: Match
     audited: AuditedMatch | None
     match_id: str
     where: str
@@ -642,9 +650,13 @@ def _migrate(con: duckdb.DuckDBPyConnection, name: str, version: int) -> None:
 # ------------------------------------------------------------------------ CLI entry points
 def read_inputs(
     paths: Iterable[str | Path], from_format: str | None, summary: LoadSummary
-) -> Iterator[Record]:
+) -> Iterator[Record | FastRecord]:
     """Records from files and folders in any known format, counting bytes read into
     ``summary`` (for a progress bar) as it goes. Raises ``ValueError`` for an unknown format.
+
+    Canonical files are read by the fast decoder where it is sure of a document (a
+    :class:`~importers.canonical.FastRecord`), by the models otherwise; standard input and
+    the other formats by the models.
     """
     if from_format is not None and from_format not in FORMATS:
         raise ValueError(f"unknown format {from_format!r} (known: {', '.join(FORMAT_NAMES)})")
@@ -668,7 +680,8 @@ def read_inputs(
                 head = stream.read(HEAD_SIZE)
                 stream.seek(0)
                 name = from_format or detect_format(path, head)
-                for record in _guarded(FORMATS[name].read(stream, source, path), source, name):
+                records = read_format_fast(stream, source, path, name)
+                for record in _guarded(records, source, name):
                     summary.bytes_read = done + _tell(stream)
                     yield record
         except OSError as exc:
@@ -685,7 +698,7 @@ def _tell(stream: IO[bytes]) -> int:
         return 0
 
 
-def _guarded(records: Iterator[Record], source: str, name: str) -> Iterator[Record]:
+def _guarded(records: Iterator[R], source: str, name: str) -> Iterator[R | Record]:
     # As the importers do: a reader's own fault ends that file with a line, not the load.
     try:
         yield from records
