@@ -194,7 +194,7 @@ def _read_any(
         name = from_format or detect_format("-", head)
         if noted is not None:
             noted(name)
-        yield from _guarded(read(prefixed, "<stdin>", None, name), "<stdin>", name)
+        yield from guarded(read(prefixed, "<stdin>", None, name), "<stdin>", name)
         return
     try:
         with Path(path).open("rb", buffering=READ_BUFFER) as stream:
@@ -203,15 +203,23 @@ def _read_any(
             name = from_format or detect_format(path, head)
             if noted is not None:
                 noted(name)
-            yield from _guarded(read(stream, path, Path(path), name), path, name)
+            yield from guarded(read(stream, path, Path(path), name), path, name)
     except OSError as exc:
         reason = f"cannot read: {exc.strerror or exc}"
         yield Record(path, None, None, (InputProblem(path, None, None, reason),))
 
 
-def _guarded(records: Iterator[R], source: str, name: str) -> Iterator[R | Record]:
-    # The readers report bad input as problems; this net keeps a reader's own fault from
-    # ending a whole import with a traceback, and says whose fault it was.
+def guarded(records: Iterator[R], source: str, name: str) -> Iterator[R | Record]:
+    """``records`` as a reader of format ``name`` yields them, ending in one problem record
+    instead of a traceback if the reader itself fails (it reports bad input as problems; a
+    failure is its own fault, and the record says so). Importers and the warehouse use it.
+
+    >>> def broken():
+    ...     yield from ()
+    ...     raise KeyError("x")
+    >>> [r.problems[0].reason for r in guarded(broken(), "a.json", "canonical")]
+    ["the canonical reader failed (KeyError: 'x'); please report it"]
+    """
     try:
         yield from records
     except (OSError, MemoryError):

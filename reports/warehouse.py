@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Final, TypeVar
+from typing import IO, Any, Final
 
 import duckdb
 import pyarrow as pa
@@ -45,6 +45,7 @@ from importers.formats import (
     READ_BUFFER,
     detect_format,
     expand_inputs,
+    guarded,
     read_format_fast,
 )
 from importers.formats import read_any as _read_stdin
@@ -79,7 +80,6 @@ PROGRESS_EVERY: Final = 64  # records between progress calls while reading
 _LOCK = re.compile(r"Could not set lock|Conflicting lock", re.IGNORECASE)
 SHOWN_DUPLICATES: Final = 5
 _PID = re.compile(r"\(PID (\d+)\)")
-R = TypeVar("R")
 Match = MatchLog | FastMatchLog
 """A match to store: the models, or the fast decoder's structs (the same rows)."""
 
@@ -681,7 +681,7 @@ def read_inputs(
                 stream.seek(0)
                 name = from_format or detect_format(path, head)
                 records = read_format_fast(stream, source, path, name)
-                for record in _guarded(records, source, name):
+                for record in guarded(records, source, name):
                     summary.bytes_read = done + _tell(stream)
                     yield record
         except OSError as exc:
@@ -696,17 +696,6 @@ def _tell(stream: IO[bytes]) -> int:
         return stream.tell()
     except (OSError, ValueError):
         return 0
-
-
-def _guarded(records: Iterator[R], source: str, name: str) -> Iterator[R | Record]:
-    # As the importers do: a reader's own fault ends that file with a line, not the load.
-    try:
-        yield from records
-    except (OSError, MemoryError):
-        raise
-    except Exception as exc:
-        reason = f"the {name} reader failed ({type(exc).__name__}: {exc}); please report it"
-        yield Record(source, None, None, (InputProblem(source, None, None, reason),))
 
 
 def load_paths(
