@@ -23,8 +23,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple, overload
 
-from msgspec import UnsetType
-
 from replay._tables import TEAMS
 from replay.deal import (
     MODE_NO_TRUMP,
@@ -37,8 +35,8 @@ from replay.deal import (
 from replay.findings import AuditError, Finding, make_finding
 from replay.match import MatchState
 from schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
-from schema.fastlog import FastDeal, FastDealResult, FastMatchLog
-from schema.log import Deal, DealResult, MatchLog
+from schema.fastlog import FastDeal, FastMatchLog, recorded_thrown_in
+from schema.log import Deal, MatchLog
 from schema.rules import Rules
 
 
@@ -323,7 +321,7 @@ def _close_deal(
         )
     if state.is_over:
         return state.thrown_in
-    recorded = _recorded_thrown_in(deal.result)[1] if deal.result is not None else None
+    recorded = recorded_thrown_in(deal.result)[1] if deal.result is not None else None
     plays = state.played or state.single >= 0
     if state.possible_throw_in is not None and not plays:
         reason = state.possible_throw_in
@@ -401,7 +399,7 @@ def _compare_result(
     if result is None:
         return None
     number = state.number
-    given, recorded_text = _recorded_thrown_in(result)
+    given, recorded_text = recorded_thrown_in(result)
     if given:
         recorded = normalize_reason(recorded_text) if recorded_text is not None else None
         if (recorded is None) != (thrown_in is None):
@@ -462,14 +460,6 @@ def _compare_result(
             )
         )
     return theirs
-
-
-def _recorded_thrown_in(result: DealResult | FastDealResult) -> tuple[bool, str | None]:
-    """Whether the result says if the deal was thrown in, and the reason it gives (or None)."""
-    if isinstance(result, FastDealResult):  # first: pydantic's isinstance runs in Python
-        reason = result.thrown_in
-        return (False, None) if isinstance(reason, UnsetType) else (True, reason)
-    return "thrown_in" in result.__pydantic_fields_set__, result.thrown_in
 
 
 def _compare_match(match: MatchLog | FastMatchLog, table: MatchState) -> list[Finding]:

@@ -41,7 +41,6 @@ from operator import attrgetter, itemgetter
 from typing import Any, Final
 
 import pyarrow as pa
-from msgspec import UnsetType
 
 from replay import AuditedMatch, DealFacts, Finding, TrickFacts
 from reports.ddl import ACTION_CODES, TABLES
@@ -50,18 +49,17 @@ from schema.fastlog import (
     FastAction,
     FastBid,
     FastDeal,
-    FastDealResult,
     FastMatchLog,
     FastPair,
     FastPlay,
     FastShow,
     FastTrump,
+    recorded_thrown_in,
 )
 from schema.log import (
     Action,
     BidAction,
     Deal,
-    DealResult,
     MatchLog,
     PairAction,
     PlayAction,
@@ -202,12 +200,6 @@ def _read_actions(
         list(map(_ITIME, dicts)),
         list(map(_INOTE, dicts)),
     )
-
-
-def _thrown_in(result: DealResult | FastDealResult) -> str | None:
-    """The recorded reason a deal was thrown in (a struct's ``UNSET`` when not written)."""
-    reason = result.thrown_in
-    return None if isinstance(reason, UnsetType) else reason
 
 
 class _Details:
@@ -462,7 +454,7 @@ class Batch:
                 rpoints.EW if rpoints is not None else None,
                 rscore.NS if rscore is not None else None,
                 rscore.EW if rscore is not None else None,
-                _thrown_in(result) if result is not None else None,
+                recorded_thrown_in(result)[1] if result is not None else None,
             )
         )
         for pair in f.pairs:

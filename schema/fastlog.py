@@ -26,6 +26,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from schema.cards import Card, Seat, Suit, Team
+from schema.log import DealResult
 from schema.rules import Rules, RulesError, resolve_rules
 
 
@@ -201,6 +202,23 @@ class FastMatchLog(_Strict, frozen=True):
 
 
 _DECODER: Final = msgspec.json.Decoder(FastMatchLog)
+
+
+def recorded_thrown_in(result: DealResult | FastDealResult) -> tuple[bool, str | None]:
+    """Whether a deal's result says if it was thrown in, and the reason it gives (or None).
+
+    A model knows which fields were written; a struct leaves ``thrown_in`` ``UNSET``.
+
+    >>> recorded_thrown_in(FastDealResult()), recorded_thrown_in(FastDealResult(thrown_in=None))
+    ((False, None), (True, None))
+    >>> recorded_thrown_in(DealResult.model_validate({"thrown_in": "all_pass"}))
+    (True, 'all_pass')
+    """
+    if isinstance(result, FastDealResult):  # first: pydantic's isinstance runs in Python
+        reason = result.thrown_in
+        return (False, None) if isinstance(reason, UnsetType) else (True, reason)
+    return "thrown_in" in result.__pydantic_fields_set__, result.thrown_in
+
 
 MAX_NESTING: Final = 200
 """The deepest nesting of non-empty arrays and objects pydantic's JSON parser reads (the
