@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeGuard
 
-from importers.errors import InputProblem
+from importers.errors import InputProblem, brief
 from importers.notation import parse_card
 from schema.cards import Card, Seat, Suit
 from schema.log import (
@@ -129,10 +129,10 @@ def bid_history(
             continue
         who, bid = entry
         if not isinstance(who, str) or who not in seats:
-            problems.add(f"{where}[0]", f"{who!r} is not one of the playerIds")
+            problems.add(f"{where}[0]", f"{brief(who)} is not one of the playerIds")
             continue
         if not is_int(bid) or not 0 <= bid <= MAX_BID_VALUE:
-            problems.add(f"{where}[1]", f"{bid!r} is not a bid (a whole number, 0 for pass)")
+            problems.add(f"{where}[1]", f"{brief(bid)} is not a bid (a whole number, 0 for pass)")
             continue
         entries.append((seats[who], bid))
     return entries

@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from importers import _bhoos
 from importers._bhoos import Problems
 from importers.canonical import Record
-from importers.errors import InputProblem, describe_validation_error
+from importers.errors import InputProblem, brief, describe_validation_error
 from schema.cards import Card, Seat, Suit
 from schema.log import (
     Action,
@@ -162,7 +162,7 @@ def _build(
     points = _summary(game.get("summary"), problems)
     recorded = game.get("result")
     if recorded is not None and recorded not in ("W", "L", "N"):
-        problems.add("result", f"{recorded!r} is not W, L or N")
+        problems.add("result", f"{brief(recorded)} is not W, L or N")
     if problems.items:
         return None
 
@@ -231,7 +231,7 @@ def _trump(value: object, problems: Problems) -> Suit | None:
         return None
     found = _bhoos.suit(value)
     if found is None:
-        problems.add("trump", f"{value!r} is not a suit (S, H, D or C)")
+        problems.add("trump", f"{brief(value)} is not a suit (S, H, D or C)")
     return found
 
 
@@ -245,10 +245,10 @@ def _reveal(
         return None
     number, who = value.get("round"), value.get("playerIdx")
     if not _bhoos.is_int(number) or not 1 <= number <= 8:
-        problems.add("trumpReveal.round", f"{number!r} is not a trick number from 1 to 8")
+        problems.add("trumpReveal.round", f"{brief(number)} is not a trick number from 1 to 8")
         return None
     if not _bhoos.is_int(who) or not 0 <= who <= 3:
-        problems.add("trumpReveal.playerIdx", f"{who!r} is not a seat index from 0 to 3")
+        problems.add("trumpReveal.playerIdx", f"{brief(who)} is not a seat index from 0 to 3")
         return None
     return number, _bhoos.SEAT_OF_INDEX[who], trump
 
@@ -271,7 +271,7 @@ def _tricks(
         leader, played, winner = trick
         for position, who in ((0, leader), (2, winner)):
             if not isinstance(who, str) or who not in seat_of:
-                problems.add(f"{where}[{position}]", f"{who!r} is not one of the playerIds")
+                problems.add(f"{where}[{position}]", f"{brief(who)} is not one of the playerIds")
         if isinstance(played, list) and not 1 <= len(played) <= 4:
             problems.add(f"{where}[1]", f"a trick holds 1 to 4 cards, not {len(played)}")
             continue
@@ -291,7 +291,7 @@ def _summary(value: object, problems: Problems) -> TeamScores | None:
     for i, team in enumerate(value):
         score = team.get("score") if isinstance(team, dict) else None
         if not _bhoos.is_int(score) or not -1000 <= score <= 1000:
-            problems.add(f"summary[{i}].score", f"{score!r} is not a number of card points")
+            problems.add(f"summary[{i}].score", f"{brief(score)} is not a number of card points")
             return None
         scores.append(score)
     # Index 0 of playerIds sits North, so the first team of the summary is North-South.

@@ -30,7 +30,7 @@ import orjson
 from importers import _bhoos
 from importers._bhoos import Problems
 from importers.canonical import Record
-from importers.errors import InputProblem
+from importers.errors import InputProblem, brief
 from schema.cards import Card, Seat, Suit
 from schema.log import Action, Deal, MatchLog, PlayerRef, ShowAction
 
@@ -128,7 +128,7 @@ def parse_payload(raw: bytes, problems: Problems) -> Payload | None:
     ids = _bhoos.player_ids(data["playerIds"], "playerIds", problems)
     me = data["playerId"]
     if ids is not None and me not in ids:
-        problems.add("playerId", f"{me!r} is not one of the playerIds")
+        problems.add("playerId", f"{brief(me)} is not one of the playerIds")
     if ids is None or problems.items:
         return None
     seat_of = {player: _bhoos.SEAT_OF_INDEX[i] for i, player in enumerate(ids)}
@@ -198,7 +198,7 @@ def _tricks(
         leader, cards, won_by = trick
         for position, who in ((0, leader), (2, won_by)):
             if not isinstance(who, str) or who not in seat_of:
-                problems.add(f"{where}[{position}]", f"{who!r} is not one of the playerIds")
+                problems.add(f"{where}[{position}]", f"{brief(who)} is not one of the playerIds")
         found = _bhoos.cards(cards, f"{where}[1]", problems, size=4)
         if isinstance(leader, str) and leader in seat_of and isinstance(won_by, str):
             tricks.append((seat_of[leader], tuple(found)))
@@ -211,7 +211,7 @@ def _trump_suit(value: object, problems: Problems) -> Suit | None:
         return None
     found = _bhoos.suit(value)
     if found is None:
-        problems.add("trumpSuit", f"{value!r} is not a suit (S, H, D or C) or false")
+        problems.add("trumpSuit", f"{brief(value)} is not a suit (S, H, D or C) or false")
     return found
 
 
@@ -225,10 +225,10 @@ def _revealed(
         return None
     number, who = value.get("hand"), value.get("playerId")
     if not _bhoos.is_int(number) or not 1 <= number <= 8:
-        problems.add("trumpRevealed.hand", f"{number!r} is not a trick number from 1 to 8")
+        problems.add("trumpRevealed.hand", f"{brief(number)} is not a trick number from 1 to 8")
         return None
     if not isinstance(who, str) or who not in seat_of:
-        problems.add("trumpRevealed.playerId", f"{who!r} is not one of the playerIds")
+        problems.add("trumpRevealed.playerId", f"{brief(who)} is not one of the playerIds")
         return None
     return number, seat_of[who]
 

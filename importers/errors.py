@@ -7,11 +7,25 @@
 from __future__ import annotations
 
 import re
+import reprlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
+
+_BRIEF = reprlib.Repr()  # Python 3.11's Repr takes no arguments
+_BRIEF.maxlevel, _BRIEF.maxstring, _BRIEF.maxother = 3, 40, 40
+_BRIEF.maxlist, _BRIEF.maxdict = 6, 4
+
+
+def brief(value: object) -> str:
+    """A value as a problem line shows it: its repr, cut short (deep or long values included).
+
+    >>> brief("XS"), brief([[[[[1]]]]])
+    ("'XS'", '[[[[...]]]]')
+    """
+    return _BRIEF.repr(value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from importers.errors import brief
 from schema.cards import Card
 
 _SUIT_ALIASES: Final[dict[str, str]] = {
@@ -36,7 +37,7 @@ def parse_card(text: str, *, ace_aliases: tuple[str, ...] = ()) -> Card:
     'AS'
     """
     if not isinstance(text, str) or not 2 <= len(text) <= 3:
-        raise ValueError(f"{text!r} is not a card")
+        raise ValueError(f"{brief(text)} is not a card")
     rank, suit = text[:-1].upper(), text[-1]
     suit = _SUIT_ALIASES.get(suit, suit.upper())
     if rank == "10":
@@ -46,4 +47,4 @@ def parse_card(text: str, *, ace_aliases: tuple[str, ...] = ()) -> Card:
     try:
         return Card.parse(rank + suit)
     except ValueError:
-        raise ValueError(f"{text!r} is not a card") from None
+        raise ValueError(f"{brief(text)} is not a card") from None

@@ -11,10 +11,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from replay import random_match
-from reports.errors import ExportFailedError, WarehouseMissingError
-from reports.export import EXPORTED, export_parquet, format_result
-from reports.progress import terminal_progress
-from reports.warehouse import LoadSummary, QueryResult, load_paths, open_warehouse, run_query
+from reports.warehouse.errors import ExportFailedError, WarehouseMissingError
+from reports.warehouse.export import EXPORTED, export_parquet, format_result
+from reports.warehouse.progress import terminal_progress
+from reports.warehouse.store import LoadSummary, QueryResult, load_paths, open_warehouse, run_query
 from schema import Rules
 
 

@@ -18,12 +18,12 @@ import duckdb
 import orjson
 import pytest
 
-import reports.warehouse
+import reports.warehouse.store
 from importers.canonical import FastRecord, Record, write_jsonl
 from importers.formats import FORMATS, read_format_fast
 from replay import random_match
 from replay.selfplay import simulate_matches
-from reports.warehouse import LoadSummary, load_paths, open_warehouse
+from reports.warehouse.store import LoadSummary, load_paths, open_warehouse
 from schema import PRESET_NAMES, Rules
 from schema.fastlog import FastMatchLog, decode_match
 from schema.log import MatchLog
@@ -64,7 +64,7 @@ def load(
             kinds[name, type(record).__name__] += 1
             yield record
 
-    monkeypatch.setattr(reports.warehouse, "read_format_fast", counted)
+    monkeypatch.setattr(reports.warehouse.store, "read_format_fast", counted)
     return load_paths(paths, db=db), kinds
 
 

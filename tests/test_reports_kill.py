@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from replay import audit_match, random_match
-from reports.warehouse import load_paths, open_warehouse
+from reports.warehouse.store import load_paths, open_warehouse
 from schema import Rules
 from schema.log import MatchLog
 
@@ -23,7 +23,7 @@ BATCH_DEALS = 100
 LOADER = textwrap.dedent(
     """
     import sys
-    from reports.warehouse import load_paths
+    from reports.warehouse.store import load_paths
 
     def report(summary):
         print(summary.stored, flush=True)

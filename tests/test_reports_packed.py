@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from replay import AuditedMatch, audit_match, random_match
-from reports import ddl
-from reports.rows import Batch
-from reports.warehouse import Warehouse, open_warehouse
+from reports.warehouse import ddl
+from reports.warehouse.rows import Batch
+from reports.warehouse.store import Warehouse, open_warehouse
 from schema import PRESET_NAMES, Card, Rules
 from schema.cards import SUITS
 from schema.log import MatchLog

@@ -11,8 +11,8 @@ from statistics import mean
 import pytest
 
 from replay import AuditedMatch, audit_match, random_match
-from reports import ddl
-from reports.stats import (
+from reports.warehouse import ddl
+from reports.warehouse.stats import (
     PLAYER_STATS,
     PlayerNotFoundError,
     call_levels,
@@ -21,7 +21,7 @@ from reports.stats import (
     player_stats,
     run_stats,
 )
-from reports.warehouse import Warehouse, open_warehouse
+from reports.warehouse.store import Warehouse, open_warehouse
 from schema import PRESET_NAMES, Card, Rules, Seat
 from schema.log import MatchLog
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from importers.formats import read_any
 from replay import audit_match, random_match
-from reports import ddl
-from reports.errors import (
+from reports.warehouse import ddl
+from reports.warehouse.errors import (
     NotAWarehouseError,
     QueryFailedError,
     QueryRefusedError,
@@ -28,8 +28,8 @@ from reports.errors import (
     WarehouseOutdatedError,
     WarehouseTooNewError,
 )
-from reports.readback import read_match
-from reports.warehouse import Warehouse, load_paths, open_warehouse, run_query
+from reports.warehouse.readback import read_match
+from reports.warehouse.store import Warehouse, load_paths, open_warehouse, run_query
 from schema import PRESET_NAMES, Rules, Team
 from schema.log import MatchLog
 

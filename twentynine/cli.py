@@ -29,11 +29,11 @@ from importers.formats import (
 )
 from replay import AuditError, Finding, audit_match, deal_steps, engine_build
 from replay.selfplay import simulate_matches
-from reports.errors import WarehouseError
-from reports.export import export_parquet, format_result
-from reports.progress import terminal_progress
-from reports.stats import run_stats
-from reports.warehouse import DEFAULT_DB, load_paths, run_query
+from reports.warehouse.errors import WarehouseError
+from reports.warehouse.export import export_parquet, format_result
+from reports.warehouse.progress import terminal_progress
+from reports.warehouse.stats import run_stats
+from reports.warehouse.store import DEFAULT_DB, load_paths, run_query
 from schema.cards import Seat
 from schema.log import MatchLog, match_json_schema
 from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff

@@ -17,9 +17,9 @@ from importers.errors import InputProblem
 from importers.formats import expand_inputs, import_paths, read_any, write_matches
 from replay import Finding, audit_match, deal_steps
 from replay.selfplay import simulate_matches
-from reports.export import export_parquet, format_result
-from reports.stats import run_stats
-from reports.warehouse import QueryResult, load_paths, run_query
+from reports.warehouse.export import export_parquet, format_result
+from reports.warehouse.stats import run_stats
+from reports.warehouse.store import QueryResult, load_paths, run_query
 from schema.cards import Seat
 from schema.rules import Rules
 from twentynine.frames import render_step

@@ -23,13 +23,13 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from reports.warehouse import LoadSummary
-from reports.warehouse import Progress as ProgressCallback
+from reports.warehouse.store import LoadSummary
+from reports.warehouse.store import Progress as ProgressCallback
 
 
 @contextmanager
 def terminal_progress(stream: TextIO | None = None) -> Iterator[ProgressCallback | None]:
-    """A callback for :func:`~reports.warehouse.load_paths` that draws a bar of bytes read,
+    """A callback for :func:`~reports.warehouse.store.load_paths` that draws a bar of bytes read,
     with matches and deals stored, on ``stream`` (standard error) when it is a terminal.
 
     Yields None when it is not one, so that pipes and logs get only the summary lines.

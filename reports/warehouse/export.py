@@ -5,7 +5,7 @@
 it is; it writes into a temporary folder beside ``DIR`` and renames it at the end, so ``DIR``
 appears whole or not at all.
 
->>> from reports.warehouse import QueryResult
+>>> from reports.warehouse.store import QueryResult
 >>> print(format_result(QueryResult(("name", "rate"), ("VARCHAR", "DOUBLE"),
 ...                                 [("Asha", 0.5), ("Bikash", None)]), "table"))
 name    rate
@@ -29,8 +29,8 @@ from typing import Any, Final, Literal
 import duckdb
 import orjson
 
-from reports.errors import ExportFailedError
-from reports.warehouse import DEFAULT_DB, QueryResult, open_warehouse
+from reports.warehouse.errors import ExportFailedError
+from reports.warehouse.store import DEFAULT_DB, QueryResult, open_warehouse
 
 OutputFormat = Literal["table", "csv", "json"]
 FORMATS: Final[tuple[str, ...]] = ("table", "csv", "json")
@@ -140,9 +140,10 @@ class ExportSummary:
 def export_parquet(directory: str | Path, *, db: str | Path = DEFAULT_DB) -> ExportSummary:
     """``twentynine export [--db FILE] --parquet DIR``: every table as partitioned Parquet.
 
-    ``DIR`` must not exist yet, or be empty. Raises :class:`~reports.errors.ExportFailedError`
-    (nothing is left behind) and the open errors of
-    :func:`~reports.warehouse.open_warehouse`.
+    ``DIR`` must not exist yet, or be empty. Raises
+    :class:`~reports.warehouse.errors.ExportFailedError` (nothing is left behind) and the
+    open errors of
+    :func:`~reports.warehouse.store.open_warehouse`.
     """
     target = Path(directory)
     name = str(target)

@@ -2,9 +2,10 @@
 
 Python touches every action, card and trick of a match, and DuckDB pays for every row it
 stores, so this is where a load spends its time. A deal's plays, tricks, hands and show
-chances therefore go into one ``deal_cards`` row of a few strings (reports/ddl.py says how;
-the views ``plays``, ``tricks``, ``hands`` and ``show_chances`` unpack them), made with joins
-and slices of strings rather than a value at a time: a deal replayed without errors, where
+chances therefore go into one ``deal_cards`` row of a few strings
+(reports/warehouse/ddl.py says how; the views ``plays``, ``tricks``, ``hands`` and
+``show_chances`` unpack them), made with joins and slices of strings rather than a value at a
+time: a deal replayed without errors, where
 the tricks are its plays in order, takes its trick cards and seats straight from the plays.
 The other rows (matches, deals, auction and other actions, findings) stay tuples that become
 Arrow columns in bulk.
@@ -43,7 +44,7 @@ from typing import Any, Final
 import pyarrow as pa
 
 from replay import AuditedMatch, DealFacts, Finding, TrickFacts
-from reports.ddl import ACTION_CODES, TABLES
+from reports.warehouse.ddl import ACTION_CODES, TABLES
 from schema.cards import Card, Seat, Team
 from schema.fastlog import (
     FastAction,

@@ -50,8 +50,8 @@ from importers.formats import (
 )
 from importers.formats import read_any as _read_stdin
 from replay import AuditedMatch, audit_match
-from reports import ddl
-from reports.errors import (
+from reports.warehouse import ddl
+from reports.warehouse.errors import (
     LoadFailedError,
     NotAWarehouseError,
     QueryFailedError,
@@ -63,7 +63,7 @@ from reports.errors import (
     WarehouseOutdatedError,
     WarehouseTooNewError,
 )
-from reports.rows import Batch, RowError
+from reports.warehouse.rows import Batch, RowError
 from schema.fastlog import FastMatchLog
 from schema.log import MatchLog
 
@@ -520,7 +520,7 @@ def open_warehouse(
     """Open a warehouse: create it (writable and absent or empty), migrate it, or refuse it.
 
     ``sandbox`` (the default when ``read_only``) keeps SQL from reading or writing any
-    other file. Raises a :class:`~reports.errors.WarehouseError` with a one-line message:
+    other file. Raises a :class:`~reports.warehouse.errors.WarehouseError` with a one-line message:
     :class:`WarehouseMissingError`, :class:`WarehouseLockedError`,
     :class:`WarehouseCorruptError`, :class:`NotAWarehouseError`, :class:`WarehouseTooNewError`
     or :class:`WarehouseOutdatedError`; the file is never changed when one is raised.
@@ -528,7 +528,7 @@ def open_warehouse(
     >>> open_warehouse("/no/such/dir/w.duckdb", read_only=True)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    reports.errors.WarehouseMissingError: /no/such/dir/w.duckdb: no such warehouse; ...
+    reports.warehouse.errors.WarehouseMissingError: /no/such/dir/w.duckdb: no such warehouse; ...
     """
     path = Path(path)
     name = str(path)
@@ -708,7 +708,7 @@ def load_paths(
 ) -> LoadSummary:
     """``twentynine load PATH... [--db FILE] [--from FORMAT]``: read, audit and store.
 
-    Raises :class:`~reports.errors.WarehouseError` (one line) when the warehouse cannot be
+    Raises :class:`~reports.warehouse.errors.WarehouseError` (one line) when the warehouse cannot be
     opened or written, ``ValueError`` for an unknown format name.
     """
     with open_warehouse(db) as wh:

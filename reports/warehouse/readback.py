@@ -7,7 +7,7 @@ as null and a field left out read back alike.
 >>> import tempfile
 >>> from pathlib import Path
 >>> from replay import random_match
->>> from reports.warehouse import open_warehouse
+>>> from reports.warehouse.store import open_warehouse
 >>> from schema import Rules
 >>> log = random_match(Rules.preset("classic29"), seed=4)
 >>> with open_warehouse(Path(tempfile.mkdtemp()) / "w.duckdb") as wh:
@@ -23,8 +23,8 @@ from typing import Any
 
 import orjson
 
-from reports.errors import WarehouseError
-from reports.warehouse import Warehouse
+from reports.warehouse.errors import WarehouseError
+from reports.warehouse.store import Warehouse
 from schema.log import MatchLog
 
 _ACTION_FIELDS = ("bid", "card", "suit", "seventh", "mode", "t", "note")
@@ -39,7 +39,7 @@ def _rows(wh: Warehouse, sql: str, match_id: str) -> list[dict[str, Any]]:
 def read_match(wh: Warehouse, match_id: str) -> MatchLog:
     """The log of a stored match, rebuilt from its rows.
 
-    Raises :class:`~reports.errors.WarehouseError` when no match has that id.
+    Raises :class:`~reports.warehouse.errors.WarehouseError` when no match has that id.
     """
     found = _rows(wh, "SELECT * FROM matches WHERE match_id = $m", match_id)
     if not found:

@@ -7,7 +7,7 @@ column of ``player_stats`` counts, and ``docs/warehouse.md`` shows the same tabl
 >>> import tempfile
 >>> from pathlib import Path
 >>> from replay import random_match
->>> from reports.warehouse import open_warehouse
+>>> from reports.warehouse.store import open_warehouse
 >>> from schema import Rules
 >>> with open_warehouse(Path(tempfile.mkdtemp()) / "w.duckdb") as wh:
 ...     _ = wh.load([random_match(Rules.preset("pagat"), seed=2)])
@@ -21,8 +21,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final, NamedTuple
 
-from reports.errors import WarehouseError
-from reports.warehouse import DEFAULT_DB, QueryResult, Warehouse, open_warehouse
+from reports.warehouse.errors import WarehouseError
+from reports.warehouse.store import DEFAULT_DB, QueryResult, Warehouse, open_warehouse
 
 
 class Stat(NamedTuple):
@@ -201,7 +201,7 @@ def run_stats(*, db: str | Path = DEFAULT_DB, player: str | None = None) -> Quer
     """``twentynine stats [--db FILE] [--player NAME]``: the ``player_stats`` rows.
 
     With ``--player``, print it with :meth:`QueryResult.transposed` for one column per
-    player. Raises the errors of :func:`~reports.warehouse.open_warehouse` and
+    player. Raises the errors of :func:`~reports.warehouse.store.open_warehouse` and
     :class:`PlayerNotFoundError`.
     """
     with open_warehouse(db, read_only=True) as wh:

@@ -1,0 +1,9 @@
+"""Judgement of decisions: an exact double-dummy solver and annotations of bids, trump
+choices, shows, doubles and cards.
+
+Imports :mod:`schema` and :mod:`replay` only (never ``reports`` or ``importers``).
+"""
+
+from analysis.solver import Solution, caller_team, can_reach, solve
+
+__all__ = ["Solution", "caller_team", "can_reach", "solve"]

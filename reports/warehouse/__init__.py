@@ -1,0 +1,11 @@
+"""The DuckDB warehouse: tables, loading, statistics, exports.
+
+- :mod:`reports.warehouse.store`: open (create, migrate, refuse), load in bulk, read-only queries;
+- :mod:`reports.warehouse.ddl`: the tables, views and schema version;
+- :mod:`reports.warehouse.rows`: matches and audits turned into Arrow tables;
+- :mod:`reports.warehouse.stats`: player and partnership statistics;
+- :mod:`reports.warehouse.export`: output formats and Parquet exports;
+- :mod:`reports.warehouse.readback`: a stored match's log, rebuilt;
+- :mod:`reports.warehouse.progress`: the load's progress bar;
+- :mod:`reports.warehouse.errors`: the one-line errors.
+"""
