@@ -163,10 +163,8 @@ class _Search:
         for i, value in enumerate(rules_row(state.rules)):
             self.rules[i] = value
         self.moves = new_buffer(k.MAX_MOVES * k.MAX_DEPTH)
-        self.table = new_buffer(k.TT_SIZE)
-        self.lower = new_buffer(k.TT_SIZE)
-        self.upper = new_buffer(k.TT_SIZE)
-        self.frames = new_buffer(k.FW * k.MAX_DEPTH)
+        self.table = new_buffer(k.new_table_size())
+        self.frames = new_buffer(k.new_frames_size())
 
 
 def _action(seat: int, move: int) -> Action:
@@ -195,8 +193,6 @@ def solve(state: DealState, engine: str | None = None) -> Solution:
         search.rules,
         search.moves,
         search.table,
-        search.lower,
-        search.upper,
         search.frames,
         out,
     )
@@ -249,8 +245,6 @@ def can_reach(state: DealState, target: int, engine: str | None = None) -> bool:
             search.rules,
             search.moves,
             search.table,
-            search.lower,
-            search.upper,
             search.frames,
             target,
         )
