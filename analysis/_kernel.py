@@ -63,7 +63,9 @@ R_MIN_BID = 9
 R_MAX_BID = 10
 R_UNDER_HALF = 11
 R_DIR = 12  # 1 clockwise, 3 counter-clockwise
-RW = 13
+R_GENERATION = 13  # which search the table's entries belong to (the table is reused)
+RW = 14
+GENERATIONS = 1 << 21  # then the table is cleared
 
 SHOW_OPTIONAL = 0
 SHOW_COMPULSORY = 1
@@ -446,7 +448,7 @@ def tt_key(st: Ints, b: int, ru: Ints) -> int:
     key |= st[b + SHOWN] << 34
     if ru[R_END_DECIDED]:
         key |= st[b + POINTS + st[b + TEAM]] << 35
-    return key + 1
+    return (key + 1) | (ru[R_GENERATION] << 41)
 
 
 # The transposition table: TT_SIZE entries of TE ints: the key, the lower and upper bounds
@@ -460,7 +462,7 @@ T_MOVE = 3
 
 def tt_slot(key: int) -> int:
     """The entry's first index in the table."""
-    return ((key ^ (key >> 13) ^ (key >> 27) ^ (key >> 35) * 40503) & (TT_SIZE - 1)) * TE
+    return ((key ^ (key >> 13) ^ (key >> 27) ^ ((key >> 35) & 63) * 40503) & (TT_SIZE - 1)) * TE
 
 
 def new_table_size() -> int:
@@ -474,30 +476,32 @@ def strength(st: Ints, b: int, card: int) -> int:
     return place if (st[b + SHOWN] and st[b + REVERSE]) else 7 - place
 
 
-def move_score(st: Ints, b: int, move: int, best_move: int, killer: int) -> int:
+def move_score(st: Ints, b: int, move: int, best_move: int, win_key: int, partner: int) -> int:
     """How promising a move looks (tried highest first); exactness never depends on it:
-    the best move found here before, then the strongest cards."""
+    the best move found here before, the show, then cards that take the trick (trumps
+    first), points to a partner who takes it, and low cards given away.
+
+    ``win_key`` is the key of the card winning the trick so far (0 on a lead) and
+    ``partner`` 1 when it is the partner's."""
     if move == best_move:
         return 1 << 40
     if move == SHOW:
         return 1000
-    if st[b + N_TRICK] == 0:
-        return strength(st, b, move) * 4 + CARD_POINTS[move]
-    shown = st[b + SHOWN]
-    key = card_key(st, b, move, shown)
-    slot = winning(st, b, shown)
-    partner_wins = team_of(st[b + TRICK_SEATS + slot]) == team_of(st[b + TO_PLAY])
-    if partner_wins and key <= card_key(st, b, st[b + TRICK_CARDS + slot], shown):
-        return CARD_POINTS[move] * 8 - strength(st, b, move)  # the partner wins: add points
-    if key == 0:
-        return -CARD_POINTS[move] * 8 - strength(st, b, move)
-    return key * 4 + CARD_POINTS[move]
+    rank = strength(st, b, move)
+    points = CARD_POINTS[move]
+    if win_key == 0:
+        return rank * 4 + points
+    key = card_key(st, b, move, st[b + SHOWN])
+    if key <= win_key:
+        if partner:
+            return points * 8 - rank
+        return -points * 8 - rank
+    return key * 4 + points
 
 
-def order_moves(st: Ints, b: int, fr: Ints, moves: Ints, o: int, n: int, best_move: int) -> int:
+def order_moves(st: Ints, b: int, live: int, moves: Ints, o: int, n: int, best_move: int) -> int:
     """Drop all but the first of each run of equivalent cards, then sort the rest best
     first; the number left."""
-    live = live_cards(st, b)
     kept = 0
     prev = -1
     for i in range(n):
@@ -508,10 +512,18 @@ def order_moves(st: Ints, b: int, fr: Ints, moves: Ints, o: int, n: int, best_mo
         prev = move if move != SHOW else -1
         moves[o + kept] = move
         kept += 1
+    if kept < 2:
+        return kept
+    win_key = 0
+    partner = 0
+    if st[b + N_TRICK]:
+        shown = st[b + SHOWN]
+        slot = winning(st, b, shown)
+        win_key = card_key(st, b, st[b + TRICK_CARDS + slot], shown)
+        partner = 1 if team_of(st[b + TRICK_SEATS + slot]) == team_of(st[b + TO_PLAY]) else 0
     scores = o + MAX_MOVES // 2  # the second half of the row holds the scores
     for i in range(kept):
-        move = moves[o + i]
-        moves[scores + i] = move_score(st, b, move, best_move, fr[KILLER + b // W])
+        moves[scores + i] = move_score(st, b, moves[o + i], best_move, win_key, partner)
     for i in range(1, kept):  # insertion sort, highest score first
         move = moves[o + i]
         score = moves[scores + i]
@@ -542,12 +554,11 @@ F_MAX = 10  # 1 when the caller's side is to play
 F_MINE = 11
 FW = 12
 NODES = FW * MAX_DEPTH  # after the frames: the count of nodes searched
-KILLER = NODES + 1  # then per row, the last move that cut the search short there
 PENDING = -1000  # a node's value is not known yet: a child is set up at the next row
 
 
 def new_frames_size() -> int:
-    return KILLER + MAX_DEPTH
+    return NODES + 1
 
 
 def enter(
@@ -598,7 +609,9 @@ def enter(
         if n > 1:
             break
         apply_move(st, b, ru, moves[o])
-    n = order_moves(st, b, fr, moves, o, n, best_move)
+    for i in range(st[b + N_TRICK]):
+        live |= 1 << st[b + TRICK_CARDS + i]
+    n = order_moves(st, b, live, moves, o, n, best_move)
     f = d * FW
     maximize = 1 if team_of(st[b + TO_PLAY]) == team else 0
     fr[f + F_ALPHA] = alpha
@@ -637,9 +650,7 @@ def child_done(st: Ints, d: int, ru: Ints, moves: Ints, tt: Ints, fr: Ints, valu
         fr[f + F_BEST_MOVE] = moves[o + tried - 1]
         beta = min(beta, best)
     fr[f + F_BEST] = best
-    if alpha >= beta:
-        fr[KILLER + d] = moves[o + tried - 1]
-    elif tried < fr[f + F_COUNT]:
+    if alpha < beta and tried < fr[f + F_COUNT]:
         fr[f + F_ALPHA] = alpha
         fr[f + F_BETA] = beta
         fr[f + F_NEXT] = tried + 1
@@ -689,23 +700,25 @@ def search(
 
 
 def exact_value(st: Ints, top: int, ru: Ints, moves: Ints, tt: Ints, fr: Ints, guess: int) -> int:
-    """The exact value at row ``top`` by null-window searches ("at least v?"), the first at
-    ``guess``, then halving the interval left; the table keeps what earlier ones learnt."""
+    """The exact value at row ``top`` by null-window searches ("at least v?"); the table
+    keeps what earlier ones learnt. From a ``guess`` (a sibling's value; -1 for none) it
+    steps one point at a time, as values lie close to their siblings', then halves what is
+    left."""
     b = top * W
     lower = st[b + POINTS + st[b + TEAM]]
     upper = lower + mask_points(live_cards(st, b)) + ru[R_BONUS]
-    test = min(max(guess, lower + 1), upper)
-    probes = 0
+    steps = 4 if guess >= 0 else 0
+    test = min(max(guess, lower + 1), upper) if guess >= 0 else (lower + upper + 1) // 2
     while lower < upper:
         value = search(st, top, ru, moves, tt, fr, test - 1, test)
-        probes += 1
         if value >= test:
             lower = value
-            test = lower + 1  # most often the guess was right: is it exact?
+            test = lower + 1
         else:
             upper = value
             test = upper
-        if probes > 1:
+        steps -= 1
+        if steps < 0:
             test = (lower + upper + 1) // 2
     return lower
 
@@ -717,7 +730,7 @@ def solve_root(st: Ints, ru: Ints, moves: Ints, tt: Ints, fr: Ints, values: Ints
     n = legal_moves(st, 0, ru, moves, 0)
     live = live_cards(st, 0)
     prev = -1
-    guess = st[POINTS + st[TEAM]]
+    guess = -1
     for i in range(n):
         move = moves[i]
         if prev >= 0 and move != SHOW and equivalent(st, 0, live, prev, move):
