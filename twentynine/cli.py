@@ -40,6 +40,7 @@ from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules
 from twentynine.demo import run_demo
 from twentynine.frames import outcome_text, render_step
 from twentynine.pager import show_frames
+from twentynine.solve_command import solve_command
 from twentynine.textout import plural, text_table
 
 R = TypeVar("R")
@@ -408,6 +409,8 @@ def replay_command(
     ]
     show_frames(frames, sys.stdout, interactive=sys.stdin.isatty() and sys.stdout.isatty())
 
+
+app.command("solve")(solve_command)
 
 DbOption = Annotated[Path, typer.Option("--db", help="The DuckDB warehouse file.")]
 
