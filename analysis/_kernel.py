@@ -612,9 +612,9 @@ def enter(
     for i in range(st[b + N_TRICK]):
         live |= 1 << st[b + TRICK_CARDS + i]
     n = order_moves(st, b, live, moves, o, n, best_move)
+    maximize = 1 if team_of(st[b + TO_PLAY]) == team else 0
     if st[b + N_TRICK] == 3 and st[b + SINGLE] < 0:
         # The last card of a trick: a position the table may already know may end the node.
-        maximize = team_of(st[b + TO_PLAY]) == team
         nb = b + W
         for i in range(n):
             move = moves[o + i]
@@ -633,7 +633,6 @@ def enter(
                 if not maximize and tt[child_slot + T_HIGH] + child_mine <= alpha:
                     return tt[child_slot + T_HIGH] + child_mine
     f = d * FW
-    maximize = 1 if team_of(st[b + TO_PLAY]) == team else 0
     fr[f + F_ALPHA] = alpha
     fr[f + F_BETA] = beta
     fr[f + F_BEST] = -INFINITY if maximize else INFINITY
