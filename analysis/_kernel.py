@@ -465,8 +465,28 @@ def tt_slot(key: int) -> int:
     return ((key ^ (key >> 13) ^ (key >> 27) ^ ((key >> 35) & 63) * 40503) & (TT_SIZE - 1)) * TE
 
 
+# After it, the reply table: inside a trick, the best move found before for the same cards
+# on the table and the same hand to play from (REPLY_SIZE entries of key and move; for move
+# ordering only, so a stale or colliding entry costs time, never exactness).
+REPLY_BITS = 16
+REPLY_SIZE = 1 << REPLY_BITS
+REPLY = TT_SIZE * TE
+
+
 def new_table_size() -> int:
-    return TT_SIZE * TE
+    return REPLY + REPLY_SIZE * 2
+
+
+def reply_key(st: Ints, b: int) -> int:
+    table = 0
+    for i in range(st[b + N_TRICK]):
+        table |= 1 << st[b + TRICK_CARDS + i]
+    held = st[b + HELD + st[b + TO_PLAY]]
+    return ((table ^ (held << 29)) | (st[b + SHOWN] << 61)) + 1
+
+
+def reply_slot(key: int) -> int:
+    return REPLY + ((key ^ (key >> 17) ^ (key >> 35)) & (REPLY_SIZE - 1)) * 2
 
 
 # -- move ordering -------------------------------------------------------------------------------
@@ -552,7 +572,9 @@ F_HIGH = 8
 F_BEST_MOVE = 9
 F_MAX = 10  # 1 when the caller's side is to play
 F_MINE = 11
-FW = 12
+F_REPLY_KEY = 12  # inside a trick: the reply table's key (0 at a trick boundary)
+F_REPLY_SLOT = 13
+FW = 14
 NODES = FW * MAX_DEPTH  # after the frames: the count of nodes searched
 PENDING = -1000  # a node's value is not known yet: a child is set up at the next row
 
@@ -611,6 +633,13 @@ def enter(
         apply_move(st, b, ru, moves[o])
     for i in range(st[b + N_TRICK]):
         live |= 1 << st[b + TRICK_CARDS + i]
+    reply = 0
+    reply_at = 0
+    if key == 0:
+        reply = reply_key(st, b)
+        reply_at = reply_slot(reply)
+        if tt[reply_at] == reply:
+            best_move = tt[reply_at + 1]
     n = order_moves(st, b, live, moves, o, n, best_move)
     maximize = 1 if team_of(st[b + TO_PLAY]) == team else 0
     if st[b + N_TRICK] == 3 and st[b + SINGLE] < 0:
@@ -645,6 +674,8 @@ def enter(
     fr[f + F_BEST_MOVE] = moves[o]
     fr[f + F_MAX] = maximize
     fr[f + F_MINE] = mine
+    fr[f + F_REPLY_KEY] = reply
+    fr[f + F_REPLY_SLOT] = reply_at
     copy_row(st, b, b + W)
     apply_move(st, b + W, ru, moves[o])
     return PENDING
@@ -697,6 +728,10 @@ def child_done(st: Ints, d: int, ru: Ints, moves: Ints, tt: Ints, fr: Ints, valu
         tt[slot + T_LOW] = lo
         tt[slot + T_HIGH] = hi
         tt[slot + T_MOVE] = fr[f + F_BEST_MOVE]
+    else:
+        reply_at = fr[f + F_REPLY_SLOT]
+        tt[reply_at] = fr[f + F_REPLY_KEY]
+        tt[reply_at + 1] = fr[f + F_BEST_MOVE]
     return best
 
 

@@ -19,6 +19,30 @@ import numpy as np
 
 from analysis import _kernel
 
+_INLINED = frozenset(
+    {
+        "popcount",
+        "lowest_index",
+        "mask_points",
+        "team_of",
+        "face_down_mask",
+        "show_possible",
+        "seventh_exempt",
+        "follows_first",
+        "card_key",
+        "strength",
+        "copy_row",
+        "live_cards",
+        "tt_key",
+        "tt_slot",
+        "reply_key",
+        "reply_slot",
+    }
+)
+"""Small helpers inlined where they are used: a call passes each buffer with its reference
+count, which cost more than their work. The rest stay calls (inlining all of them took
+minutes to compile)."""
+
 
 def _compiled_copy() -> ModuleType:
     spec = importlib.util.spec_from_file_location("analysis._kernel_compiled", _kernel.__file__)
@@ -33,7 +57,8 @@ def _compiled_copy() -> ModuleType:
             and value.__module__ == spec.name
             and name != "new_buffer"
         ):
-            setattr(module, name, numba.njit(cache=True)(value))
+            inline = "always" if name in _INLINED else "never"
+            setattr(module, name, numba.njit(cache=True, inline=inline)(value))
     return module
 
 
