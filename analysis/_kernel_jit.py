@@ -19,29 +19,9 @@ import numpy as np
 
 from analysis import _kernel
 
-_INLINED = frozenset(
-    {
-        "popcount",
-        "lowest_index",
-        "mask_points",
-        "team_of",
-        "face_down_mask",
-        "show_possible",
-        "seventh_exempt",
-        "follows_first",
-        "card_key",
-        "strength",
-        "copy_row",
-        "live_cards",
-        "tt_key",
-        "tt_slot",
-        "reply_key",
-        "reply_slot",
-    }
-)
-"""Small helpers inlined where they are used: a call passes each buffer with its reference
-count, which cost more than their work. The rest stay calls (inlining all of them took
-minutes to compile)."""
+_CALLED = frozenset({"search", "exact_value", "solve_root", "probe"})
+"""The entry points. Every other function is inlined by LLVM where it is used: a call passes
+each buffer with its reference count, which cost more than the work of most helpers."""
 
 
 def _compiled_copy() -> ModuleType:
@@ -57,8 +37,8 @@ def _compiled_copy() -> ModuleType:
             and value.__module__ == spec.name
             and name != "new_buffer"
         ):
-            inline = "always" if name in _INLINED else "never"
-            setattr(module, name, numba.njit(cache=True, inline=inline)(value))
+            compiled = numba.njit(cache=True, forceinline=name not in _CALLED)(value)
+            setattr(module, name, compiled)
     return module
 
 
