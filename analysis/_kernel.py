@@ -642,25 +642,6 @@ def enter(
             best_move = tt[reply_at + 1]
     n = order_moves(st, b, live, moves, o, n, best_move)
     maximize = 1 if team_of(st[b + TO_PLAY]) == team else 0
-    if st[b + N_TRICK] == 3 and st[b + SINGLE] < 0:
-        # The last card of a trick: a position the table may already know may end the node.
-        nb = b + W
-        for i in range(n):
-            move = moves[o + i]
-            if move == SHOW:
-                continue
-            copy_row(st, b, nb)
-            apply_move(st, nb, ru, move)
-            if st[nb + OVER]:
-                continue
-            child_key = tt_key(st, nb, ru)
-            child_slot = tt_slot(child_key)
-            if tt[child_slot + T_KEY] == child_key:
-                child_mine = st[nb + POINTS + team]
-                if maximize and tt[child_slot + T_LOW] + child_mine >= beta:
-                    return tt[child_slot + T_LOW] + child_mine
-                if not maximize and tt[child_slot + T_HIGH] + child_mine <= alpha:
-                    return tt[child_slot + T_HIGH] + child_mine
     f = d * FW
     fr[f + F_ALPHA] = alpha
     fr[f + F_BETA] = beta

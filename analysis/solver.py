@@ -153,28 +153,53 @@ def position_row(state: DealState) -> list[int]:
 
 
 class _Tables(threading.local):
-    """Per thread and engine: the transposition table and the next search's generation.
+    """Per thread and engine: the transposition table, reused from search to search.
 
-    The table is allocated once and reused: each search stamps its entries with its own
-    generation, so another search's entries never match (no clearing between searches).
+    Each entry is stamped with a generation: one per deal (its 32 cards, trump, caller,
+    target and rules), so that solving position after position of one deal reuses what the
+    earlier searches learnt, while another deal's entries never match. Nothing is cleared
+    between searches.
     """
 
-    def __init__(self) -> None:
-        self.tables: dict[str, tuple[Any, list[int]]] = {}
+    _KEPT_DEALS = 4096
 
-    def take(self, engine: str, new_buffer: Any) -> tuple[Any, int]:
+    def __init__(self) -> None:
+        self.tables: dict[str, Any] = {}
+        self.generations: dict[tuple[int, ...], int] = {}
+        self.last = 0
+
+    def take(self, engine: str, new_buffer: Any, deal: tuple[int, ...]) -> tuple[Any, int]:
         if engine not in self.tables:
-            self.tables[engine] = (new_buffer(k.new_table_size()), [0])
-        table, generation = self.tables[engine]
-        generation[0] += 1
-        if generation[0] >= k.GENERATIONS:
-            for i in range(len(table)):
-                table[i] = 0
-            generation[0] = 1
-        return table, generation[0]
+            self.tables[engine] = new_buffer(k.new_table_size())
+        table = self.tables[engine]
+        generation = self.generations.get(deal)
+        if generation is None:
+            if self.last + 1 >= k.GENERATIONS or len(self.generations) >= self._KEPT_DEALS:
+                self.generations.clear()
+                if self.last + 1 >= k.GENERATIONS:
+                    for name, old in self.tables.items():
+                        self.tables[name] = new_buffer(len(old))
+                    table = self.tables[engine]
+                    self.last = 0
+            self.last += 1
+            generation = self.generations[deal] = self.last
+        return table, generation
 
 
 _TABLES = _Tables()
+_FIXED_IN_A_DEAL = (
+    k.TRUMP,
+    k.REVERSE,
+    k.CALLER,
+    k.SEVENTH,
+    k.SINGLE,
+    k.TEAM,
+    k.TARGET,
+    k.CALL,
+    k.PAIR_OPEN,
+)
+"""What a deal's play never changes (besides its cards): with them and the rules, the
+table's entries of one search hold for any other position of the deal."""
 
 
 class _Search:
@@ -184,11 +209,15 @@ class _Search:
         name = _engine_name(engine)
         self.kernel, new_buffer = _backend(name)
         self.stack = new_buffer(k.W * k.MAX_DEPTH)
-        for i, value in enumerate(position_row(state)):
+        row = position_row(state)
+        for i, value in enumerate(row):
             self.stack[i] = value
-        self.table, generation = _TABLES.take(name, new_buffer)
+        rules = rules_row(state.rules)
+        fixed = [row[i] for i in _FIXED_IN_A_DEAL]
+        deal = (*state.known, *fixed, *rules)
+        self.table, generation = _TABLES.take(name, new_buffer, deal)
         self.rules = new_buffer(k.RW)
-        for i, value in enumerate(rules_row(state.rules)):
+        for i, value in enumerate(rules):
             self.rules[i] = value
         self.rules[k.R_GENERATION] = generation
         self.moves = new_buffer(k.MAX_MOVES * k.MAX_DEPTH)

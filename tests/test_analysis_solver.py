@@ -119,3 +119,25 @@ def test_unknown_engine_is_refused() -> None:
     state = random_ending(Rules.preset("bhoos"), 3, 1)
     with pytest.raises(ValueError, match="unknown solver engine"):
         solve(state, engine="fortran")
+
+
+@pytest.mark.parametrize("preset", ["bhoos", "bangladesh", "classic29"])
+def test_the_table_kept_from_position_to_position_of_a_deal_changes_no_value(
+    preset: str,
+) -> None:
+    # Solving the positions of one deal in turn reuses the table: the values must not depend
+    # on the order in which they are asked, and the last tricks match the brute force.
+    rules = Rules.preset(preset)
+    for seed in range(3):
+        state = first_lead(rules, 300 + seed)
+        walk = []
+        while not state.is_over:
+            walk.append(state.copy())
+            rng_move = searched_actions(state)[seed % len(searched_actions(state))]
+            state.apply(rng_move)
+        forward = [solve(position) for position in walk]
+        backward = [solve(position) for position in reversed(walk)][::-1]
+        assert forward == backward
+        for position, solution in zip(walk, forward, strict=True):
+            if position.trick_no >= 6:
+                assert _rated(solution.actions) == _rated(brute_force_actions(position))
