@@ -440,6 +440,46 @@ def equivalent(st: Ints, b: int, live: int, low: int, high: int) -> bool:
     return True
 
 
+def sure_trumps(st: Ints, b: int) -> int:
+    """After the show: the points one side takes whatever happens, from the run of top
+    trumps it holds (each wins its trick, or falls to its partner's; a run card on the table
+    wins this trick, with all its points), as ``points << 2 | side << 1 | 1``; 0 when no side
+    holds the top trump.
+
+    Only where every card is played (no early end): the run's cards are still to come."""
+    trump = st[b + TRUMP]
+    side = -1
+    points = 0
+    table_counted = False
+    for step in range(8):
+        place = 7 - step if st[b + REVERSE] else step
+        card = trump * 8 + place
+        holder = -1
+        on_table = False
+        for seat in range(4):
+            if st[b + HELD + seat] >> card & 1:
+                holder = seat
+        for i in range(st[b + N_TRICK]):
+            if st[b + TRICK_CARDS + i] == card:
+                holder = st[b + TRICK_SEATS + i]
+                on_table = True
+        if holder < 0:
+            continue  # played in an earlier trick
+        if side < 0:
+            side = team_of(holder)
+        elif team_of(holder) != side:
+            break
+        if not on_table:
+            points += CARD_POINTS[card]
+        elif not table_counted:
+            table_counted = True
+            for i in range(st[b + N_TRICK]):
+                points += CARD_POINTS[st[b + TRICK_CARDS + i]]
+    if side < 0:
+        return 0
+    return points << 2 | side << 1 | 1
+
+
 def tt_key(st: Ints, b: int, ru: Ints) -> int:
     """What decides a position at a trick boundary: the cards left (their owners are fixed),
     the leader, the show, and the caller's points where the early end depends on them."""
@@ -602,13 +642,24 @@ def enter(
             most += CARD_POINTS[st[b + TRICK_CARDS + i]]
         if st[b + TRICK_NO] < 8:
             most += ru[R_BONUS]
+        least = mine
+        if st[b + SHOWN] and st[b + SINGLE] < 0 and not ru[R_END_DECIDED] and st[b + TRUMP] < 4:
+            sure = sure_trumps(st, b)
+            if sure > 0:
+                if sure >> 1 & 1 == team:
+                    least += sure >> 2
+                else:
+                    most -= sure >> 2
+            if least >= beta:
+                return least
         if most <= alpha:
             return most
-        if most == mine:
-            return mine
-        # Narrow the window to what is sure: the points won, and all that is left.
+        if most == least:
+            return least
+        # Narrow the window to what is sure: the points won, the top trumps' points, and
+        # what is left.
         beta = min(beta, most)
-        alpha = max(alpha, mine)
+        alpha = max(alpha, least)
         key = 0
         slot = 0
         best_move = -1
