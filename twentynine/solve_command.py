@@ -85,6 +85,7 @@ def render_text(state: DealState, solution: Solution, heading: str, *, colour: b
     caller = state.caller_seat
     turn = state.current_seat
     trick = "  ".join(f"{seat.value} {card}" for seat, card in state.trick()) or "-"
+    early = "; the deal ends once decided" if state.rules.end_when_decided else ""
     lines = [
         heading,
         "",
@@ -97,7 +98,7 @@ def render_text(state: DealState, solution: Solution, heading: str, *, colour: b
         f"caller:  {caller.value if caller else '-'} ({team.value}), target {state.target}",
         "points:  " + ", ".join(f"{t.value} {state.points_of(t)}" for t in Team),
         f"to play: {turn.value if turn else '- (the deal is over)'}",
-        f"value:   {solution.value} (the card points {team.value} take with best play)",
+        f"value:   {solution.value} (the card points {team.value} take with best play{early})",
     ]
     if solution.actions:
         rows = [[_action_text(action), str(value)] for action, value in solution.actions]
