@@ -500,9 +500,40 @@ T_HIGH = 2
 T_MOVE = 3
 
 
-def tt_slot(key: int) -> int:
-    """The entry's first index in the table."""
-    return ((key ^ (key >> 13) ^ (key >> 27) ^ ((key >> 35) & 63) * 40503) & (TT_SIZE - 1)) * TE
+def tt_pair(key: int) -> int:
+    """The first of the two entries where ``key`` may be: the first is kept for the position
+    with more cards left (the costlier to search again), the second takes the newest."""
+    return ((key ^ (key >> 13) ^ (key >> 27) ^ ((key >> 35) & 63) * 40503) & (TT_SIZE - 2)) * TE
+
+
+def tt_lookup(tt: Ints, key: int) -> int:
+    """The entry holding ``key``, or -1."""
+    slot = tt_pair(key)
+    if tt[slot + T_KEY] == key:
+        return slot
+    if tt[slot + TE + T_KEY] == key:
+        return slot + TE
+    return -1
+
+
+def cards_left(key: int) -> int:
+    return popcount((key - 1) & 0xFFFFFFFF)
+
+
+def tt_place(tt: Ints, key: int) -> int:
+    """The entry to write ``key`` to: its own, else the first place if it has more cards left
+    than the first's (or that one is another search's; the first moves to the second),
+    else the second."""
+    found = tt_lookup(tt, key)
+    if found >= 0:
+        return found
+    slot = tt_pair(key)
+    first = tt[slot + T_KEY]
+    if first == 0 or first >> 41 != key >> 41 or cards_left(key) >= cards_left(first):
+        for i in range(TE):
+            tt[slot + TE + i] = tt[slot + i]
+        return slot
+    return slot + TE
 
 
 # After it, the reply table: inside a trick, the best move found before for the same cards
@@ -606,7 +637,7 @@ F_BEST = 2
 F_NEXT = 3  # the next move to try
 F_COUNT = 4  # moves to try
 F_KEY = 5  # transposition key (0 inside a trick)
-F_SLOT = 6
+F_SLOT = 6  # the table entry found (-1 if none)
 F_LOW = 7  # the window the moves are searched in, for the table's bound
 F_HIGH = 8
 F_BEST_MOVE = 9
@@ -665,8 +696,8 @@ def enter(
         best_move = -1
         if st[b + N_TRICK] == 0:
             key = tt_key(st, b, ru)
-            slot = tt_slot(key)
-            if tt[slot + T_KEY] == key:
+            slot = tt_lookup(tt, key)
+            if slot >= 0:
                 lo = tt[slot + T_LOW] + mine
                 hi = tt[slot + T_HIGH] + mine
                 if lo >= beta or lo == hi:
@@ -742,7 +773,7 @@ def child_done(st: Ints, d: int, ru: Ints, moves: Ints, tt: Ints, fr: Ints, valu
         return PENDING
     key = fr[f + F_KEY]
     if key:
-        slot = fr[f + F_SLOT]
+        slot = tt_place(tt, key)
         lo = 0
         hi = INFINITY
         if tt[slot + T_KEY] == key:
