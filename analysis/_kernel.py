@@ -503,7 +503,8 @@ T_MOVE = 3
 def tt_pair(key: int) -> int:
     """The first of the two entries where ``key`` may be: the first is kept for the position
     with more cards left (the costlier to search again), the second takes the newest."""
-    return ((key ^ (key >> 13) ^ (key >> 27) ^ ((key >> 35) & 63) * 40503) & (TT_SIZE - 2)) * TE
+    # Bits 40 to 59 of the product: the same whether it wraps at 64 bits (compiled) or not.
+    return (((key * 0x5851F42D4C957F2D) >> 40) & (TT_SIZE - 2)) * TE
 
 
 def tt_lookup(tt: Ints, key: int) -> int:
