@@ -32,7 +32,7 @@ from replay.deal import (
     DealState,
     Trick,
 )
-from replay.findings import AuditError, Finding, make_finding
+from replay.findings import LARGEST_RECORDED, AuditError, Finding, make_finding
 from replay.match import MatchState
 from schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
 from schema.fastlog import FastDeal, FastMatchLog, recorded_thrown_in
@@ -279,6 +279,7 @@ def audit_match(
             )
         else:
             recorded_before = None
+        extra.extend(_out_of_range(deal, number))
         if strict:
             _raise_first_error(extra, 0)
         deal_findings = state.findings
@@ -288,6 +289,7 @@ def audit_match(
         findings.extend(deal_findings)
         facts.append(_facts(state, number, thrown_in, change, dict(table.score), outcome))
     findings.extend(_compare_match(match, table))
+    findings.extend(_match_out_of_range(match))
     if strict:
         _raise_first_error(findings, 0)
     return AuditedMatch(
@@ -460,6 +462,47 @@ def _compare_result(
             )
         )
     return theirs
+
+
+def _beyond(value: int) -> bool:
+    return not -LARGEST_RECORDED <= value <= LARGEST_RECORDED
+
+
+def _out_of_range(deal: Deal | FastDeal, number: int) -> list[Finding]:
+    """A deal's recorded numbers that no real deal holds (:data:`LARGEST_RECORDED`)."""
+    out: list[Finding] = []
+    limit = f"at most {LARGEST_RECORDED:,}"
+    if len(deal.actions) > LARGEST_RECORDED:
+        message = f"the deal has {len(deal.actions):,} actions, beyond any real deal ({limit})"
+        out.append(make_finding("VALUE_OUT_OF_RANGE", number, None, message))
+    result = deal.result
+    if result is None:
+        return out
+    for what, scores in (("points", result.points), ("score", result.score)):
+        if scores is not None and (_beyond(scores.NS) or _beyond(scores.EW)):
+            message = (
+                f"the recorded {what} NS {scores.NS} EW {scores.EW} are beyond any real match "
+                f"({limit})"
+            )
+            out.append(make_finding("VALUE_OUT_OF_RANGE", number, None, message))
+    return out
+
+
+def _match_out_of_range(match: MatchLog | FastMatchLog) -> list[Finding]:
+    """The match's recorded numbers that no real match holds."""
+    out: list[Finding] = []
+    limit = f"at most {LARGEST_RECORDED:,}"
+    if len(match.deals) > LARGEST_RECORDED:
+        message = f"the match has {len(match.deals):,} deals, beyond any real match ({limit})"
+        out.append(make_finding("VALUE_OUT_OF_RANGE", None, None, message))
+    score = match.result.score if match.result is not None else None
+    if score is not None and (_beyond(score.NS) or _beyond(score.EW)):
+        message = (
+            f"the recorded final score NS {score.NS} EW {score.EW} is beyond any real match "
+            f"({limit})"
+        )
+        out.append(make_finding("VALUE_OUT_OF_RANGE", None, None, message))
+    return out
 
 
 def _compare_match(match: MatchLog | FastMatchLog, table: MatchState) -> list[Finding]:

@@ -16,6 +16,10 @@ from typing import Final, Literal
 
 Severity = Literal["error", "warning"]
 
+LARGEST_RECORDED: Final = 32_767
+"""The largest number (points, score, count of deals or actions) a log may record before the
+auditor calls it out of range: what the warehouse's SMALLINT columns hold."""
+
 
 @dataclass(frozen=True, slots=True)
 class Code:
@@ -283,6 +287,15 @@ CATALOGUE: Final[dict[str, Code]] = {
         "The match's recorded winner differs from the replayed one.",
         "recorded winner EW, replayed NS",
         "A team wins at +match_target and loses at -match_target.",
+    ),
+    # --- numbers beyond any real match
+    "VALUE_OUT_OF_RANGE": _c(
+        "error",
+        "A recorded number no real match holds: card points or a score beyond "
+        f"±{LARGEST_RECORDED:,}, or more than {LARGEST_RECORDED:,} deals in a match or actions "
+        "in a deal. `twentynine load` cannot store such a match and skips it.",
+        "the recorded points NS 40000 EW 0 are beyond any real match (at most 32,767)",
+        "A deal has 28 card points (plus any last-trick bonus); a match ends at ±6.",
     ),
     # --- warnings
     "PARTIAL_HANDS": _c(
