@@ -384,13 +384,17 @@ def import_paths(
     match is imported), a ``.29``/``.txt`` file (text notation), or ``-`` for JSON lines on
     standard output. A bad record is reported and skipped; a match whose id was already
     imported is counted as a duplicate and not written again. The output appears only
-    when the import is done: a failed import leaves no half-written file.
+    when the import is done: a failed import leaves no half-written file, an import of
+    nothing leaves an existing output as it was, and an output that is also an input is
+    refused.
 
     >>> import tempfile
     >>> out = Path(tempfile.mkdtemp()) / "out.jsonl"
     >>> summary = import_paths(["/no/such.json"], None, out)
-    >>> summary.found, summary.skipped, summary.problems[0].reason[:11], out.read_bytes()
-    (1, 1, 'cannot read', b'')
+    >>> summary.found, summary.skipped, summary.problems[0].reason[:11], out.exists()
+    (1, 1, 'cannot read', False)
+    >>> summary.error == f"nothing imported: {out} was not written"
+    True
     """
     target = str(out)
     summary = ImportSummary(output=target)
@@ -413,9 +417,14 @@ def import_paths(
         except BrokenPipeError:
             summary.error = "standard output was closed before the import ended"
         return summary
+    if any(_same_file(path, Path(target)) for path in inputs):
+        summary.error = f"the output {target} is also an input: write to another file"
+        return summary
     try:
         with atomic_file(Path(target)) as stream:
             _run(inputs, from_format, summary, stream, layout_for(target))
+            if summary.error is None and not summary.imported:
+                summary.error = f"nothing imported: {target} was not written"
             if summary.error is not None:
                 raise _AbandonedError
     except _AbandonedError:
@@ -423,6 +432,18 @@ def import_paths(
     except OSError as exc:
         summary.error = f"cannot write {target}: {exc.strerror or exc}"
     return summary
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file (through links too); False when either is missing.
+
+    >>> _same_file(Path("sample_logs/pagat.json"), Path("sample_logs/../sample_logs/pagat.json"))
+    True
+    """
+    try:
+        return str(a) != "-" and a.samefile(b)
+    except (OSError, ValueError):
+        return False
 
 
 class _AbandonedError(Exception):
