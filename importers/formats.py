@@ -13,6 +13,7 @@ and seen twice.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import re
@@ -256,6 +257,8 @@ def expand_inputs(paths: Iterable[str | Path]) -> list[Path]:
 
     Hidden files and folders are left out, a ``.txt`` or ``.log`` file in a directory only
     when its content looks like one of our formats, and a file named twice is read once.
+    Whatever cannot be looked at (a folder one may not enter or read, a symlink loop) is kept
+    as it is, so that reading it gives the one-line reason: nothing is skipped in silence.
 
     >>> expand_inputs(["-", "a.json", "a.json"])
     [PosixPath('-'), PosixPath('a.json')]
@@ -264,25 +267,65 @@ def expand_inputs(paths: Iterable[str | Path]) -> list[Path]:
     seen: set[Path] = set()
 
     def add(path: Path) -> None:
-        key = path if str(path) == "-" else path.resolve()
+        key = path if str(path) == "-" else _real(path)
         if key not in seen:
             seen.add(key)
             found.append(path)
 
     for given in paths:
         path = Path(given)
-        if not path.is_dir():
+        if not _is(path, Path.is_dir):
             add(path)
             continue
-        for candidate in sorted(path.rglob("*")):
+        files, unreadable = _walk(path)
+        for candidate in sorted(files + unreadable):
             hidden = any(part.startswith(".") for part in candidate.relative_to(path).parts)
             suffix = candidate.suffix.lower()
-            if hidden or suffix not in INPUT_EXTENSIONS or not candidate.is_file():
+            if hidden or (suffix not in INPUT_EXTENSIONS and candidate not in unreadable):
                 continue
             if suffix in _AMBIGUOUS and sniff(_head(candidate)) is None:
                 continue
-            add(candidate)
+            # a folder that could not be read, or a symlink loop, is kept: reading it says why
+            if candidate in unreadable or _is(candidate, Path.is_file) or _looped(candidate):
+                add(candidate)
     return found
+
+
+def _real(path: Path) -> Path:
+    """The path with its links followed, or as given when that cannot be known (a loop)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a symlink loop
+        return path.absolute()
+
+
+def _is(path: Path, test: Callable[[Path], bool]) -> bool:
+    """``path.is_dir()`` or ``is_file()``, False where the path cannot be looked at."""
+    try:
+        return test(path)
+    except OSError:
+        return False
+
+
+def _looped(path: Path) -> bool:
+    """Whether ``path`` is a symlink loop."""
+    try:
+        path.stat()
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
+def _walk(top: Path) -> tuple[list[Path], list[Path]]:
+    """The files under ``top`` (folders not followed through links), and the folders that
+    could not be read (``top`` itself among them, if it could not)."""
+    failed: list[OSError] = []
+    files = [
+        Path(folder) / name
+        for folder, _, names in os.walk(top, onerror=failed.append)
+        for name in names
+    ]
+    return files, [Path(e.filename) for e in failed if e.filename is not None]
 
 
 def _head(path: Path) -> bytes:

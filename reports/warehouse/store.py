@@ -111,9 +111,19 @@ class LoadSummary:
     duplicate_lines: list[str] = field(default_factory=list)
     dropped_lines: int = 0
 
+    unreadable: int = 0
+    """Inputs that could not be opened at all (a missing file, a folder one may not read)."""
+
     @property
     def exit_code(self) -> int:
-        """0 when every match was stored or already there, 1 when some were skipped."""
+        """0 when every match was stored or already there, 1 when some were skipped, 2 when
+        no input could be read at all (as ``twentynine audit`` exits).
+
+        >>> LoadSummary("w", files=1, read=1, skipped=1, unreadable=1).exit_code
+        2
+        """
+        if self.files and self.unreadable == self.files:
+            return 2
         return 1 if self.skipped else 0
 
     def _keep(self, lines: list[str], line: str) -> None:
@@ -426,7 +436,7 @@ class Warehouse:
         if not statements:
             raise QueryFailedError(self.name, "no SQL statement given")
         for statement in statements:
-            kind = statement.type.name
+            kind = _statement_kind(statement)
             if kind not in allowed:
                 raise QueryRefusedError(self.name, kind)
         try:
@@ -440,6 +450,15 @@ class Warehouse:
         return QueryResult(
             tuple(d[0] for d in description), tuple(str(d[1]) for d in description), rows
         )
+
+
+def _statement_kind(statement: duckdb.Statement) -> str:
+    """A statement's type name (``SELECT``, ...); DuckDB's Python API has no name for some
+    types (UPDATE EXTENSIONS): the statement's first words then."""
+    try:
+        return statement.type.name
+    except ValueError:
+        return " ".join(statement.query.split()[:2]).upper()
 
 
 @dataclass(frozen=True, slots=True)
@@ -515,12 +534,15 @@ def _first_line(exc: BaseException) -> str:
 
 # ----------------------------------------------------------------------------------- open
 def open_warehouse(
-    path: str | Path = DEFAULT_DB, *, read_only: bool = False, sandbox: bool | None = None
+    path: str | Path = DEFAULT_DB, *, read_only: bool = False, export_to: Path | None = None
 ) -> Warehouse:
     """Open a warehouse: create it (writable and absent or empty), migrate it, or refuse it.
 
-    ``sandbox`` (the default when ``read_only``) keeps SQL from reading or writing any
-    other file. Raises a :class:`~reports.warehouse.errors.WarehouseError` with a one-line message:
+    Every warehouse is opened here, and only here: ``path`` must be a plain local file (not
+    ``:memory:``, nor a name DuckDB reads as remote, such as ``md:...`` or ``s3://...``); no
+    extension is loaded or installed on the way; and SQL may read or write no other file,
+    except into ``export_to`` (the export's folder). Raises a
+    :class:`~reports.warehouse.errors.WarehouseError` with a one-line message:
     :class:`WarehouseMissingError`, :class:`WarehouseLockedError`,
     :class:`WarehouseCorruptError`, :class:`NotAWarehouseError`, :class:`WarehouseTooNewError`
     or :class:`WarehouseOutdatedError`; the file is never changed when one is raised.
@@ -529,31 +551,77 @@ def open_warehouse(
     Traceback (most recent call last):
     ...
     reports.warehouse.errors.WarehouseMissingError: /no/such/dir/w.duckdb: no such warehouse; ...
+    >>> open_warehouse("md:club")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    reports.warehouse.errors.WarehouseError: md:club: not a local file path; ...
     """
-    path = Path(path)
     name = str(path)
-    if path.is_dir():
-        raise WarehouseError(name, "is a folder, not a database file")
-    exists = path.exists()
-    if not exists:
-        if read_only:
-            raise WarehouseMissingError(name)
-        if not path.parent.is_dir():
-            raise WarehouseError(name, f"cannot create it: no folder {path.parent}")
-    sandboxed = read_only if sandbox is None else sandbox
-    config: dict[str, Any] = {}
-    if sandboxed:
-        config = {"enable_external_access": False, "lock_configuration": True}
+    path = Path(path)
+    _check_local(name)
     try:
-        con = duckdb.connect(name, read_only=read_only, config=config)
+        if path.is_dir():
+            raise WarehouseError(name, "is a folder, not a database file")
+        exists = path.exists()
+        if not exists:
+            if read_only:
+                raise WarehouseMissingError(name)
+            if not path.parent.is_dir():
+                raise WarehouseError(name, f"cannot create it: no folder {path.parent}")
+        elif _is_sqlite(path):
+            raise WarehouseError(
+                name, "a SQLite database, not a DuckDB warehouse; nothing was changed"
+            )
+    except OSError as exc:
+        raise WarehouseError(name, f"cannot open it: {exc.strerror or exc}") from None
+    config: dict[str, Any] = {
+        "autoinstall_known_extensions": False,
+        "autoload_known_extensions": False,
+    }
+    if export_to is None:  # the export's folder can only be allowed once DuckDB runs
+        config["enable_external_access"] = False
+        config["lock_configuration"] = read_only  # the loader sets its own memory settings
+    try:
+        # DuckDB reads some relative names (md:x) as remote: it is given the absolute path
+        con = duckdb.connect(str(path.absolute()), read_only=read_only, config=config)
     except duckdb.Error as exc:
         raise _open_error(name, exc) from None
     try:
+        if export_to is not None:
+            _allow_only(con, export_to)
         _prepare(con, name, read_only=read_only)
     except BaseException:
         con.close()
         raise
     return Warehouse(path, con, read_only=read_only)
+
+
+_REMOTE: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")  # a scheme; not a drive letter
+_SQLITE_HEADER: Final = b"SQLite format 3\x00"
+
+
+def _check_local(name: str) -> None:
+    """Refuse a ``--db`` that DuckDB would not read as a local file: ``:memory:`` keeps
+    nothing, and ``md:``, ``s3://`` and the like reach for the network."""
+    if name.startswith(":memory:") or not name or _REMOTE.match(name):
+        raise WarehouseError(
+            name,
+            "not a local file path; name a DuckDB file on this machine, e.g. --db club.duckdb "
+            "(a file whose name has a colon: give its absolute path)",
+        )
+
+
+def _is_sqlite(path: Path) -> bool:
+    with path.open("rb") as stream:
+        return stream.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER
+
+
+def _allow_only(con: duckdb.DuckDBPyConnection, folder: Path) -> None:
+    """Keep SQL on this connection from any file but the warehouse and ``folder``."""
+    quoted = str(folder.absolute()).replace("'", "''")
+    con.execute(f"SET allowed_directories = ['{quoted}/']")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
 
 
 def _open_error(name: str, exc: duckdb.Error) -> WarehouseError:
@@ -660,7 +728,12 @@ def read_inputs(
     """
     if from_format is not None and from_format not in FORMATS:
         raise ValueError(f"unknown format {from_format!r} (known: {', '.join(FORMAT_NAMES)})")
-    inputs = expand_inputs(paths)
+    return _read_files(expand_inputs(paths), from_format, summary)
+
+
+def _read_files(
+    inputs: list[Path], from_format: str | None, summary: LoadSummary
+) -> Iterator[Record | FastRecord]:
     summary.files = len(inputs)
     sizes = {}
     for path in inputs:
@@ -685,6 +758,7 @@ def read_inputs(
                     summary.bytes_read = done + _tell(stream)
                     yield record
         except OSError as exc:
+            summary.unreadable += 1
             reason = f"cannot read: {exc.strerror or exc}"
             yield Record(source, None, None, (InputProblem(source, None, None, reason),))
         done += sizes[path]
@@ -709,11 +783,18 @@ def load_paths(
     """``twentynine load PATH... [--db FILE] [--from FORMAT]``: read, audit and store.
 
     Raises :class:`~reports.warehouse.errors.WarehouseError` (one line) when the warehouse cannot be
-    opened or written, ``ValueError`` for an unknown format name.
+    opened or written, ``ValueError`` for an unknown format name or when ``paths`` hold no
+    match log (an empty folder: the warehouse is then not opened).
     """
+    paths = list(paths)
+    if from_format is not None and from_format not in FORMATS:
+        raise ValueError(f"unknown format {from_format!r} (known: {', '.join(FORMAT_NAMES)})")
+    inputs = expand_inputs(paths)
+    if not inputs:
+        raise ValueError("no match logs found in " + ", ".join(map(str, paths)))
     with open_warehouse(db) as wh:
         summary = LoadSummary(database=wh.name)
-        records = read_inputs(paths, from_format, summary)
+        records = _read_files(inputs, from_format, summary)
         return wh.load(records, progress=progress, batch_deals=batch_deals, summary=summary)
 
 
