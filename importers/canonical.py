@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from importers.errors import InputProblem, describe_validation_error
 from schema.fastlog import FastMatchLog, decode_match
-from schema.log import MatchLog, dump_json
+from schema.log import MatchLog, dump_json, repeated_key
 
 Layout = Literal["json", "jsonl", "auto"]
 R = TypeVar("R")
@@ -44,11 +44,15 @@ class Record:
 
 
 def parse_document(data: bytes | str, source: str, line: int | None) -> Record:
-    """Validate one JSON document as a match log.
+    """Validate one JSON document as a match log (each key given once in each object).
 
     >>> parse_document(b"{", "m.json", None).problems[0].reason.startswith("invalid JSON")
     True
     """
+    key = repeated_key(data)
+    if key is not None:
+        reason = f"the key {key!r} appears twice in one object"
+        return Record(source, line, None, (InputProblem(source, line, None, reason),))
     try:
         match = MatchLog.model_validate_json(data)
     except ValidationError as exc:

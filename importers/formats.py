@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Final, TypeVar
+from typing import Any, BinaryIO, Final, TypeVar, cast
 
 from importers import bhoos_archive, bhoos_play, canonical, text
 from importers.canonical import FastRecord, Record
@@ -35,6 +35,11 @@ READ_BUFFER: Final = 1 << 20
 """Bytes read from a file at a time: a log line is often 10 to 20 kB, and reading such lines
 through the default 8 kB buffer costs as much as a fifth of decoding them."""
 MAX_KEPT_PROBLEMS: Final = 1000
+MAX_DOCUMENT: Final = 64 << 20
+"""The longest line (and the largest whole-file document) a reader takes: 64 MB, a thousand
+times a long match. A longer one is refused with one line, and the rest of its file is not
+read (a file such as /dev/zero may have no end)."""
+_BOM: Final = b"\xef\xbb\xbf"
 Reader = Callable[[BinaryIO, str, Path | None], Iterator[Record]]
 R = TypeVar("R")
 
@@ -195,7 +200,8 @@ def _read_any(
         name = from_format or detect_format("-", head)
         if noted is not None:
             noted(name)
-        yield from guarded(read(prefixed, "<stdin>", None, name), "<stdin>", name)
+        records = read(limited(prefixed), "<stdin>", None, name)
+        yield from guarded(records, "<stdin>", name)
         return
     try:
         with Path(path).open("rb", buffering=READ_BUFFER) as stream:
@@ -204,7 +210,7 @@ def _read_any(
             name = from_format or detect_format(path, head)
             if noted is not None:
                 noted(name)
-            yield from guarded(read(stream, path, Path(path), name), path, name)
+            yield from guarded(read(limited(stream), path, Path(path), name), path, name)
     except OSError as exc:
         reason = f"cannot read: {exc.strerror or exc}"
         yield Record(path, None, None, (InputProblem(path, None, None, reason),))
@@ -225,9 +231,82 @@ def guarded(records: Iterator[R], source: str, name: str) -> Iterator[R | Record
         yield from records
     except (OSError, MemoryError):
         raise
+    except InputTooLargeError as exc:
+        reason = f"longer than {MAX_DOCUMENT >> 20} MB, the most one line or document may hold"
+        if exc.line is not None:
+            reason += f"; the rest of {source} is not read"
+        yield Record(source, exc.line, None, (InputProblem(source, exc.line, None, reason),))
     except Exception as exc:
         reason = f"the {name} reader failed ({type(exc).__name__}: {exc}); please report it"
         yield Record(source, None, None, (InputProblem(source, None, None, reason),))
+
+
+class InputTooLargeError(Exception):
+    """A line (``line``, from 1) or a whole-file document (``line`` None) longer than
+    :data:`MAX_DOCUMENT`; :func:`guarded` turns it into one problem."""
+
+    def __init__(self, line: int | None) -> None:
+        super().__init__(f"line {line}" if line is not None else "document")
+        self.line = line
+
+
+class _Limited:
+    """What every reader reads: a binary stream whose lines and whole-file reads are at most
+    :data:`MAX_DOCUMENT` bytes (else :class:`InputTooLargeError`), with a leading UTF-8
+    byte-order mark left out (format detection skips it too).
+
+    >>> stream = limited(io.BufferedReader(io.BytesIO(b"\\xef\\xbb\\xbf{}\\n[]\\n")))
+    >>> list(stream)
+    [b'{}\\n', b'[]\\n']
+    """
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+        self._lines = 0
+        self._started = False
+
+    def _start(self) -> None:
+        if not self._started:
+            self._started = True
+            peek = getattr(self._stream, "peek", None)
+            if peek is not None and bytes(peek(len(_BOM))[: len(_BOM)]) == _BOM:
+                self._stream.read(len(_BOM))
+
+    def readline(self, size: int = -1) -> bytes:
+        self._start()
+        if 0 <= size <= MAX_DOCUMENT:
+            return self._stream.readline(size)
+        line = self._stream.readline(MAX_DOCUMENT + 1)
+        self._lines += 1
+        if len(line) > MAX_DOCUMENT:
+            raise InputTooLargeError(self._lines)
+        return line
+
+    def read(self, size: int = -1) -> bytes:
+        self._start()
+        if 0 <= size <= MAX_DOCUMENT:
+            return self._stream.read(size)
+        data = self._stream.read(MAX_DOCUMENT + 1)
+        if len(data) > MAX_DOCUMENT:
+            raise InputTooLargeError(None)
+        return data
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def tell(self) -> int:
+        return self._stream.tell()
+
+
+def limited(stream: BinaryIO) -> BinaryIO:
+    """``stream`` as every reader reads it: see :class:`_Limited`."""
+    return cast(BinaryIO, _Limited(stream))
 
 
 class _Prefixed(io.RawIOBase):

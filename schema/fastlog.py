@@ -20,13 +20,14 @@ True
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, ClassVar, Final, Literal
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
 from schema.cards import Card, Seat, Suit, Team
-from schema.log import DealResult
+from schema.log import DealResult, repeated_key
 from schema.rules import Rules, RulesError, resolve_rules
 
 
@@ -239,14 +240,47 @@ def _nesting(value: object) -> int:
     return 0
 
 
+_ENCODER: Final = msgspec.json.Encoder()
+_SPACED_KEY: Final = re.compile(rb'"\s+:')
+
+
+def _may_repeat_keys(data: bytes | str, match: FastMatchLog) -> bool:
+    """Whether the document gives a key twice with a value that the decoder drops (it keeps
+    the last one).
+
+    Every key ends in ``":`` (a ``\\":`` inside a string ends none, and is there in both),
+    and the struct, written out, gives every field: a document that names as many keys with
+    a value other than null as the struct written out does drops no value. Where that
+    reading does not hold (a space before a colon, a quote written ``\\u0022``) every
+    object's keys are checked (:func:`schema.log.repeated_key`). Only a key given twice
+    whose first value is null passes.
+
+    >>> _may_repeat_keys(b'{"NS": 1, "EW": 2}', FastTeamScores(NS=1, EW=2))
+    False
+    >>> _may_repeat_keys(b'{"NS": 1, "EW": 2, "NS": 3}', FastTeamScores(NS=3, EW=2))
+    True
+    """
+    raw = data.encode() if isinstance(data, str) else data
+    spaced = b"\\u0022" in raw or (
+        (b'" ' in raw or b'"\n' in raw or b'"\t' in raw or b'"\r' in raw)
+        and _SPACED_KEY.search(raw) is not None
+    )
+    if spaced:
+        return repeated_key(raw) is not None
+    encoded = _ENCODER.encode(match)
+    given = raw.count(b'":') - raw.count(b'":null') - raw.count(b'": null')
+    return given != encoded.count(b'":') - encoded.count(b'":null')
+
+
 def decode_match(data: bytes | str) -> FastMatchLog | None:
     """One JSON document as a :class:`FastMatchLog`, or ``None`` to leave it to the models.
 
     ``None`` when the document breaks the strict schema (the models then give the reason, or
     accept what their lax reading allows, such as ``"15"`` for 15), when its rules or players
     would not pass the models' own checks, when its ``meta`` nests deeper than the models'
-    parser reads, and when it has no ``id`` (its id is then the hash of the canonical JSON,
-    which only the models write).
+    parser reads, when it gives a key twice (:func:`_may_repeat_keys`; the models refuse
+    it), and when it has no ``id`` (its id is then the hash of the canonical JSON, which
+    only the models write).
 
     >>> head = b'{"format": "twentynine.match", "version": 1, "rules": "bhoos", "deals": [], '
     >>> seats = b'"players": {"N": "a", "E": "b", "S": "c", "W": "d"}'
@@ -259,7 +293,7 @@ def decode_match(data: bytes | str) -> FastMatchLog | None:
         match = _DECODER.decode(data)
     except (msgspec.DecodeError, RecursionError):
         return None
-    if not match.id or len(match.players) != 4:
+    if not match.id or len(match.players) != 4 or _may_repeat_keys(data, match):
         return None
     if match.meta and _nesting(match.meta) >= MAX_NESTING:  # the document is one level more
         return None

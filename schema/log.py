@@ -425,3 +425,39 @@ def match_json_schema() -> dict[str, Any]:
     document["$id"] = "twentynine.match.v1"
     document["title"] = "Twenty-Nine match log, version 1"
     return document
+
+
+class _RepeatedKeyError(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document = dict(pairs)
+    if len(document) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKeyError(key)
+            seen.add(key)
+    return document
+
+
+def repeated_key(data: bytes | str) -> str | None:
+    """The first key that one object of a JSON document gives twice, or None.
+
+    JSON parsers keep the last value of a repeated key, so a second ``"deals": []`` would
+    hide every deal: a log holds each key once (a document that is not JSON gives None, for
+    the models to say why).
+
+    >>> repeated_key(b'{"deals": [1], "id": "m", "deals": []}'), repeated_key(b'{"a": {"b": 1}}')
+    ('deals', None)
+    """
+    try:
+        json.loads(data, object_pairs_hook=_unique_pairs)
+    except _RepeatedKeyError as exc:
+        return exc.key
+    except (ValueError, RecursionError):  # not JSON (UnicodeDecodeError is a ValueError)
+        return None
+    return None

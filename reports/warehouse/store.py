@@ -46,6 +46,7 @@ from importers.formats import (
     detect_format,
     expand_inputs,
     guarded,
+    limited,
     read_format_fast,
 )
 from importers.formats import read_any as _read_stdin
@@ -753,7 +754,7 @@ def _read_files(
                 head = stream.read(HEAD_SIZE)
                 stream.seek(0)
                 name = from_format or detect_format(path, head)
-                records = read_format_fast(stream, source, path, name)
+                records = read_format_fast(limited(stream), source, path, name)
                 for record in guarded(records, source, name):
                     summary.bytes_read = done + _tell(stream)
                     yield record
