@@ -169,6 +169,8 @@ def started_at(meta: Mapping[str, Any] | None) -> dt.datetime | None:
     datetime.datetime(2026, 11, 29, 13, 30)
     >>> started_at({"date": "2026-11-29"}), started_at({"start": 17}), started_at(None)
     (datetime.datetime(2026, 11, 29, 0, 0), None, None)
+    >>> started_at({"start": "0001-01-01T00:00:00+06:00"}) is None  # before year 1 in UTC
+    True
     """
     if not meta:
         return None
@@ -181,7 +183,10 @@ def started_at(meta: Mapping[str, Any] | None) -> dt.datetime | None:
         except ValueError:
             continue
         if moment.tzinfo is not None:
-            moment = moment.astimezone(dt.UTC).replace(tzinfo=None)
+            try:
+                moment = moment.astimezone(dt.UTC).replace(tzinfo=None)
+            except OverflowError:  # a time in year 1 or 9999 whose UTC lies beyond
+                return None
         return moment
     return None
 

@@ -289,8 +289,11 @@ class Warehouse:
         if self.read_only:
             raise WarehouseError(self.name, "opened read-only: cannot load")
         summary = summary if summary is not None else LoadSummary(database=self.name)
-        with _load_settings(self.con):
-            return self._load_all(items, progress, batch_deals, summary)
+        try:
+            with _load_settings(self.con):
+                return self._load_all(items, progress, batch_deals, summary)
+        except duckdb.Error as exc:  # a batch that fails to store says so itself
+            raise LoadFailedError(self.name, f"loading failed: {_first_line(exc)}") from None
 
     def _load_all(
         self,
@@ -597,6 +600,7 @@ def open_warehouse(
     return Warehouse(path, con, read_only=read_only)
 
 
+_DIGITS: Final = re.compile(r"[0-9]+")  # str.isdigit() takes "²", which int() refuses
 _REMOTE: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")  # a scheme; not a drive letter
 _SQLITE_HEADER: Final = b"SQLite format 3\x00"
 
@@ -652,8 +656,10 @@ def _prepare(con: duckdb.DuckDBPyConnection, name: str, *, read_only: bool) -> N
             row = con.execute(
                 "SELECT value FROM warehouse_info WHERE key = 'schema_version'"
             ).fetchone()
-            if row is None or not str(row[0]).isdigit():
+            if row is None:
                 raise NotAWarehouseError(name)
+            if not _DIGITS.fullmatch(str(row[0])):
+                raise _unknown_version(name, str(row[0]))
             version = int(row[0])
     except duckdb.Error as exc:
         raise WarehouseCorruptError(name, _first_line(exc)) from None
@@ -666,10 +672,27 @@ def _prepare(con: duckdb.DuckDBPyConnection, name: str, *, read_only: bool) -> N
         return
     if version > ddl.SCHEMA_VERSION:
         raise WarehouseTooNewError(name, version, ddl.SCHEMA_VERSION)
+    if version < min(ddl.MIGRATIONS, default=ddl.SCHEMA_VERSION):
+        raise _unknown_version(name, str(version))
     if version < ddl.SCHEMA_VERSION:
         if read_only:
             raise WarehouseOutdatedError(name, version, ddl.SCHEMA_VERSION)
         _migrate(con, name, version)
+        return
+    missing = [t for t in (*ddl.TABLES, *ddl.VIEWS) if t not in names]
+    if missing:
+        kind = "table" if missing[0] in ddl.TABLES else "view"
+        raise WarehouseError(
+            name,
+            f"the {kind} {missing[0]} is missing (was the file changed by hand?); "
+            "nothing was changed",
+        )
+
+
+def _unknown_version(name: str, version: str) -> WarehouseError:
+    return WarehouseError(
+        name, f"schema version {version!r} is not one twentynine wrote; nothing was changed"
+    )
 
 
 def _create(con: duckdb.DuckDBPyConnection, name: str) -> None:
