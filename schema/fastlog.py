@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Annotated, Any, ClassVar, Final, Literal
 
@@ -27,7 +28,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from schema.cards import Card, Seat, Suit, Team
-from schema.log import DealResult, repeated_key
+from schema.log import DealResult, MatchLog, dump_json, repeated_key
 from schema.rules import Rules, RulesError, resolve_rules
 
 
@@ -302,3 +303,26 @@ def decode_match(data: bytes | str) -> FastMatchLog | None:
     except RulesError:
         return None
     return match
+
+
+_SORTED: Final = msgspec.json.Encoder(order="sorted")
+
+
+def content_fingerprint(match: MatchLog | FastMatchLog) -> str:
+    """16 hex digits of the SHA-256 of a match's content, alike for the models and the
+    structs of one document (keys sorted, fields left out read as null): what tells a
+    match stored before from a changed one under the same id.
+
+    >>> doc = (b'{"format": "twentynine.match", "version": 1, "id": "m", "rules": "pagat", '
+    ...        b'"players": {"N": "a", "E": "b", "S": "c", "W": "d"}, "deals": []}')
+    >>> fast = decode_match(doc)
+    >>> content_fingerprint(fast) == content_fingerprint(MatchLog.model_validate_json(doc))
+    True
+    """
+    fast = match
+    if not isinstance(match, FastMatchLog):
+        try:
+            fast = _DECODER.decode(dump_json(match.to_canonical()))
+        except msgspec.DecodeError:  # beyond the structs (an integer past 64 bits)
+            return match.content_hash()
+    return hashlib.sha256(_SORTED.encode(fast)).hexdigest()[:16]

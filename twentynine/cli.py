@@ -423,6 +423,9 @@ def load_command(
     paths: Annotated[list[str], typer.Argument(help="Files or folders of logs; - is stdin.")],
     db: DbOption = Path(DEFAULT_DB),
     from_format: FromOption = None,
+    replace: Annotated[
+        bool, typer.Option(help="Store a match in place of one stored with other content.")
+    ] = False,
 ) -> None:
     """Read, audit and store matches, players, deals, actions, tricks and findings in DuckDB.
 
@@ -431,7 +434,9 @@ def load_command(
     """
     try:
         with terminal_progress() as progress:
-            summary = load_paths(paths, db=db, from_format=from_format, progress=progress)
+            summary = load_paths(
+                paths, db=db, from_format=from_format, progress=progress, replace=replace
+            )
     except WarehouseError as exc:
         raise fail(str(exc), exc.exit_code) from None
     except ValueError as exc:

@@ -6,7 +6,7 @@ page in step). The schema version is stored in ``warehouse_info``; :data:`MIGRAT
 an older file up one version at a time.
 
 >>> SCHEMA_VERSION, [c.name for c in TABLES["pairs"]][:3]
-(2, ['match_id', 'deal_no', 'action_no'])
+(3, ['match_id', 'deal_no', 'action_no'])
 >>> create_table_sql("pairs").splitlines()[0]
 'CREATE TABLE pairs ('
 """
@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import pyarrow as pa
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 """The schema this code writes and reads; a file with a higher one is refused."""
 
 
@@ -130,6 +130,13 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c("source", "VARCHAR", "The file it was loaded from (`<stdin>` for standard input)."),
         _c("source_line", "INTEGER", "Its line in that file (JSONL, text), or NULL."),
         _c("loaded_at", "TIMESTAMP", "When it was stored (UTC, as its batch began).", null=False),
+        _c(
+            "content_hash",
+            "VARCHAR",
+            "16 hex digits of the SHA-256 of the log's content: a load of the same id with "
+            "other content says so (and `--replace` stores it). NULL for matches stored "
+            "before schema version 3.",
+        ),
     ),
     "match_players": (
         _MATCH_KEY,
@@ -875,6 +882,12 @@ def create_view_sql(view: str) -> str:
     return f"CREATE OR REPLACE VIEW {view} AS{VIEWS[view]}"
 
 
+MATCH_TABLES: Final[tuple[str, ...]] = tuple(
+    name for name, columns in TABLES.items() if columns[0].name == "match_id"
+)
+"""The tables that hold rows of a stored match (``players`` is shared by all matches)."""
+
+
 def create_schema_sql() -> list[str]:
     """Every statement that creates the current schema in an empty database, in order."""
     return [create_table_sql(t) for t in TABLES] + [create_view_sql(v) for v in VIEWS]
@@ -975,7 +988,12 @@ def _pack_v1(con: Any) -> None:
         con.execute(f"DROP TABLE {table}")
 
 
-MIGRATIONS: Final[dict[int, Migration]] = {1: _pack_v1}
+def _content_hash_v2(con: Any) -> None:
+    """Version 2 to 3: ``matches.content_hash`` (NULL for the matches already stored)."""
+    con.execute("ALTER TABLE matches ADD COLUMN content_hash VARCHAR")
+
+
+MIGRATIONS: Final[dict[int, Migration]] = {1: _pack_v1, 2: _content_hash_v2}
 """``MIGRATIONS[v]`` takes a connection from schema version ``v`` to ``v + 1`` (in the
 loader's transaction); the views are re-created afterwards."""
 

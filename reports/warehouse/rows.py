@@ -55,6 +55,7 @@ from schema.fastlog import (
     FastPlay,
     FastShow,
     FastTrump,
+    content_fingerprint,
     recorded_thrown_in,
 )
 from schema.log import (
@@ -318,6 +319,7 @@ class Batch:
     def __init__(self, loaded_at: dt.datetime) -> None:
         self.loaded_at = loaded_at
         self.match_ids: list[str] = []
+        self.replaced: list[str] = []  # ids stored before, whose old rows this batch replaces
         self.deals = 0
         self.findings = 0
         self.match_rows: list[tuple[Any, ...]] = []
@@ -410,6 +412,7 @@ class Batch:
                 source,
                 line,
                 self.loaded_at,
+                content_fingerprint(match),
             )
         )
         for seat, entry in match.players.items():

@@ -65,7 +65,7 @@ from reports.warehouse.errors import (
     WarehouseTooNewError,
 )
 from reports.warehouse.rows import Batch, RowError
-from schema.fastlog import FastMatchLog
+from schema.fastlog import FastMatchLog, content_fingerprint
 from schema.log import MatchLog
 
 DEFAULT_DB: Final = "twentynine.duckdb"
@@ -112,6 +112,7 @@ class LoadSummary:
     duplicate_lines: list[str] = field(default_factory=list)
     dropped_lines: int = 0
 
+    replaced: int = 0
     unreadable: int = 0
     """Inputs that could not be opened at all (a missing file, a folder one may not read)."""
 
@@ -145,10 +146,11 @@ class LoadSummary:
             out.append(f"nothing new: every match read was already stored in {self.database}")
         files = "file" if self.files == 1 else "files"
         matches = "match" if self.read == 1 else "matches"
+        replaced = f", {self.replaced} replaced" if self.replaced else ""
         out.append(
             f"{self.read} {matches} read from {self.files} {files}: {self.stored} stored "
-            f"({self.deals} deals, {self.findings} findings), {self.duplicates} already "
-            f"stored, {self.skipped} skipped -> {self.database}"
+            f"({self.deals} deals, {self.findings} findings{replaced}), {self.duplicates} "
+            f"already stored, {self.skipped} skipped -> {self.database}"
         )
         return out
 
@@ -161,6 +163,7 @@ class LoadSummary:
             "stored": self.stored,
             "duplicates": self.duplicates,
             "skipped": self.skipped,
+            "replaced": self.replaced,
             "deals": self.deals,
             "findings": self.findings,
             "problems": list(self.problems),
@@ -249,6 +252,7 @@ class Warehouse:
         progress: Progress | None = None,
         batch_deals: int = BATCH_DEALS,
         summary: LoadSummary | None = None,
+        replace: bool = False,
     ) -> LoadSummary:
         """Audit and store matches (or importer records), many per transaction.
 
@@ -256,8 +260,11 @@ class Warehouse:
         both are stored alike.
 
         A record with problems is skipped and its problems kept; a match already stored,
-        or met earlier in this load, is counted as a duplicate. Raises :class:`LoadFailedError`
-        when DuckDB cannot store a batch (that batch is rolled back; earlier ones stay).
+        or met earlier in this load, is counted as a duplicate. A match stored before with
+        other content under the same id is skipped with a line that says so, or, with
+        ``replace``, stored in place of the old one (in the same transaction). Raises
+        :class:`LoadFailedError` when DuckDB cannot store a batch (that batch is rolled back;
+        earlier ones stay).
 
         >>> import tempfile
         >>> from replay import random_match
@@ -267,7 +274,8 @@ class Warehouse:
         >>> s.stored, s.deals > 0
         (2, True)
         """
-        return self._load(((item, None) for item in items), progress, batch_deals, summary)
+        pairs = ((item, None) for item in items)
+        return self._load(pairs, progress, batch_deals, summary, replace=replace)
 
     def load_audited(
         self,
@@ -285,13 +293,15 @@ class Warehouse:
         progress: Progress | None,
         batch_deals: int,
         summary: LoadSummary | None,
+        *,
+        replace: bool = False,
     ) -> LoadSummary:
         if self.read_only:
             raise WarehouseError(self.name, "opened read-only: cannot load")
         summary = summary if summary is not None else LoadSummary(database=self.name)
         try:
             with _load_settings(self.con):
-                return self._load_all(items, progress, batch_deals, summary)
+                return self._load_all(items, progress, batch_deals, summary, replace)
         except duckdb.Error as exc:  # a batch that fails to store says so itself
             raise LoadFailedError(self.name, f"loading failed: {_first_line(exc)}") from None
 
@@ -301,6 +311,7 @@ class Warehouse:
         progress: Progress | None,
         batch_deals: int,
         summary: LoadSummary,
+        replace: bool,
     ) -> LoadSummary:
         batch = _new_batch()
         pending: list[_Pending] = []  # read, not yet checked against the database
@@ -335,7 +346,7 @@ class Warehouse:
                 pending.append(_Pending(match, audited, match_id, where, source, line))
                 pending_deals += len(match.deals)
                 if pending_deals >= min(CHECK_DEALS, batch_deals):
-                    self._admit(pending, batch, summary)
+                    self._admit(pending, batch, summary, replace)
                     pending, pending_deals = [], 0
                     if batch.deals >= batch_deals:
                         self._commit(batch, summary)
@@ -346,25 +357,39 @@ class Warehouse:
                 if progress is not None and summary.read % PROGRESS_EVERY == 0:
                     progress(summary)
             if pending:
-                self._admit(pending, batch, summary)
+                self._admit(pending, batch, summary, replace)
             if len(batch):
                 self._commit(batch, summary)
         if progress is not None:
             progress(summary)
         return summary
 
-    def _admit(self, pending: list[_Pending], batch: Batch, summary: LoadSummary) -> None:
-        """Audit the matches not stored yet and add their rows to the batch."""
+    def _admit(
+        self, pending: list[_Pending], batch: Batch, summary: LoadSummary, replace: bool
+    ) -> None:
+        """Audit the matches not stored yet (or stored with other content, to ``replace``)
+        and add their rows to the batch."""
         stored = self._stored_sources([p.match_id for p in pending])
         for p in pending:
             if p.match_id in stored:
-                summary.duplicates += 1
-                summary._keep(
-                    summary.duplicate_lines,
-                    f"{p.where}: match {p.match_id!r} is already stored "
-                    f"(from {stored[p.match_id]})",
-                )
-                continue
+                source, content = stored[p.match_id]
+                if content is None or content == content_fingerprint(p.match):
+                    summary.duplicates += 1
+                    summary._keep(
+                        summary.duplicate_lines,
+                        f"{p.where}: match {p.match_id!r} is already stored (from {source})",
+                    )
+                    continue
+                if not replace:
+                    summary.skipped += 1
+                    summary._keep(
+                        summary.problems,
+                        f"{p.where}: match {p.match_id!r} is already stored (from {source}) "
+                        "with other content; load again with --replace to store this one "
+                        "in its place",
+                    )
+                    continue
+                batch.replaced.append(p.match_id)
             try:
                 audited = p.audited if p.audited is not None else audit_match(p.match)
                 batch.add(p.match, audited, p.source, p.line)
@@ -381,27 +406,38 @@ class Warehouse:
 
     def _commit(self, batch: Batch, summary: LoadSummary) -> None:
         """Store the batch in one transaction."""
-        self._insert(batch.arrow_tables(), batch.loaded_at)
+        self._insert(batch.arrow_tables(), batch.loaded_at, batch.replaced)
         summary.stored += len(batch)
+        summary.replaced += len(batch.replaced)
         summary.deals += batch.deals
         summary.findings += batch.findings
 
-    def _stored_sources(self, match_ids: list[str]) -> dict[str, str]:
+    def _stored_sources(self, match_ids: list[str]) -> dict[str, tuple[str, str | None]]:
+        """Where each stored match of ``match_ids`` came from, and its content hash."""
         rows = self.con.execute(
-            "SELECT match_id, source, source_line FROM matches "
+            "SELECT match_id, source, source_line, content_hash FROM matches "
             "WHERE match_id IN (SELECT unnest($ids::VARCHAR[]))",
             {"ids": match_ids},
         ).fetchall()
         return {
-            mid: (src or "<match>") if line is None else f"{src}:{line}" for mid, src, line in rows
+            mid: ((src or "<match>") if line is None else f"{src}:{line}", content)
+            for mid, src, line, content in rows
         }
 
-    def _insert(self, tables: dict[str, pa.Table], loaded_at: dt.datetime) -> None:
+    def _insert(
+        self, tables: dict[str, pa.Table], loaded_at: dt.datetime, replaced: list[str]
+    ) -> None:
         con = self.con
         for name, table in tables.items():
             con.register(f"_batch_{name}", table)
         try:
             con.begin()
+            if replaced:
+                for table in ddl.MATCH_TABLES:
+                    con.execute(
+                        f"DELETE FROM {table} WHERE match_id IN (SELECT unnest($ids::VARCHAR[]))",
+                        {"ids": replaced},
+                    )
             for table in tables:
                 con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _batch_{table}")
             con.execute(
@@ -803,8 +839,11 @@ def load_paths(
     from_format: str | None = None,
     progress: Progress | None = None,
     batch_deals: int = BATCH_DEALS,
+    replace: bool = False,
 ) -> LoadSummary:
-    """``twentynine load PATH... [--db FILE] [--from FORMAT]``: read, audit and store.
+    """``twentynine load PATH... [--db FILE] [--from FORMAT] [--replace]``: read, audit and
+    store (``replace``: a match stored with other content is replaced, see
+    :meth:`Warehouse.load`).
 
     Raises :class:`~reports.warehouse.errors.WarehouseError` (one line) when the warehouse cannot be
     opened or written, ``ValueError`` for an unknown format name or when ``paths`` hold no
@@ -819,7 +858,9 @@ def load_paths(
     with open_warehouse(db) as wh:
         summary = LoadSummary(database=wh.name)
         records = _read_files(inputs, from_format, summary)
-        return wh.load(records, progress=progress, batch_deals=batch_deals, summary=summary)
+        return wh.load(
+            records, progress=progress, batch_deals=batch_deals, summary=summary, replace=replace
+        )
 
 
 def run_query(sql: str, *, db: str | Path = DEFAULT_DB) -> QueryResult:
