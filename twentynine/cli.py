@@ -33,14 +33,14 @@ from reports.warehouse.errors import WarehouseError
 from reports.warehouse.export import export_parquet, format_result
 from reports.warehouse.progress import terminal_progress
 from reports.warehouse.stats import run_stats
-from reports.warehouse.store import DEFAULT_DB, load_paths, run_query
+from reports.warehouse.store import DEFAULT_DB, QueryResult, load_paths, run_query
 from schema.cards import Seat
 from schema.log import MatchLog, match_json_schema
 from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
 from twentynine.demo import run_demo
 from twentynine.frames import outcome_text, render_step
 from twentynine.pager import show_frames
-from twentynine.textout import plural, text_table
+from twentynine.textout import plural, printable, text_table
 
 R = TypeVar("R")
 
@@ -86,7 +86,7 @@ class OutputFormat(StrEnum):
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
     """Print one line to standard error and return the exit to raise."""
-    typer.echo(f"twentynine: {message}", err=True)
+    typer.echo(f"twentynine: {printable(message)}", err=True)
     return typer.Exit(code)
 
 
@@ -227,7 +227,8 @@ def audit_command(
                 }
                 sys.stdout.write(orjson.dumps(line).decode() + "\n")
             else:
-                typer.echo(f"{_location(record, finding)}: {finding.code} {finding.message}")
+                text = f"{_location(record, finding)}: {finding.code} {finding.message}"
+                typer.echo(printable(text))
     summary = (
         f"{plural(len(files), 'file')}, {plural(matches, 'match')}, {plural(deals, 'deal')}: "
         f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"
@@ -256,7 +257,7 @@ def _print_problems(record: Record | FastRecord, output: OutputFormat) -> None:
             }
             sys.stdout.write(orjson.dumps(line).decode() + "\n")
         else:
-            typer.echo(str(problem), err=True)
+            typer.echo(printable(str(problem)), err=True)
 
 
 @app.command("import")
@@ -273,7 +274,7 @@ def import_command(
     """
     summary = import_paths(paths, from_format, out)
     for line in summary.lines():
-        typer.echo(line, err=True)
+        typer.echo(printable(line), err=True)
     raise typer.Exit(summary.exit_code)
 
 
@@ -392,7 +393,7 @@ def replay_command(
     view = f" · seen by {seat.value}" if seat else ""
     dealer = chosen.deals[deal_number - 1].dealer.value
     heading = (
-        f"match {chosen.match_id} · deal {deal_number} of {len(chosen.deals)}"
+        f"match {printable(chosen.match_id)} · deal {deal_number} of {len(chosen.deals)}"
         f" · dealer {dealer}{view}"
     )
     facts = audit_match(chosen, rules).deals[deal_number - 1]
@@ -442,7 +443,7 @@ def load_command(
     except ValueError as exc:
         raise fail(str(exc)) from None
     for line in summary.lines():
-        typer.echo(line, err=True)
+        typer.echo(printable(line), err=True)
     raise typer.Exit(summary.exit_code)
 
 
@@ -459,7 +460,15 @@ def query_command(
         result = run_query(sql, db=db)
     except WarehouseError as exc:
         raise fail(str(exc), exc.exit_code) from None
-    typer.echo(format_result(result, output.value).rstrip("\r\n"))
+    typer.echo(format_result(_shown(result, output), output.value).rstrip("\r\n"))
+
+
+def _shown(result: QueryResult, output: TableFormat) -> QueryResult:
+    """A result as a table prints it: names and text escaped (CSV and JSON are data)."""
+    if output is not TableFormat.table:
+        return result
+    rows = [tuple(printable(v) if isinstance(v, str) else v for v in row) for row in result.rows]
+    return QueryResult(tuple(map(printable, result.columns)), result.types, rows)
 
 
 @app.command("stats")
@@ -477,7 +486,7 @@ def stats_command(
         raise fail(str(exc), exc.exit_code) from None
     if player is not None and output is TableFormat.table:
         result = result.transposed()
-    typer.echo(format_result(result, output.value).rstrip("\r\n"))
+    typer.echo(format_result(_shown(result, output), output.value).rstrip("\r\n"))
 
 
 @app.command("export")
@@ -491,7 +500,7 @@ def export_command(
     except WarehouseError as exc:
         raise fail(str(exc), exc.exit_code) from None
     for line in summary.lines():
-        typer.echo(line)
+        typer.echo(printable(line))
 
 
 @app.command("demo")

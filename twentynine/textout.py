@@ -9,6 +9,7 @@ min_bid  16
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -37,3 +38,24 @@ def plural(count: int, word: str) -> str:
         return f"{count} {word}"
     suffix = "es" if word.endswith(("s", "ch", "sh", "x")) else "s"
     return f"{count} {word}{suffix}"
+
+
+# C0 and C1 controls, DEL, and the bidirectional overrides that reorder what follows them
+_CONTROLS: Final = [
+    *range(0x20),
+    *range(0x7F, 0xA0),
+    *range(0x202A, 0x202F),
+    *range(0x2066, 0x206A),
+]
+_ESCAPES: Final = {code: repr(chr(code))[1:-1] for code in _CONTROLS}
+
+
+def printable(text: str) -> str:
+    """Text from a log or a file name as a terminal should show it: control characters
+    escaped as Python writes them, so that a name can neither drive the terminal (retitle a
+    window, clear the screen) nor forge a line of output. Every text printer uses it.
+
+    >>> printable("Asha\\x1b]0;title\\x07"), printable("a.json\\nb.json"), printable("Ñandú")
+    ('Asha\\\\x1b]0;title\\\\x07', 'a.json\\\\nb.json', 'Ñandú')
+    """
+    return text.translate(_ESCAPES)
