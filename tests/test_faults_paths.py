@@ -108,6 +108,21 @@ def test_demo_samples_in_a_folder_one_may_not_enter(locked: Path, tmp_path: Path
     _one_clean_error(result, str(locked / "samples"))
 
 
+def test_demo_output_in_a_folder_one_may_not_enter(locked: Path) -> None:
+    result = _run("demo", "--samples", str(SAMPLES), "--out", str(locked / "demo"))
+    _one_clean_error(result, f"{locked / 'demo'}: Permission denied")
+
+
+@pytest.mark.parametrize("command", ["simulate", "import"])
+def test_an_output_in_a_folder_one_may_not_enter(command: str, locked: Path) -> None:
+    out = str(locked / "out.jsonl")
+    args = {
+        "simulate": ["simulate", "--rules", "pagat", "-o", out],
+        "import": ["import", str(SAMPLES / "pagat.json"), "-o", out],
+    }[command]
+    _one_clean_error(_run(*args), f"cannot write {out}", "Permission denied")
+
+
 @pytest.mark.parametrize("command", ["audit", "import", "load"])
 def test_an_unreadable_subfolder_is_reported_and_fails(
     command: str, tree: Path, tmp_path: Path

@@ -516,7 +516,10 @@ def demo_command(
     """Run every step of the walk on the bundled sample logs and say what each found."""
     if not all(_is_folder(samples / name) for name in ("bad", "formats")):
         raise fail(f"{samples}: not the sample_logs folder (run from the checkout, or --samples)")
-    result = run_demo(samples, out, typer.echo)
+    try:
+        result = run_demo(samples, out, typer.echo)
+    except OSError as exc:
+        raise fail(f"{exc.filename or out}: {exc.strerror or exc}") from None
     if not result.ok:
         for failure in result.failures:
             typer.echo(f"demo: {failure}", err=True)
