@@ -28,7 +28,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from schema.cards import Card, Seat, Suit, Team
-from schema.log import DealResult, MatchLog, dump_json, repeated_key
+from schema.log import DealResult, MatchLog, repeated_key
 from schema.rules import Rules, RulesError, resolve_rules
 
 
@@ -319,10 +319,30 @@ def content_fingerprint(match: MatchLog | FastMatchLog) -> str:
     >>> content_fingerprint(fast) == content_fingerprint(MatchLog.model_validate_json(doc))
     True
     """
-    fast = match
-    if not isinstance(match, FastMatchLog):
-        try:
-            fast = _DECODER.decode(dump_json(match.to_canonical()))
-        except msgspec.DecodeError:  # beyond the structs (an integer past 64 bits)
+    if isinstance(match, FastMatchLog):
+        fast: FastMatchLog | None = match
+    else:
+        fast = _as_struct(match)
+        if fast is None:  # beyond the structs (an integer past 64 bits)
             return match.content_hash()
     return hashlib.sha256(_SORTED.encode(fast)).hexdigest()[:16]
+
+
+def _as_struct(match: MatchLog) -> FastMatchLog | None:
+    """The structs the fast decoder would have read the match's document into."""
+    try:
+        fast = msgspec.convert(match, FastMatchLog, from_attributes=True)
+    except msgspec.ValidationError:
+        return None
+    deals = fast.deals
+    for i, (deal, model) in enumerate(zip(deals, match.deals, strict=True)):
+        result = model.result
+        if (
+            deal.result is not None
+            and result is not None
+            and "thrown_in" not in result.__pydantic_fields_set__
+        ):
+            # a model reads a thrown_in left out as None; the struct leaves it UNSET
+            unset = msgspec.structs.replace(deal.result, thrown_in=UNSET)
+            deals[i] = msgspec.structs.replace(deal, result=unset)
+    return fast
