@@ -200,7 +200,7 @@ def _read_any(
         name = from_format or detect_format("-", head)
         if noted is not None:
             noted(name)
-        records = read(limited(prefixed), "<stdin>", None, name)
+        records = read(limited(prefixed, head), "<stdin>", None, name)
         yield from guarded(records, "<stdin>", name)
         return
     try:
@@ -210,7 +210,8 @@ def _read_any(
             name = from_format or detect_format(path, head)
             if noted is not None:
                 noted(name)
-            yield from guarded(read(limited(stream), path, Path(path), name), path, name)
+            records = read(limited(stream, head), path, Path(path), name)
+            yield from guarded(records, path, name)
     except OSError as exc:
         reason = f"cannot read: {exc.strerror or exc}"
         yield Record(path, None, None, (InputProblem(path, None, None, reason),))
@@ -255,25 +256,18 @@ class _Limited:
     :data:`MAX_DOCUMENT` bytes (else :class:`InputTooLargeError`), with a leading UTF-8
     byte-order mark left out (format detection skips it too).
 
-    >>> stream = limited(io.BufferedReader(io.BytesIO(b"\\xef\\xbb\\xbf{}\\n[]\\n")))
+    >>> stream = limited(io.BytesIO(b"\\xef\\xbb\\xbf{}\\n[]\\n"), b"\\xef\\xbb\\xbf{}")
     >>> list(stream)
     [b'{}\\n', b'[]\\n']
     """
 
-    def __init__(self, stream: BinaryIO) -> None:
+    def __init__(self, stream: BinaryIO, head: bytes) -> None:
         self._stream = stream
         self._lines = 0
-        self._started = False
-
-    def _start(self) -> None:
-        if not self._started:
-            self._started = True
-            peek = getattr(self._stream, "peek", None)
-            if peek is not None and bytes(peek(len(_BOM))[: len(_BOM)]) == _BOM:
-                self._stream.read(len(_BOM))
+        if head.startswith(_BOM):
+            stream.read(len(_BOM))
 
     def readline(self, size: int = -1) -> bytes:
-        self._start()
         if 0 <= size <= MAX_DOCUMENT:
             return self._stream.readline(size)
         line = self._stream.readline(MAX_DOCUMENT + 1)
@@ -283,7 +277,6 @@ class _Limited:
         return line
 
     def read(self, size: int = -1) -> bytes:
-        self._start()
         if 0 <= size <= MAX_DOCUMENT:
             return self._stream.read(size)
         data = self._stream.read(MAX_DOCUMENT + 1)
@@ -304,9 +297,10 @@ class _Limited:
         return self._stream.tell()
 
 
-def limited(stream: BinaryIO) -> BinaryIO:
-    """``stream`` as every reader reads it: see :class:`_Limited`."""
-    return cast(BinaryIO, _Limited(stream))
+def limited(stream: BinaryIO, head: bytes) -> BinaryIO:
+    """``stream``, at its start, as every reader reads it (see :class:`_Limited`); ``head``
+    is its first bytes, as read for detection."""
+    return cast(BinaryIO, _Limited(stream, head))
 
 
 class _Prefixed(io.RawIOBase):

@@ -444,6 +444,9 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return document
 
 
+_UNIQUE_KEYS: Final = json.JSONDecoder(object_pairs_hook=_unique_pairs)  # one, made once
+
+
 def repeated_key(data: bytes | str) -> str | None:
     """The first key that one object of a JSON document gives twice, or None.
 
@@ -455,7 +458,7 @@ def repeated_key(data: bytes | str) -> str | None:
     ('deals', None)
     """
     try:
-        json.loads(data, object_pairs_hook=_unique_pairs)
+        _UNIQUE_KEYS.decode(data if isinstance(data, str) else data.decode("utf-8"))
     except _RepeatedKeyError as exc:
         return exc.key
     except (ValueError, RecursionError):  # not JSON (UnicodeDecodeError is a ValueError)

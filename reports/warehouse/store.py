@@ -813,7 +813,7 @@ def _read_files(
                 head = stream.read(HEAD_SIZE)
                 stream.seek(0)
                 name = from_format or detect_format(path, head)
-                records = read_format_fast(limited(stream), source, path, name)
+                records = read_format_fast(limited(stream, head), source, path, name)
                 for record in guarded(records, source, name):
                     summary.bytes_read = done + _tell(stream)
                     yield record
