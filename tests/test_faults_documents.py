@@ -34,8 +34,10 @@ def _repeated(key_at_end: bytes) -> bytes:
         (_repeated(b', "deals": []'), "deals"),
         (_repeated(b', "id": "other"'), "id"),
         (COMPACT.replace(b'"bid"', b'"bid", "seat": "E"', 1), "seat"),
+        (_repeated(b', "deals" \n :\t[]'), "deals"),
+        (_repeated(b', "meta": {"a\\u0022": 1}'), "meta"),
     ],
-    ids=["deals", "id", "seat"],
+    ids=["deals", "id", "seat", "spaced", "escaped"],
 )
 def test_a_repeated_key_is_refused_on_both_paths(document: bytes, key: str) -> None:
     assert document != COMPACT
