@@ -293,7 +293,8 @@ CATALOGUE: Final[dict[str, Code]] = {
         "error",
         "A recorded number no real match holds: card points or a score beyond "
         f"±{LARGEST_RECORDED:,}, or more than {LARGEST_RECORDED:,} deals in a match or actions "
-        "in a deal. `twentynine load` cannot store such a match and skips it.",
+        "in a deal (`twentynine load` keeps points and scores as recorded, and skips a match "
+        "with more deals or actions than that).",
         "the recorded points NS 40000 EW 0 are beyond any real match (at most 32,767)",
         "A deal has 28 card points (plus any last-trick bonus); a match ends at ±6.",
     ),

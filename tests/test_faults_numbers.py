@@ -50,7 +50,8 @@ def _write(path: Path, matches: list[dict[str, Any]]) -> Path:
 
 @pytest.fixture
 def absurd(tmp_path: Path) -> Path:
-    """Four matches a line each: lines 1, 3 and 4 hold numbers no warehouse column takes."""
+    """Four matches a line each: line 1 records points no real deal has (the warehouse keeps
+    them as recorded), lines 3 and 4 hold numbers no warehouse column takes."""
     return _write(
         tmp_path / "absurd.jsonl",
         [
@@ -69,13 +70,17 @@ def test_load_skips_what_it_cannot_store_and_stores_the_rest(tmp_path: Path, abs
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
     problems = [line for line in result.stderr.splitlines() if "cannot be stored" in line]
-    assert [line.split(": ")[0] for line in problems] == [f"{absurd}:{n}" for n in (1, 3, 4)]
-    assert "2 stored" in result.stderr and "3 skipped" in result.stderr
+    assert [line.split(": ")[0] for line in problems] == [f"{absurd}:{n}" for n in (3, 4)]
+    assert "3 stored" in result.stderr and "2 skipped" in result.stderr
     with duckdb.connect(str(db), read_only=True) as con:
         stored = sorted(row[0] for row in con.execute("SELECT match_id FROM matches").fetchall())
-    assert stored == ["fine", "later"]
+        recorded = con.execute(
+            "SELECT recorded_points_ns FROM deals WHERE match_id = 'points-40000' AND deal_no = 1"
+        ).fetchone()
+    assert stored == ["fine", "later", "points-40000"]
+    assert recorded == (40_000,)
     again = runner.invoke(app, ["load", str(absurd), str(later), "--db", str(db)])
-    assert again.exit_code == 1 and "2 already stored" in again.stderr
+    assert again.exit_code == 1 and "3 already stored" in again.stderr
 
 
 def test_a_deal_of_forty_thousand_actions_is_skipped(tmp_path: Path) -> None:

@@ -122,8 +122,8 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c("score_ew", "SMALLINT", "Final match score of EW, as replayed.", null=False),
         _c("winner", "VARCHAR", "`NS`, `EW`, or NULL when no team reached the target."),
         _c("has_result", "BOOLEAN", "The log records a match `result`.", null=False),
-        _c("recorded_score_ns", "SMALLINT", "NS score as the log records it."),
-        _c("recorded_score_ew", "SMALLINT", "EW score as the log records it."),
+        _c("recorded_score_ns", "INTEGER", "NS score as the log records it."),
+        _c("recorded_score_ew", "INTEGER", "EW score as the log records it."),
         _c("recorded_winner", "VARCHAR", "The winner as the log records it."),
         _c("errors", "INTEGER", "Findings of severity `error` in the match.", null=False),
         _c("warnings", "INTEGER", "Findings of severity `warning`.", null=False),
@@ -216,10 +216,10 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c("hands_known", "BOOLEAN", "All 32 cards of the deal are recorded.", null=False),
         _c("has_hands", "BOOLEAN", "The log's deal has a `hands` object.", null=False),
         _c("has_result", "BOOLEAN", "The log's deal has a `result` object.", null=False),
-        _c("recorded_points_ns", "SMALLINT", "NS card points as the log records them."),
-        _c("recorded_points_ew", "SMALLINT", "EW card points as recorded."),
-        _c("recorded_score_ns", "SMALLINT", "NS match score after the deal, as recorded."),
-        _c("recorded_score_ew", "SMALLINT", "EW match score after the deal, as recorded."),
+        _c("recorded_points_ns", "INTEGER", "NS card points as the log records them."),
+        _c("recorded_points_ew", "INTEGER", "EW card points as recorded."),
+        _c("recorded_score_ns", "INTEGER", "NS match score after the deal, as recorded."),
+        _c("recorded_score_ew", "INTEGER", "EW match score after the deal, as recorded."),
         _c("recorded_thrown_in", "VARCHAR", "Throw-in reason as recorded."),
     ),
     "deal_cards": (
@@ -988,9 +988,20 @@ def _pack_v1(con: Any) -> None:
         con.execute(f"DROP TABLE {table}")
 
 
+_RECORDED: Final = {
+    "matches": ("recorded_score_ns", "recorded_score_ew"),
+    "deals": ("recorded_points_ns", "recorded_points_ew", "recorded_score_ns", "recorded_score_ew"),
+}
+"""What a log records of points and scores, kept as recorded however absurd (version 3)."""
+
+
 def _content_hash_v2(con: Any) -> None:
-    """Version 2 to 3: ``matches.content_hash`` (NULL for the matches already stored)."""
+    """Version 2 to 3: ``matches.content_hash`` (NULL for the matches already stored), and
+    the recorded points and scores widened to INTEGER."""
     con.execute("ALTER TABLE matches ADD COLUMN content_hash VARCHAR")
+    for table, columns in _RECORDED.items():
+        for column in columns:
+            con.execute(f"ALTER TABLE {table} ALTER COLUMN {column} SET DATA TYPE INTEGER")
 
 
 MIGRATIONS: Final[dict[int, Migration]] = {1: _pack_v1, 2: _content_hash_v2}
