@@ -21,7 +21,7 @@ from typing import BinaryIO, Literal, TypeVar
 import orjson
 from pydantic import ValidationError
 
-from importers.errors import InputProblem, describe_validation_error
+from importers.errors import InputProblem, InputTooLargeError, describe_validation_error
 from schema.fastlog import FastMatchLog, decode_match
 from schema.log import MatchLog, dump_json, repeated_key
 
@@ -108,8 +108,21 @@ def read_jsonl(stream: Iterable[bytes], source: str, first_line: int = 1) -> Ite
 
 def _read_lines(
     stream: Iterable[bytes], source: str, first_line: int, parse: Parse[R]
-) -> Iterator[R]:
-    for number, raw in enumerate(stream, first_line):
+) -> Iterator[R | Record]:
+    lines = iter(stream)
+    number = first_line - 1
+    while True:
+        number += 1
+        try:
+            raw = next(lines)
+        except StopIteration:
+            return
+        except InputTooLargeError as exc:
+            if not exc.resumable:
+                raise
+            problem = exc.problem(source, number)  # refused; the next line is read on
+            yield Record(source, number, None, (problem,))
+            continue
         if raw.strip():
             yield parse(raw, source, number)
 

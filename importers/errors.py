@@ -10,7 +10,7 @@ import re
 import reprlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from pydantic import ValidationError
 
@@ -48,6 +48,37 @@ class InputProblem:
 
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.source, "line": self.line, "path": self.path, "reason": self.reason}
+
+
+MAX_DOCUMENT: Final = 64 << 20
+"""The longest line (and the largest whole-file document) a reader takes: 64 MB, a thousand
+times a long match. A longer one is refused with one line; a JSONL file is read on from the
+next line (when one comes within :data:`MAX_SKIPPED` bytes), any other file no further."""
+MAX_SKIPPED: Final = 16 * MAX_DOCUMENT
+"""How far past a line too long a reader looks for its end (a file such as /dev/zero has
+none)."""
+
+
+class InputTooLargeError(Exception):
+    """A line (``line``, from 1) or a whole-file document (``line`` None) longer than
+    :data:`MAX_DOCUMENT`; ``resumable`` when the stream now stands at the next line."""
+
+    def __init__(self, line: int | None, *, resumable: bool = False) -> None:
+        super().__init__(f"line {line}" if line is not None else "document")
+        self.line = line
+        self.resumable = resumable
+
+    def problem(self, source: str, line: int | None = None) -> InputProblem:
+        """The one line that says so (``line`` where the reader counts lines itself).
+
+        >>> str(InputTooLargeError(3, resumable=True).problem("a.jsonl"))
+        'a.jsonl:3: longer than 64 MB, the most one line or document may hold'
+        """
+        where = self.line if line is None else line
+        reason = f"longer than {MAX_DOCUMENT >> 20} MB, the most one line or document may hold"
+        if not self.resumable and where is not None:
+            reason += f"; the rest of {source} is not read"
+        return InputProblem(source, where, None, reason)
 
 
 class InputError(Exception):

@@ -27,7 +27,7 @@ from typing import Any, BinaryIO, Final, TypeVar, cast
 
 from importers import bhoos_archive, bhoos_play, canonical, text
 from importers.canonical import FastRecord, Record
-from importers.errors import InputProblem
+from importers.errors import MAX_DOCUMENT, MAX_SKIPPED, InputProblem, InputTooLargeError
 from schema.log import MatchLog
 
 HEAD_SIZE: Final = 64 * 1024
@@ -35,10 +35,6 @@ READ_BUFFER: Final = 1 << 20
 """Bytes read from a file at a time: a log line is often 10 to 20 kB, and reading such lines
 through the default 8 kB buffer costs as much as a fifth of decoding them."""
 MAX_KEPT_PROBLEMS: Final = 1000
-MAX_DOCUMENT: Final = 64 << 20
-"""The longest line (and the largest whole-file document) a reader takes: 64 MB, a thousand
-times a long match. A longer one is refused with one line, and the rest of its file is not
-read (a file such as /dev/zero may have no end)."""
 _BOM: Final = b"\xef\xbb\xbf"
 Reader = Callable[[BinaryIO, str, Path | None], Iterator[Record]]
 R = TypeVar("R")
@@ -232,23 +228,12 @@ def guarded(records: Iterator[R], source: str, name: str) -> Iterator[R | Record
         yield from records
     except (OSError, MemoryError):
         raise
-    except InputTooLargeError as exc:
-        reason = f"longer than {MAX_DOCUMENT >> 20} MB, the most one line or document may hold"
-        if exc.line is not None:
-            reason += f"; the rest of {source} is not read"
-        yield Record(source, exc.line, None, (InputProblem(source, exc.line, None, reason),))
+    except InputTooLargeError as exc:  # a reader that does not read on past it
+        problem = InputTooLargeError(exc.line).problem(source)
+        yield Record(source, problem.line, None, (problem,))
     except Exception as exc:
         reason = f"the {name} reader failed ({type(exc).__name__}: {exc}); please report it"
         yield Record(source, None, None, (InputProblem(source, None, None, reason),))
-
-
-class InputTooLargeError(Exception):
-    """A line (``line``, from 1) or a whole-file document (``line`` None) longer than
-    :data:`MAX_DOCUMENT`; :func:`guarded` turns it into one problem."""
-
-    def __init__(self, line: int | None) -> None:
-        super().__init__(f"line {line}" if line is not None else "document")
-        self.line = line
 
 
 class _Limited:
@@ -273,8 +258,23 @@ class _Limited:
         line = self._stream.readline(MAX_DOCUMENT + 1)
         self._lines += 1
         if len(line) > MAX_DOCUMENT:
-            raise InputTooLargeError(self._lines)
+            raise InputTooLargeError(self._lines, resumable=self._skip_line(line))
         return line
+
+    def _skip_line(self, start: bytes) -> bool:
+        """Read past the rest of a line too long, a chunk at a time: whether its end came
+        within :data:`MAX_SKIPPED` bytes (else the stream is left at its end)."""
+        skipped = len(start)
+        chunk = start
+        while not chunk.endswith(b"\n"):
+            if skipped > MAX_SKIPPED:
+                self._stream = io.BytesIO()  # nothing more is read from this one
+                return False
+            chunk = self._stream.readline(1 << 20)
+            if not chunk:
+                return True
+            skipped += len(chunk)
+        return True
 
     def read(self, size: int = -1) -> bytes:
         if 0 <= size <= MAX_DOCUMENT:

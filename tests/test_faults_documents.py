@@ -13,7 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from importers.canonical import parse_document, parse_document_fast
-from importers.formats import MAX_DOCUMENT, read_any
+from importers.errors import MAX_DOCUMENT
+from importers.formats import read_any
 from schema.fastlog import decode_match
 from twentynine.cli import app
 
@@ -80,7 +81,7 @@ def test_a_byte_order_mark_is_accepted(tmp_path: Path, name: str) -> None:
     assert result.exit_code == 0, result.output
 
 
-def test_a_line_too_long_is_refused_and_the_other_files_go_on(tmp_path: Path) -> None:
+def test_a_line_too_long_is_refused_and_the_rest_goes_on(tmp_path: Path) -> None:
     log = tmp_path / "long.jsonl"
     with log.open("wb") as stream:
         stream.write(COMPACT + b"\n")
@@ -93,8 +94,17 @@ def test_a_line_too_long_is_refused_and_the_other_files_go_on(tmp_path: Path) ->
     problems = [json.loads(line) for line in result.stdout.splitlines()]
     assert [(p["line"], p["code"]) for p in problems] == [(2, "INVALID_INPUT")]
     assert "longer than 64 MB" in problems[0]["message"]
-    assert f"the rest of {log} is not read" in problems[0]["message"]
-    assert "2 files, 2 matches" in result.stderr  # the line before, and the other file
+    assert "not read" not in problems[0]["message"]
+    assert "2 files, 3 matches" in result.stderr  # the lines before and after, the other file
+
+
+def test_a_text_log_stops_at_a_line_too_long(tmp_path: Path) -> None:
+    log = tmp_path / "long.29"
+    log.write_bytes(b"[Match " + b"a" * (MAX_DOCUMENT + 10) + b"]\n[Rules pagat]\n")
+    result = runner.invoke(app, ["audit", str(log)])
+    assert result.exit_code == 2, result.output
+    assert f"{log}:1: longer than 64 MB" in result.stderr
+    assert f"the rest of {log} is not read" in result.stderr
 
 
 def test_audit_of_dev_zero_ends_in_one_line_with_flat_memory() -> None:
