@@ -96,6 +96,11 @@ def test_a_line_too_long_is_refused_and_the_rest_goes_on(tmp_path: Path) -> None
     assert "longer than 64 MB" in problems[0]["message"]
     assert "not read" not in problems[0]["message"]
     assert "2 files, 3 matches" in result.stderr  # the lines before and after, the other file
+    db = tmp_path / "w.duckdb"
+    loaded = runner.invoke(app, ["load", str(log), str(other), "--db", str(db)])
+    assert loaded.exit_code == 1, loaded.output
+    assert f"{log}:2: longer than 64 MB" in loaded.stderr
+    assert "2 stored" in loaded.stderr and "1 already stored" in loaded.stderr
 
 
 def test_a_text_log_stops_at_a_line_too_long(tmp_path: Path) -> None:
