@@ -31,6 +31,7 @@ from replay import AuditError, Finding, audit_match, deal_steps, engine_build
 from replay.selfplay import simulate_matches
 from reports.warehouse.errors import WarehouseError
 from reports.warehouse.export import export_parquet, format_result
+from reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
 from reports.warehouse.progress import terminal_progress
 from reports.warehouse.stats import run_stats
 from reports.warehouse.store import DEFAULT_DB, load_paths, run_query
@@ -354,9 +355,14 @@ def _with_progress(items: Iterator[MatchLog], total: int, label: str) -> Iterato
 
 @app.command("replay")
 def replay_command(
-    path: Annotated[str, typer.Argument(help="A file of match logs; - is stdin.")],
+    path: Annotated[
+        str | None, typer.Argument(help="A file or folder of match logs; - is stdin.")
+    ] = None,
     match_id: Annotated[
-        str | None, typer.Option("--match", help="The match's id (default: the first).")
+        str | None,
+        typer.Option(
+            "--match", help="The match's id or number in `twentynine matches` (default: 1)."
+        ),
     ] = None,
     deal_number: Annotated[int, typer.Option("--deal", min=1, help="The deal, from 1.")] = 1,
     seat: Annotated[
@@ -364,6 +370,9 @@ def replay_command(
     ] = None,
     rules_name: RulesOption = None,
     from_format: FromOption = None,
+    db: Annotated[
+        Path | None, typer.Option("--db", help="Replay a match stored in this warehouse.")
+    ] = None,
 ) -> None:
     """Step through one deal: hands, trick, bid, trump, points and findings after each action.
 
@@ -374,20 +383,20 @@ def replay_command(
         rules = resolve_rules(rules_name) if rules_name is not None else None
     except RulesError as exc:
         raise fail(f"--rules: {exc}") from None
-    chosen: MatchLog | None = None
-    seen = 0
-    for _, record in _read_inputs([path], from_format, read_any):
-        if record.match is None:
-            raise fail(str(record.problems[0]))
-        seen += 1
-        if match_id is None or record.match.match_id == match_id:
-            chosen = record.match
-            break
-    if chosen is None:
-        wanted = f"no match with id {match_id!r}" if match_id else "no match"
-        raise fail(f"{path}: {wanted} among {plural(seen, 'match')}")
+    if (path is None) == (db is None):
+        raise fail("give a file or folder of match logs, or --db FILE (not both)")
+    try:
+        if db is not None:
+            chosen = stored_match(match_id, db=db)
+        else:
+            records = _read_inputs([str(path)], from_format, read_any)
+            chosen = pick_match(match_id, _replayable(records))
+    except MatchNotFoundError as exc:
+        raise fail(f"{path or db}: {exc}") from None
+    except WarehouseError as exc:
+        raise fail(str(exc), exc.exit_code) from None
     if deal_number > len(chosen.deals):
-        raise fail(f"{path}: match {chosen.match_id} has {plural(len(chosen.deals), 'deal')}")
+        raise fail(f"{path or db}: match {chosen.match_id} has {plural(len(chosen.deals), 'deal')}")
     steps = deal_steps(chosen, deal_number, seat=seat, rules=rules)
     view = f" · seen by {seat.value}" if seat else ""
     dealer = chosen.deals[deal_number - 1].dealer.value
@@ -407,6 +416,13 @@ def replay_command(
         for i, step in enumerate(steps)
     ]
     show_frames(frames, sys.stdout, interactive=sys.stdin.isatty() and sys.stdout.isatty())
+
+
+def _replayable(records: Iterator[tuple[str, Record]]) -> Iterator[tuple[str, MatchLog]]:
+    for _, record in records:
+        if record.match is None:
+            raise fail(str(record.problems[0]))
+        yield record.match.match_id, record.match
 
 
 DbOption = Annotated[Path, typer.Option("--db", help="The DuckDB warehouse file.")]
@@ -516,3 +532,6 @@ def main() -> None:
     # of the collector's sight makes its passes over the audit's short-lived objects cheaper.
     gc.freeze()
     app()
+
+
+from twentynine import matches_command  # noqa: E402, F401  (registers `matches` on app)
