@@ -33,7 +33,6 @@ from reports.warehouse.errors import WarehouseError
 from reports.warehouse.export import export_parquet, format_result
 from reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
 from reports.warehouse.progress import terminal_progress
-from reports.warehouse.stats import run_stats
 from reports.warehouse.store import DEFAULT_DB, load_paths, run_query
 from schema.cards import Seat
 from schema.log import MatchLog, match_json_schema
@@ -473,24 +472,6 @@ def query_command(
     typer.echo(format_result(result, output.value).rstrip("\r\n"))
 
 
-@app.command("stats")
-def stats_command(
-    db: DbOption = Path(DEFAULT_DB),
-    player: Annotated[str | None, typer.Option("--player", help="One player's figures.")] = None,
-    output: Annotated[TableFormat, typer.Option("--format", help="table, csv or json.")] = (
-        TableFormat.table
-    ),
-) -> None:
-    """Player statistics (definitions in docs/warehouse.md)."""
-    try:
-        result = run_stats(db=db, player=player)
-    except WarehouseError as exc:
-        raise fail(str(exc), exc.exit_code) from None
-    if player is not None and output is TableFormat.table:
-        result = result.transposed()
-    typer.echo(format_result(result, output.value).rstrip("\r\n"))
-
-
 @app.command("export")
 def export_command(
     parquet: Annotated[Path, typer.Option("--parquet", help="An empty or new folder.")],
@@ -534,4 +515,4 @@ def main() -> None:
     app()
 
 
-from twentynine import matches_command  # noqa: E402, F401  (registers `matches` on app)
+from twentynine import matches_command, stats_command  # noqa: E402, F401  (register on app)
