@@ -581,6 +581,12 @@ class DealState:
         return self.hard_end or self.decided or self.thrown_in is not None
 
     @property
+    def stake(self) -> int:
+        """Game points at stake on the call now: the rules' stake, times 2, 4 or 6 once
+        doubled, redoubled or set (a single hand has its own, ``single_hand_points``)."""
+        return self.rules.stake * (1, 2, 4, 6)[self.doubled]
+
+    @property
     def outcome(self) -> DealOutcome | None:
         """The result once the deal is over, else None."""
         if not self.is_over:
@@ -600,7 +606,7 @@ class DealState:
             change[TEAMS[team]] = self.rules.single_hand_points * (1 if made else -1)
             return DealOutcome(None, points, made, change)
         team = TEAM_OF[self.caller]
-        stake = self.rules.stake * (1, 2, 4, 6)[self.doubled]
+        stake = self.stake
         if self.rules.revoke_loses_deal and self.first_revoke_team >= 0:
             made = self.first_revoke_team != team
             change[TEAMS[team]] = stake if made else -stake
