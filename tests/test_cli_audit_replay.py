@@ -166,6 +166,20 @@ def test_replay_frames_keep_their_columns_and_show_whole_tricks(
     assert sum(after.count(symbol) for symbol in "♠♥♦♣") == 1
 
 
+def test_replay_columns_hold_long_names_and_hidden_hands(tmp_path: Path) -> None:
+    names = {seat: f"{seat.value} a player with a very long name" for seat in Seat}
+    match = random_match(Rules.preset("bangladesh"), 5, names)
+    path = _write(tmp_path / "long.json", match)
+    for seat in ([], ["--seat", "W"], ["--seat", "E"]):
+        frames = _frames(runner.invoke(app, ["replay", str(path), *seat]).stdout)
+        boxes = {line.index("┌") for f in frames for line in f.splitlines() if "┌" in line}
+        sides = {line.index("│") for f in frames for line in f.splitlines() if "│" in line}
+        panels = {
+            line.index("Contract") for f in frames for line in f.splitlines() if "Contract" in line
+        }
+        assert len(boxes) == 1 and len(sides) == 1 and len(panels) == 1, seat
+
+
 def _table(frame: str) -> str:
     """What is inside the box of the trick on the table."""
     lines = [line for line in frame.splitlines() if "│" in line]

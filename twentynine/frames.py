@@ -30,7 +30,7 @@ _SYMBOL: Final = {suit.value: suit.symbol for suit in Suit}
 _SIDE: Final = 22  # the West and East columns, and the indent of North and South
 _BOX: Final = 17  # the trick on the table, frame included
 _PANEL_AT: Final = 2 * _SIDE + _BOX + 3  # where the auction and the contract begin
-_CELL: Final = 6  # one call in the auction grid
+_CELL: Final = 9  # one call in the auction grid (`ditto 17`)
 _RED: Final = re.compile(r"[♥♦](?:[AKQJT987?]|(?: [AKQJT987])+)?")
 _CARD: Final = re.compile(r"\b([AKQJT987])([SHDC])\b")
 
@@ -118,11 +118,14 @@ def outcome_text(facts: DealFacts) -> str:
 
 
 def _label(seat: Seat, names: Mapping[Seat, str], unseen: str, step: StepView) -> str:
-    turn = " <" if step.current_seat is seat else ""
+    """``N Asha (4 unseen) <``: the seat, its player (cut to fit the column), how many of its
+    cards are unseen, and ``<`` when it is that seat's turn."""
+    suffix = (f" ({unseen})" if unseen else "") + (" <" if step.current_seat is seat else "")
+    room = _SIDE - 1 - len(suffix) - 2
     name = names.get(seat, "")
-    text = f"{seat.value} {name}"[: _SIDE - 12] if name else seat.value
-    extra = f" ({unseen})" if unseen else ""
-    return f"{text}{extra}{turn}"
+    if len(name) > room:
+        name = name[: room - 1] + "…"
+    return f"{seat.value} {name}".rstrip() + suffix
 
 
 def _hand_block(seat: Seat, names: Mapping[Seat, str], step: StepView) -> list[str]:
@@ -274,12 +277,15 @@ def deal_frames(
     (True, 'action 0 ')
     """
     steps = deal_steps(match, deal_number, seat=seat, rules=rules)
-    facts = audit_match(match, rules).deals[deal_number - 1]
+    audited = audit_match(match, rules)
+    facts = audited.deals[deal_number - 1]
+    before = audited.deals[deal_number - 2].score_after if deal_number > 1 else None
+    score = ", ".join(f"{team.value} {before[team] if before else 0}" for team in Team)
     deal = match.deals[deal_number - 1]
     view = f" · seen by {seat.value}" if seat else ""
     heading = (
         f"match {match.match_id} · deal {deal_number} of {len(match.deals)}"
-        f" · dealer {deal.dealer.value} · {preset_of(match.rules)}{view}"
+        f" · dealer {deal.dealer.value} · {preset_of(match.rules)} · score {score}{view}"
     )
     names = {s: player_name(p) for s, p in match.players.items()}
     last = len(steps) - 1
