@@ -432,7 +432,7 @@ def stats_report(wh: Warehouse, request: StatsRequest) -> StatsReport:
     else:
         sql = ddl.stats_sql(ddl.PLAYER_KEYS, "player_id", ddl.PLAYER_NAMES, scope)
         key = "player_id"
-    names = wh.query(f"SELECT * FROM ({sql}) LIMIT 0", in_scope).columns
+    names = (key, "meaning" if request.by_role else "name", *(s.column for s in PLAYER_STATS))
     for column in (request.sort, *request.columns):
         if column is not None and column not in names:
             raise StatsOptionError(wh.name, _no_column(column, names))
@@ -456,7 +456,7 @@ def stats_report(wh: Warehouse, request: StatsRequest) -> StatsReport:
             raise _unknown_player(wh, request.player)
     notes: list[str] = []
     if not request.by_role and request.player is None:
-        notes.extend(_one_deal_note(wh, sql, in_scope))
+        notes.extend(_one_deal_note(wh, scope, in_scope))
     result = with_intervals(result)
     if request.columns:
         wanted = [*names[:2]]
@@ -479,8 +479,13 @@ def _no_column(column: str, names: Sequence[str]) -> str:
     return f"no statistic {column!r}; {hint}the columns are " + ", ".join(names)
 
 
-def _one_deal_note(wh: Warehouse, sql: str, params: dict[str, Any]) -> list[str]:
-    counts = wh.query(f"SELECT count(*), count(*) FILTER (deals = 1) FROM ({sql})", params).rows[0]
+def _one_deal_note(wh: Warehouse, scope: str, params: dict[str, Any]) -> list[str]:
+    keys = ddl.PLAYER_KEYS.format(scope=scope)
+    counts = wh.query(
+        "SELECT count(*), count(*) FILTER (deals = 1) "
+        f"FROM (SELECT key, count(*) AS deals FROM ({keys}) GROUP BY key)",
+        params,
+    ).rows[0]
     players, single = int(counts[0]), int(counts[1])
     if not players or single / players <= _ONE_DEAL_SHARE:
         return []
