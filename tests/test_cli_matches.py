@@ -101,3 +101,29 @@ def test_matches_wants_files_or_a_warehouse(args: list[str]) -> None:
     assert result.stderr.strip() == (
         "twentynine: give files or folders of match logs, or --db FILE (not both)"
     )
+
+
+def test_matches_lists_what_it_can_read_and_names_the_rest(
+    logs: list[MatchLog], tmp_path: Path
+) -> None:
+    (tmp_path / "good.json").write_bytes(dump_match(logs[0]))
+    (tmp_path / "broken.json").write_text('{"format": "twentynine.match"', encoding="utf-8")
+    result = runner.invoke(app, ["matches", str(tmp_path), "--format", "json"])
+    assert result.exit_code == 2
+    assert [json.loads(line)["match_id"] for line in result.stdout.splitlines()] == [logs[0].id]
+    assert "broken.json" in result.stderr
+
+
+def test_stats_since_counts_the_later_matches(
+    logs: list[MatchLog], league: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "club.duckdb"
+    assert runner.invoke(app, ["load", str(league), "--db", str(db)]).exit_code == 0
+    since = runner.invoke(
+        app, ["stats", "--db", str(db), "--since", "2026-11-11", "--format", "json"]
+    )
+    assert since.exit_code == 0, since.output
+    rows = [json.loads(line) for line in since.stdout.splitlines()]
+    later = sum(len(log.deals) for log in logs[1:])
+    assert {row["name"] for row in rows} == set(NAMES.values())
+    assert {(row["matches"], row["deals"]) for row in rows} == {(2, later)}
