@@ -17,7 +17,9 @@ second
 from __future__ import annotations
 
 import os
+import re
 import select
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from typing import Final, TextIO
@@ -89,6 +91,7 @@ def show_deals(
                 status = f"deal {deal}/{deals} · {where} of 0-{len(frames) - 2}  {HELP}"
                 if typed:
                     status += f"  go to action: {typed}"
+                status += _too_narrow(frames[position])
                 out.write(f"{CLEAR}{frames[position]}\n\n{status}\n")
             out.flush()
             key = _read_key(fd)
@@ -124,6 +127,18 @@ def show_deals(
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         out.write("\n")
         out.flush()
+
+
+_ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _too_narrow(frame: str) -> str:
+    """A word for the status line when the terminal is narrower than the frame."""
+    needed = max((len(_ANSI.sub("", line)) for line in frame.splitlines()), default=0)
+    columns = shutil.get_terminal_size().columns
+    if columns >= needed:
+        return ""
+    return f"  (widen the terminal: {columns} columns, the table needs {needed})"
 
 
 def _read_key(fd: int) -> str:

@@ -641,13 +641,13 @@ WITH keys AS ({keys}
         count(*) FILTER (is_caller AND asked AND trick_won) AS caller_shows_won,
         count(*) FILTER (is_caller AND NOT asked) AS caller_not_shown,
         count(*) FILTER (is_caller AND NOT asked AND trick_won) AS caller_not_shown_won,
-        count(*) FILTER (NOT is_caller AND s.team <> d.caller_team) AS defender_show_chances,
-        count(*) FILTER (NOT is_caller AND s.team <> d.caller_team AND asked) AS defender_asks,
-        count(*) FILTER (NOT is_caller AND s.team <> d.caller_team AND asked AND trick_won)
+        count(*) FILTER (s.team <> d.caller_team) AS defender_show_chances,
+        count(*) FILTER (s.team <> d.caller_team AND asked) AS defender_asks,
+        count(*) FILTER (s.team <> d.caller_team AND asked AND trick_won)
             AS defender_asks_won,
-        count(*) FILTER (NOT is_caller AND s.team <> d.caller_team AND NOT asked)
+        count(*) FILTER (s.team <> d.caller_team AND NOT asked)
             AS defender_not_asked,
-        count(*) FILTER (NOT is_caller AND s.team <> d.caller_team AND NOT asked AND trick_won)
+        count(*) FILTER (s.team <> d.caller_team AND NOT asked AND trick_won)
             AS defender_not_asked_won
     FROM show_chances s
     JOIN deals d USING (match_id, deal_no)

@@ -29,7 +29,16 @@ MATCH_COLUMNS: Final = ("no", "match_id", "date", "rules", "players", "deals", "
 
 T = TypeVar("T")
 
-_TYPES: Final = ("INTEGER", "VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "INTEGER", "VARCHAR")
+_TYPES: Final = (
+    "INTEGER",
+    "VARCHAR",
+    "VARCHAR",
+    "VARCHAR",
+    "VARCHAR",
+    "INTEGER",
+    "VARCHAR",
+    "INTEGER",
+)
 
 
 def match_row(
@@ -59,7 +68,7 @@ def match_row(
 
 def match_table(rows: list[tuple[Any, ...]]) -> QueryResult:
     """Rows of :func:`match_row` as a result ``format_result`` can print."""
-    return QueryResult(MATCH_COLUMNS, (*_TYPES, "INTEGER"), rows)
+    return QueryResult(MATCH_COLUMNS, _TYPES, rows)
 
 
 def nearest_ids(wanted: str, known: Sequence[str], count: int = 5) -> list[str]:
