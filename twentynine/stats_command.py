@@ -41,7 +41,8 @@ def stats_command(
         int, typer.Option("--min-deals", min=1, help="Only rows with at least N deals.")
     ] = 1,
     preset: Annotated[
-        str | None, typer.Option("--preset", help="Only matches of this preset.")
+        str | None,
+        typer.Option("--preset", help=f"Only matches of this preset: {', '.join(PRESET_NAMES)}."),
     ] = None,
     since: Annotated[
         str | None,
