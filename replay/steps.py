@@ -59,7 +59,7 @@ class StepView:
 
     ``trick`` is the trick on the table: the cards of the trick being played, or once its
     fourth card is down the whole trick (``trick_winner`` set) until the next card is led.
-    ``auction`` is what each seat said so far (``"15"``, ``"pass"``, ``"ditto"``), in order;
+    ``auction`` is what each seat said so far (``"15"``, ``"pass"``, ``"ditto 17"``), in order;
     ``doubling`` is ``"doubled"``, ``"redoubled"`` or ``"set"`` and ``stake`` the game points
     the call is worth now.
     """
