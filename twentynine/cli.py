@@ -9,15 +9,17 @@ from __future__ import annotations
 import gc
 import importlib.metadata
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import orjson
 import typer
 from rich.console import Console
+from typer.core import TyperArgument, TyperGroup
 
 from importers.canonical import FastRecord, Record
 from importers.formats import (
@@ -40,15 +42,35 @@ from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules
 from twentynine.demo import run_demo
 from twentynine.frames import outcome_text, render_step
 from twentynine.pager import show_frames
-from twentynine.textout import plural, text_table
+from twentynine.textout import ERROR_PREFIX, error_line, plural, text_table, warning_line
 
 R = TypeVar("R")
 
+
+class _CommandGroup(TyperGroup):
+    """The commands, with help as people read it: an argument shows its metavar (``PATH``),
+    not the Python type of its parameter (``<list[str]>``)."""
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        for param in getattr(command, "params", ()):
+            if isinstance(param, TyperArgument) and param.metavar is not None:
+                setattr(param, "display_type_rich", _no_type)  # noqa: B010 (an instance's own)
+        return command
+
+
+def _no_type(ctx: Any) -> None:
+    return None
+
+
 app = typer.Typer(
     name="twentynine",
+    cls=_CommandGroup,
     help="Replay, audit, store and report hand histories of the card game Twenty-Nine (29).",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
+    # Plain help, as click writes it: every option with its metavar or its allowed values.
+    rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
 
@@ -85,21 +107,45 @@ class OutputFormat(StrEnum):
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
-    """Print one line to standard error and return the exit to raise."""
-    typer.echo(f"twentynine: {message}", err=True)
+    """Print one error line to standard error and return the exit to raise."""
+    typer.echo(error_line(message), err=True)
     return typer.Exit(code)
+
+
+class Preset(StrEnum):
+    """The rule presets (``schema.rules.PRESET_NAMES``), so that help lists them."""
+
+    bangladesh = "bangladesh"
+    standard = "standard"
+    beginner = "beginner"
+    pagat = "pagat"
+    classic29 = "classic29"
+    bhoos = "bhoos"
+
+
+class InputFormat(StrEnum):
+    """The input formats (``importers.formats.FORMAT_NAMES``), so that help lists them."""
+
+    canonical = "canonical"
+    bhoos_archive = "bhoos-archive"
+    bhoos_play = "bhoos-play"
+    text = "text"
 
 
 @app.command("schema")
 def schema_command() -> None:
-    """Print the JSON Schema of the match log (version 1)."""
+    """Print the JSON Schema of the match log (version 1).
+
+    Example: twentynine schema > match.schema.json
+    """
     typer.echo(json.dumps(match_json_schema(), indent=2, ensure_ascii=False))
 
 
 @app.command("rules")
 def rules_command(
     preset: Annotated[
-        str | None, typer.Argument(help="A preset name; without one, all six side by side.")
+        str | None,
+        typer.Argument(metavar="[PRESET]", help="A preset; without one, all six side by side."),
     ] = None,
     diff: Annotated[
         tuple[str, str] | None,
@@ -109,7 +155,10 @@ def rules_command(
         OutputFormat.text
     ),
 ) -> None:
-    """Show a preset's rule options, all presets side by side, or the difference of two."""
+    """Show a preset's rule options, all presets side by side, or the difference of two.
+
+    Example: twentynine rules --diff bangladesh standard
+    """
     try:
         if diff is not None:
             a, b = (resolve_rules(name) for name in diff)
@@ -147,11 +196,11 @@ def _show(value: object) -> str:
 
 
 RulesOption = Annotated[
-    str | None,
+    Preset | None,
     typer.Option("--rules", help="Audit under this preset instead of each log's own rules."),
 ]
 FromOption = Annotated[
-    str | None, typer.Option("--from", help="The input format; detected when not given.")
+    InputFormat | None, typer.Option("--from", help="The input format; detected when not given.")
 ]
 
 
@@ -170,6 +219,7 @@ def _read_inputs(
     files = expand_inputs(paths)
     if not files:
         raise fail("no match logs found in " + ", ".join(paths))
+    warn_empty(files)
     try:
         for file in files:
             for record in read(file, from_format):
@@ -178,9 +228,27 @@ def _read_inputs(
         raise fail(str(exc)) from None
 
 
+def warn_empty(files: list[Path]) -> None:
+    """A warning line for each file that holds nothing but white space: no match in it."""
+    for file in files:
+        if str(file) == "-":
+            continue
+        try:
+            with file.open("rb") as stream:
+                head = stream.read(1 << 16)
+                blank = not head.strip() and not stream.read(1)
+        except OSError:
+            continue  # the reader says why it cannot be read
+        if blank:
+            typer.echo(warning_line(f"{file}: empty: no match in it"), err=True)
+
+
 @app.command("audit")
 def audit_command(
-    paths: Annotated[list[str], typer.Argument(help="Files or folders of match logs; - is stdin.")],
+    paths: Annotated[
+        list[str],
+        typer.Argument(metavar="PATH", help="Files or folders of match logs; - is stdin."),
+    ],
     output: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = (
         OutputFormat.text
     ),
@@ -191,6 +259,8 @@ def audit_command(
     """Replay match logs through the rules engine and report every finding.
 
     Exit status: 0 no error found, 1 an error was found, 2 an input could not be read.
+
+    Example: twentynine audit sample_logs/bad/revoke.json --format json
     """
     try:
         rules = resolve_rules(rules_name) if rules_name is not None else None
@@ -208,6 +278,9 @@ def audit_command(
         try:
             audited = audit_match(record.match, rules, strict=strict)
         except AuditError as exc:
+            if output is OutputFormat.json:  # the finding as every other: a JSON line
+                _print_finding(record, exc.finding, record.match.match_id, output)
+                raise typer.Exit(EXIT_FINDINGS) from None
             raise fail(
                 f"{_location(record, exc.finding)}: {exc.finding.code} {exc.finding.message}", 1
             ) from None
@@ -218,16 +291,7 @@ def audit_command(
                 errors += 1
             else:
                 warnings += 1
-            if output is OutputFormat.json:
-                line: dict[str, object] = {
-                    "file": record.source,
-                    "line": record.line,
-                    "match": audited.match_id,
-                    **finding.to_dict(),
-                }
-                sys.stdout.write(orjson.dumps(line).decode() + "\n")
-            else:
-                typer.echo(f"{_location(record, finding)}: {finding.code} {finding.message}")
+            _print_finding(record, finding, audited.match_id, output)
     summary = (
         f"{plural(len(files), 'file')}, {plural(matches, 'match')}, {plural(deals, 'deal')}: "
         f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"
@@ -239,6 +303,21 @@ def audit_command(
         raise typer.Exit(EXIT_BAD_INPUT)
     if errors:
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def _print_finding(
+    record: Record | FastRecord, finding: Finding, match_id: str, output: OutputFormat
+) -> None:
+    if output is OutputFormat.json:
+        line: dict[str, object] = {
+            "file": record.source,
+            "line": record.line,
+            "match": match_id,
+            **finding.to_dict(),
+        }
+        sys.stdout.write(orjson.dumps(line).decode() + "\n")
+    else:
+        typer.echo(f"{_location(record, finding)}: {finding.code} {finding.message}")
 
 
 def _print_problems(record: Record | FastRecord, output: OutputFormat) -> None:
@@ -256,23 +335,32 @@ def _print_problems(record: Record | FastRecord, output: OutputFormat) -> None:
             }
             sys.stdout.write(orjson.dumps(line).decode() + "\n")
         else:
-            typer.echo(str(problem), err=True)
+            typer.echo(error_line(str(problem)), err=True)
 
 
 @app.command("import")
 def import_command(
-    paths: Annotated[list[str], typer.Argument(help="Files or folders to import; - is stdin.")],
+    paths: Annotated[
+        list[str],
+        typer.Argument(metavar="PATH", help="Files or folders to import; - is stdin."),
+    ],
     out: Annotated[
-        str, typer.Option("-o", "--out", help="Output .json, .jsonl, .29 (text), or - for stdout.")
+        str,
+        typer.Option(
+            "-o", "--out", metavar="OUT", help="Output .json, .jsonl, .29 (text), or - for stdout."
+        ),
     ],
     from_format: FromOption = None,
 ) -> None:
     """Convert logs from any known format into canonical match logs, with counts.
 
     Exit status: 0 all imported, 1 some records skipped, 2 nothing written.
+
+    Example: twentynine import sample_logs/formats/sample.29 -o sample.jsonl
     """
+    warn_empty(expand_inputs(paths))
     summary = import_paths(paths, from_format, out)
-    for line in summary.lines():
+    for line in summary.lines(ERROR_PREFIX):
         typer.echo(line, err=True)
     raise typer.Exit(summary.exit_code)
 
@@ -293,26 +381,35 @@ def _parse_settings(settings: list[str]) -> dict[str, object]:
 
 @app.command("simulate")
 def simulate_command(
-    rules_name: Annotated[str, typer.Option("--rules", help="The preset the bots play.")],
-    matches: Annotated[int, typer.Option("--matches", min=0, help="How many matches.")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="Same seed, same bytes.")] = 0,
+    rules_name: Annotated[Preset, typer.Option("--rules", help="The preset the bots play.")],
+    matches: Annotated[
+        int, typer.Option("--matches", min=0, metavar="N", help="How many matches.")
+    ] = 1,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Same seed, same bytes.")] = 0,
     settings: Annotated[
         list[str] | None,
         typer.Option("--set", metavar="OPTION=VALUE", help="Override a rule option (repeatable)."),
     ] = None,
     out: Annotated[
-        str, typer.Option("-o", "--out", help="Output .json (one match), .jsonl, .29, or -.")
+        str,
+        typer.Option(
+            "-o", "--out", metavar="OUT", help="Output .json (one match), .jsonl, .29, or -."
+        ),
     ] = "-",
     players: Annotated[
         str | None,
         typer.Option(
             "--players",
+            metavar="NAMES",
             help="Comma-separated names, each NAME or NAME:STYLE (cautious, balanced, "
             "aggressive); 8 or more names make a league with rotating partnerships.",
         ),
     ] = None,
     inject: Annotated[
-        float, typer.Option("--inject", min=0.0, max=1.0, help="Chance a deal gets a breach.")
+        float,
+        typer.Option(
+            "--inject", min=0.0, max=1.0, metavar="RATE", help="Chance a deal gets a breach."
+        ),
     ] = 0.0,
     notes: Annotated[bool, typer.Option(help="Write the bots' reasons as action notes.")] = False,
 ) -> None:
@@ -320,8 +417,10 @@ def simulate_command(
 
     The same arguments give the same bytes. With --inject, seeded rule breaches are written
     in and listed in each match's meta.injected.
+
+    Example: twentynine simulate --rules pagat --matches 3 --seed 7 -o pagat.jsonl
     """
-    spec: dict[str, object] = {"preset": rules_name, **_parse_settings(settings or [])}
+    spec: dict[str, object] = {"preset": rules_name.value, **_parse_settings(settings or [])}
     try:
         rules = resolve_rules(spec)
         names = [name.strip() for name in players.split(",")] if players else None
@@ -332,6 +431,8 @@ def simulate_command(
         written = write_matches(_with_progress(logs, matches, "simulating"), out)
     except ValueError as exc:
         raise fail(str(exc)) from None
+    except BrokenPipeError:
+        raise  # the reader stopped (| head): main() ends quietly
     except OSError as exc:
         raise fail(f"cannot write {out}: {exc.strerror or exc}") from None
     if out != "-":
@@ -354,11 +455,14 @@ def _with_progress(items: Iterator[MatchLog], total: int, label: str) -> Iterato
 
 @app.command("replay")
 def replay_command(
-    path: Annotated[str, typer.Argument(help="A file of match logs; - is stdin.")],
+    path: Annotated[str, typer.Argument(metavar="PATH", help="A file of match logs; - is stdin.")],
     match_id: Annotated[
-        str | None, typer.Option("--match", help="The match's id (default: the first).")
+        str | None,
+        typer.Option("--match", metavar="ID", help="The match's id (default: the first)."),
     ] = None,
-    deal_number: Annotated[int, typer.Option("--deal", min=1, help="The deal, from 1.")] = 1,
+    deal_number: Annotated[
+        int, typer.Option("--deal", min=1, metavar="N", help="The deal, from 1.")
+    ] = 1,
     seat: Annotated[
         Seat | None, typer.Option("--seat", help="Show only what this seat could see.")
     ] = None,
@@ -369,6 +473,8 @@ def replay_command(
 
     On a terminal: Enter or right arrow next, left arrow back, a number then Enter jumps, q quits.
     Otherwise every step is printed.
+
+    Example: twentynine replay sample_logs/bad/revoke.json --deal 1 --seat W
     """
     try:
         rules = resolve_rules(rules_name) if rules_name is not None else None
@@ -409,7 +515,7 @@ def replay_command(
     show_frames(frames, sys.stdout, interactive=sys.stdin.isatty() and sys.stdout.isatty())
 
 
-DbOption = Annotated[Path, typer.Option("--db", help="The DuckDB warehouse file.")]
+DbOption = Annotated[Path, typer.Option("--db", metavar="FILE", help="The DuckDB warehouse file.")]
 
 
 class TableFormat(StrEnum):
@@ -420,7 +526,10 @@ class TableFormat(StrEnum):
 
 @app.command("load")
 def load_command(
-    paths: Annotated[list[str], typer.Argument(help="Files or folders of logs; - is stdin.")],
+    paths: Annotated[
+        list[str],
+        typer.Argument(metavar="PATH", help="Files or folders of logs; - is stdin."),
+    ],
     db: DbOption = Path(DEFAULT_DB),
     from_format: FromOption = None,
 ) -> None:
@@ -428,7 +537,10 @@ def load_command(
 
     A match is stored whole or not at all; loading it again stores nothing new. Exit status:
     0 all stored (or already there), 1 some records skipped, 2 the warehouse could not be used.
+
+    Example: twentynine load sample_logs/ --db club.duckdb
     """
+    warn_empty(expand_inputs(paths))
     try:
         with terminal_progress() as progress:
             summary = load_paths(paths, db=db, from_format=from_format, progress=progress)
@@ -436,20 +548,23 @@ def load_command(
         raise fail(str(exc), exc.exit_code) from None
     except ValueError as exc:
         raise fail(str(exc)) from None
-    for line in summary.lines():
+    for line in summary.lines(ERROR_PREFIX):
         typer.echo(line, err=True)
     raise typer.Exit(summary.exit_code)
 
 
 @app.command("query")
 def query_command(
-    sql: Annotated[str, typer.Argument(help="One SQL statement that reads.")],
+    sql: Annotated[str, typer.Argument(metavar="SQL", help="One SQL statement that reads.")],
     db: DbOption = Path(DEFAULT_DB),
     output: Annotated[TableFormat, typer.Option("--format", help="table, csv or json.")] = (
         TableFormat.table
     ),
 ) -> None:
-    """Run a read-only SQL query on the warehouse; a statement that writes is refused."""
+    """Run a read-only SQL query on the warehouse; a statement that writes is refused.
+
+    Example: twentynine query "SELECT preset, count(*) FROM matches GROUP BY 1" --db club.duckdb
+    """
     try:
         result = run_query(sql, db=db)
     except WarehouseError as exc:
@@ -460,12 +575,17 @@ def query_command(
 @app.command("stats")
 def stats_command(
     db: DbOption = Path(DEFAULT_DB),
-    player: Annotated[str | None, typer.Option("--player", help="One player's figures.")] = None,
+    player: Annotated[
+        str | None, typer.Option("--player", metavar="NAME", help="One player's figures.")
+    ] = None,
     output: Annotated[TableFormat, typer.Option("--format", help="table, csv or json.")] = (
         TableFormat.table
     ),
 ) -> None:
-    """Player statistics (definitions in docs/warehouse.md)."""
+    """Player statistics (definitions in docs/warehouse.md).
+
+    Example: twentynine stats --db club.duckdb --player Asha
+    """
     try:
         result = run_stats(db=db, player=player)
     except WarehouseError as exc:
@@ -477,10 +597,15 @@ def stats_command(
 
 @app.command("export")
 def export_command(
-    parquet: Annotated[Path, typer.Option("--parquet", help="An empty or new folder.")],
+    parquet: Annotated[
+        Path, typer.Option("--parquet", metavar="DIR", help="An empty or new folder.")
+    ],
     db: DbOption = Path(DEFAULT_DB),
 ) -> None:
-    """Export every table as Parquet partitioned by preset and month."""
+    """Export every table as Parquet partitioned by preset and month.
+
+    Example: twentynine export --parquet exports/2026-11 --db club.duckdb
+    """
     try:
         summary = export_parquet(parquet, db=db)
     except WarehouseError as exc:
@@ -491,15 +616,22 @@ def export_command(
 
 @app.command("demo")
 def demo_command(
-    samples: Annotated[Path, typer.Option(help="The folder of sample logs to run on.")] = Path(
-        "sample_logs"
-    ),
+    samples: Annotated[
+        Path, typer.Option(metavar="DIR", help="The folder of sample logs to run on.")
+    ] = Path("sample_logs"),
     out: Annotated[
         Path,
-        typer.Option(envvar="TWENTYNINE_DEMO_OUT", help="Where the demo writes what it makes."),
+        typer.Option(
+            metavar="DIR",
+            envvar="TWENTYNINE_DEMO_OUT",
+            help="Where the demo writes what it makes.",
+        ),
     ] = Path("demo_out"),
 ) -> None:
-    """Run every step of the walk on the bundled sample logs and say what each found."""
+    """Run every step of the walk on the bundled sample logs and say what each found.
+
+    Example: twentynine demo --out demo_out
+    """
     if not (samples / "bad").is_dir() or not (samples / "formats").is_dir():
         raise fail(f"{samples}: not the sample_logs folder (run from the checkout, or --samples)")
     result = run_demo(samples, out, typer.echo)
@@ -511,8 +643,27 @@ def demo_command(
 
 
 def main() -> None:
-    """Entry point of the console script."""
+    """Entry point of the console script: the app, with its usage errors on the one error line."""
     # The modules and tables loaded at start-up live as long as the process: moving them out
     # of the collector's sight makes its passes over the audit's short-lived objects cheaper.
     gc.freeze()
-    app()
+    try:
+        code = app(prog_name="twentynine", standalone_mode=False)
+    except typer.TyperException as exc:  # click's usage errors: one line, and where to look
+        message = exc.format_message().replace("Value error, ", "")
+        if type(exc).__name__ == "NoArgsIsHelpError":  # no command given: the help it shows
+            typer.echo(message)
+            sys.exit(EXIT_OK)
+        context = getattr(exc, "ctx", None)
+        if context is not None:
+            message += f" (see {context.command_path} --help)"
+        typer.echo(error_line(message), err=True)
+        code = getattr(exc, "exit_code", EXIT_BAD_INPUT)
+    except typer.Abort:
+        code = 130
+    except BrokenPipeError:
+        # The reader of our output went away (| head): stop quietly, and keep Python's final
+        # flush of standard output from complaining about it.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = EXIT_OK
+    sys.exit(code if isinstance(code, int) else EXIT_OK)
