@@ -52,7 +52,8 @@ def parse_document(data: bytes | str, source: str, line: int | None) -> Record:
     try:
         match = MatchLog.model_validate_json(data)
     except ValidationError as exc:
-        return Record(source, line, None, tuple(describe_validation_error(exc, source, line)))
+        problems = describe_validation_error(exc, source, line, document=data)
+        return Record(source, line, None, tuple(problems))
     return Record(source, line, match)
 
 

@@ -152,3 +152,24 @@ def test_shell_completion_is_offered() -> None:
     assert "--install-completion" in runner.invoke(app, ["--help"]).stdout
     shown = run_cli("--show-completion", "bash")
     assert shown.returncode == 0 and "_TWENTYNINE_COMPLETE" in shown.stdout
+
+
+def test_a_json_problem_names_line_and_column_and_the_spelling_to_write(tmp_path: Path) -> None:
+    document = {
+        "format": "twentynine.match",
+        "version": 1,
+        "rules": "pagat",
+        "players": {"N": "a", "E": "b", "S": "c", "W": "d"},
+        "deals": [{"dealer": "N", "actions": [{"seat": "E", "type": "play", "card": "10H"}]}],
+    }
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(document, indent=2))
+    text = path.read_text().splitlines()
+    row = next(i for i, line in enumerate(text, 1) if '"10H"' in line)
+    column = text[row - 1].index('"10H"') + 1
+    result = runner.invoke(app, ["audit", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0] == (
+        f"{ERROR_PREFIX}{path}:{row}:{column}: deals[0].actions[0].card: "
+        "'10H' is not a card; write TH"
+    )

@@ -91,7 +91,7 @@ from schema.log import (
 from schema.rules import Rules
 from tests.strategies import RULE_VARIANTS, match_documents
 from twentynine.cli import app
-from twentynine.textout import plural
+from twentynine.textout import error_line, plural
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 SAMPLES: Final = ROOT / "sample_logs"
@@ -917,7 +917,7 @@ def _expected_audit(paths: list[str], output: Literal["text", "json"]) -> tuple[
                 unreadable += 1
                 for problem in record.problems:
                     if output == "text":
-                        err.append(str(problem))
+                        err.append(error_line(str(problem)))
                         continue
                     message = f"{problem.path}: {problem.reason}" if problem.path else None
                     row: dict[str, object] = {
