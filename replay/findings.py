@@ -59,6 +59,15 @@ CATALOGUE: Final[dict[str, Code]] = {
         "A thrown-in deal is over at once and the deal passes on; a deal has eight tricks; the "
         "first trick a single hand loses ends the deal (seed 000 §9).",
     ),
+    "MISSING_ACTION": _c(
+        "warning",
+        "A likely gap in the log: one show, pass or card inserted before the deal's first "
+        "error makes the rest of the deal legal. The errors that follow are still reported, "
+        "as the log stands.",
+        "a show by E seems to be missing before action 12: with it the rest of the deal is legal",
+        "A log records every action (the match-log contract); the auditor tries each show, "
+        "pass or card legal at the first error, and one before it.",
+    ),
     # --- auction
     "BID_TOO_LOW": _c(
         "error",
