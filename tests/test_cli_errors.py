@@ -173,3 +173,18 @@ def test_a_json_problem_names_line_and_column_and_the_spelling_to_write(tmp_path
         f"{ERROR_PREFIX}{path}:{row}:{column}: deals[0].actions[0].card: "
         "'10H' is not a card; write TH"
     )
+
+
+def test_a_text_notation_finding_points_at_the_line_of_its_card(tmp_path: Path) -> None:
+    text = (ROOT / "sample_logs" / "formats" / "sample.29").read_text()
+    show = "  N show=D {North has no club and asks}"
+    assert show in text
+    path = tmp_path / "gap.29"
+    path.write_text(text.replace(show, "", 1))
+    row = next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith("6. S 9C"))
+    result = runner.invoke(app, ["audit", str(path)])
+    lines = result.stdout.splitlines()
+    gap = f"{path}:{row}:1:29: MISSING_ACTION a show by N seems to be missing before action 29"
+    assert any(line.startswith(gap) for line in lines), lines
+    deal_row = next(i for i, line in enumerate(text.splitlines(), 1) if line == "[Deal 1]")
+    assert any(line.startswith(f"{path}:{deal_row}:1:-: POINTS_MISMATCH") for line in lines)

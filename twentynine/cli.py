@@ -204,8 +204,16 @@ FromOption = Annotated[
 ]
 
 
+def _finding_line(record: Record | FastRecord, finding: Finding) -> int | None:
+    """The line of the card or bid a finding is about, where the format has one a line."""
+    if isinstance(record, Record):
+        return record.line_of(finding.deal, finding.action)
+    return record.line
+
+
 def _location(record: Record | FastRecord, finding: Finding) -> str:
-    where = record.source if record.line is None else f"{record.source}:{record.line}"
+    line = _finding_line(record, finding)
+    where = record.source if line is None else f"{record.source}:{line}"
     deal = "-" if finding.deal is None else str(finding.deal)
     action = "-" if finding.action is None else str(finding.action)
     return f"{where}:{deal}:{action}"
@@ -311,7 +319,7 @@ def _print_finding(
     if output is OutputFormat.json:
         line: dict[str, object] = {
             "file": record.source,
-            "line": record.line,
+            "line": _finding_line(record, finding),
             "match": match_id,
             **finding.to_dict(),
         }
