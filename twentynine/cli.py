@@ -645,7 +645,7 @@ def demo_command(
     result = run_demo(samples, out, typer.echo)
     if not result.ok:
         for failure in result.failures:
-            typer.echo(f"demo: {failure}", err=True)
+            typer.echo(error_line(f"demo: {failure}"), err=True)
         raise typer.Exit(1)
     typer.echo(f"\ndemo done: everything as expected; files written under {out}/")
 

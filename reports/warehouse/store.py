@@ -750,7 +750,7 @@ def run_query(sql: str, *, db: str | Path = DEFAULT_DB) -> QueryResult:
 def readable_column(name: str) -> str:
     """A result column as the query wrote it, where DuckDB names it after an internal function.
 
-    >>> readable_column("count_star()"), readable_column("avg(points)")
-    ('count(*)', 'avg(points)')
+    >>> readable_column("count_star() FILTER (WHERE made)"), readable_column("avg(points)")
+    ('count(*) FILTER (WHERE made)', 'avg(points)')
     """
-    return "count(*)" if name == "count_star()" else name
+    return name.replace("count_star()", "count(*)")
