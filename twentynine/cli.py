@@ -136,6 +136,7 @@ class InputFormat(StrEnum):
 def schema_command() -> None:
     """Print the JSON Schema of the match log (version 1).
 
+    \b
     Example: twentynine schema > match.schema.json
     """
     typer.echo(json.dumps(match_json_schema(), indent=2, ensure_ascii=False))
@@ -145,7 +146,7 @@ def schema_command() -> None:
 def rules_command(
     preset: Annotated[
         str | None,
-        typer.Argument(metavar="[PRESET]", help="A preset; without one, all six side by side."),
+        typer.Argument(metavar="PRESET", help="A preset; without one, all six side by side."),
     ] = None,
     diff: Annotated[
         tuple[str, str] | None,
@@ -157,6 +158,7 @@ def rules_command(
 ) -> None:
     """Show a preset's rule options, all presets side by side, or the difference of two.
 
+    \b
     Example: twentynine rules --diff bangladesh standard
     """
     try:
@@ -268,6 +270,7 @@ def audit_command(
 
     Exit status: 0 no error found, 1 an error was found, 2 an input could not be read.
 
+    \b
     Example: twentynine audit sample_logs/bad/revoke.json --format json
     """
     try:
@@ -364,6 +367,7 @@ def import_command(
 
     Exit status: 0 all imported, 1 some records skipped, 2 nothing written.
 
+    \b
     Example: twentynine import sample_logs/formats/sample.29 -o sample.jsonl
     """
     warn_empty(expand_inputs(paths))
@@ -426,6 +430,7 @@ def simulate_command(
     The same arguments give the same bytes. With --inject, seeded rule breaches are written
     in and listed in each match's meta.injected.
 
+    \b
     Example: twentynine simulate --rules pagat --matches 3 --seed 7 -o pagat.jsonl
     """
     spec: dict[str, object] = {"preset": rules_name.value, **_parse_settings(settings or [])}
@@ -482,6 +487,7 @@ def replay_command(
     On a terminal: Enter or right arrow next, left arrow back, a number then Enter jumps, q quits.
     Otherwise every step is printed.
 
+    \b
     Example: twentynine replay sample_logs/bad/revoke.json --deal 1 --seat W
     """
     try:
@@ -546,6 +552,7 @@ def load_command(
     A match is stored whole or not at all; loading it again stores nothing new. Exit status:
     0 all stored (or already there), 1 some records skipped, 2 the warehouse could not be used.
 
+    \b
     Example: twentynine load sample_logs/ --db club.duckdb
     """
     warn_empty(expand_inputs(paths))
@@ -571,6 +578,7 @@ def query_command(
 ) -> None:
     """Run a read-only SQL query on the warehouse; a statement that writes is refused.
 
+    \b
     Example: twentynine query "SELECT preset, count(*) FROM matches GROUP BY 1" --db club.duckdb
     """
     try:
@@ -592,6 +600,7 @@ def stats_command(
 ) -> None:
     """Player statistics (definitions in docs/warehouse.md).
 
+    \b
     Example: twentynine stats --db club.duckdb --player Asha
     """
     try:
@@ -612,6 +621,7 @@ def export_command(
 ) -> None:
     """Export every table as Parquet partitioned by preset and month.
 
+    \b
     Example: twentynine export --parquet exports/2026-11 --db club.duckdb
     """
     try:
@@ -638,6 +648,7 @@ def demo_command(
 ) -> None:
     """Run every step of the walk on the bundled sample logs and say what each found.
 
+    \b
     Example: twentynine demo --out demo_out
     """
     if not (samples / "bad").is_dir() or not (samples / "formats").is_dir():
