@@ -140,7 +140,7 @@ def test_stats_by_role_with_intervals_and_the_one_deal_note(tmp_path: Path) -> N
     ("option", "message"),
     [
         (["--since", "2026-13-01"], "--since '2026-13-01': not a date"),
-        (["--preset", "bridge"], "--preset 'bridge': not a preset"),
+        (["--preset", "bridge"], "'bridge' is not one of 'bangladesh'"),
         (["--sort", "make"], "no statistic 'make'; did you mean 'make_rate'?"),
         (["--columns", "deals,nope"], "no statistic 'nope'"),
     ],
