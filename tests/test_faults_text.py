@@ -86,3 +86,14 @@ def test_player_names_are_escaped_in_stats_and_query_tables(tmp_path: Path) -> N
     query = ["query", "SELECT name FROM players", "--db", str(db), "--format", "json"]
     data = runner.invoke(app, query)
     assert f"Evil{TITLE}" in "".join(json.loads(line)["name"] for line in data.stdout.splitlines())
+
+
+def test_replay_escapes_names_and_ids(tmp_path: Path) -> None:
+    match = _with_name(f"Evil{TITLE}")
+    match["id"] = f"id{TITLE}"
+    log = tmp_path / "m.jsonl"
+    log.write_text(json.dumps(match) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(log)])
+    assert result.exit_code == 0, result.output
+    _clean(result.stdout)
+    assert "Evil\\x1b" in result.stdout and "id\\x1b]0;pwned\\x07" in result.stdout

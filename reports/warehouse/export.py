@@ -143,7 +143,8 @@ class ExportSummary:
 def export_parquet(directory: str | Path, *, db: str | Path = DEFAULT_DB) -> ExportSummary:
     """``twentynine export [--db FILE] --parquet DIR``: every table as partitioned Parquet.
 
-    ``DIR`` must not exist yet, or be empty; it gets the mode a new folder gets (the umask's).
+    ``DIR`` must not exist yet, or be empty (the folders above it are made as needed); it gets
+    the mode a new folder gets (the umask's).
     The export is written into a hidden staging folder beside ``DIR``; staging folders that
     an export killed before it ended left behind are removed first. Raises
     :class:`~reports.warehouse.errors.ExportFailedError` (nothing is left behind) and the
@@ -155,8 +156,11 @@ def export_parquet(directory: str | Path, *, db: str | Path = DEFAULT_DB) -> Exp
     try:
         if target.exists() and (not target.is_dir() or any(target.iterdir())):
             raise ExportFailedError(name, "exists and is not an empty folder; choose a new one")
-        if not parent.is_dir():
-            raise ExportFailedError(name, f"cannot write it: no folder {parent}")
+    except OSError as exc:
+        raise ExportFailedError(name, f"cannot write it: {exc.strerror or exc}") from None
+    open_warehouse(db, read_only=True).close()  # a warehouse it refuses makes no folder
+    try:  # exports/2026-11: the folders above it are made as needed
+        parent.mkdir(parents=True, exist_ok=True)
         _remove_stale(parent, target.name)
         prefix = f".{target.name}.export-{os.getpid()}."
         staging = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
