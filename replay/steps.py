@@ -13,6 +13,7 @@ own cards, the cards played, a shown Pair, and the trump once that seat knows it
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -24,6 +25,7 @@ from schema.cards import SEATS, Card, Seat, Team
 from schema.log import (
     Action,
     BidAction,
+    Deal,
     DittoAction,
     DoubleAction,
     MatchLog,
@@ -77,8 +79,38 @@ def deal_steps(
     audited = audit_match(match, rules)
     mine = [f for f in audited.findings if f.deal == deal_number]
     deal = match.deals[deal_number - 1]
-    state = DealState(rules, deal.dealer, deal.hands, number=deal_number)
+    walk = walk_deal(rules, deal, deal_number)
+    _, _, _, state = next(walk)
     steps = [_view(state, 0, None, None, "the deal begins", seat, mine, False)]
+    last = len(deal.actions) - 1
+    for i, action, before, state in walk:
+        assert i is not None and action is not None and before is not None
+        text = describe(before, state, action, seat)
+        steps.append(_view(state, i + 1, i, action, text, seat, mine, i == last))
+    if not deal.actions:
+        steps[0] = _view(state, 0, None, None, "the deal begins", seat, mine, True)
+    return steps
+
+
+def walk_deal(
+    rules: Rules, deal: Deal, number: int = 1
+) -> Iterator[tuple[int | None, Action | None, DealState | None, DealState]]:
+    """The deal as a viewer steps through it: ``(None, None, None, state)`` at the start, then
+    ``(index, action, before, state)`` after each action, ``before`` a copy of the state
+    before it. ``state`` is one object, changed as the walk goes on: read it before the next.
+
+    Where the log's next action is not a Double, Redouble or Set, the doubling is closed (the
+    second four dealt) at once, so the step after the trump shows the full hands.
+
+    >>> from replay.simulate import random_match
+    >>> from schema import Rules
+    >>> log = random_match(Rules.preset("pagat"), seed=1)
+    >>> walked = [index for index, *_ in walk_deal(log.resolved_rules(), log.deals[0])]
+    >>> walked[:3], len(walked) == len(log.deals[0].actions) + 1
+    ([None, 0, 1], True)
+    """
+    state = DealState(rules, deal.dealer, deal.hands, number=number)
+    yield None, None, None, state
     last = len(deal.actions) - 1
     for i, action in enumerate(deal.actions):
         before = state.copy()
@@ -86,15 +118,11 @@ def deal_steps(
         if handler is not None:
             handler(state, action)
         state.n_actions += 1
-        text = describe(before, state, action, seat)
         if i < last and not isinstance(deal.actions[i + 1], _LADDER):
             # Nobody doubles (further): the second four are dealt before the next action, so
             # this step is where the single-hand decision and the opening lead are made.
             state.end_doubling()
-        steps.append(_view(state, i + 1, i, action, text, seat, mine, i == last))
-    if not deal.actions:
-        steps[0] = _view(state, 0, None, None, "the deal begins", seat, mine, True)
-    return steps
+        yield i, action, before, state
 
 
 def _view(

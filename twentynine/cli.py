@@ -40,6 +40,7 @@ from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules
 from twentynine.demo import run_demo
 from twentynine.frames import outcome_text, render_step
 from twentynine.pager import show_frames
+from twentynine.report_commands import report_app
 from twentynine.textout import plural, text_table
 
 R = TypeVar("R")
@@ -51,6 +52,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+app.add_typer(report_app)
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1

@@ -1,0 +1,160 @@
+"""``twentynine report match|players``: the HTML reports, wired from the rooms.
+
+The match is read here (the importers' reader, as ``replay`` reads it), audited by the
+engine, its annotations read from the warehouse when ``--db`` is given, and handed to
+:mod:`reports.html`, which never reads files itself.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from importers.formats import atomic_file, expand_inputs, read_any
+from replay import audit_match
+from reports.html.annotations import AnnotationRow, read_annotations
+from reports.html.match import match_report
+from reports.html.players import players_report
+from reports.warehouse.errors import WarehouseError
+from reports.warehouse.readback import read_match
+from reports.warehouse.store import DEFAULT_DB, open_warehouse
+from schema.log import MatchLog
+from twentynine.textout import plural
+
+report_app = typer.Typer(
+    name="report",
+    help="HTML reports: a match with its step-by-step viewer, or the players' statistics.",
+    no_args_is_help=True,
+)
+
+EXIT_BAD_INPUT = 2
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"twentynine: {message}", err=True)
+    return typer.Exit(EXIT_BAD_INPUT)
+
+
+def match_file_name(match_id: str) -> str:
+    """The file name of a match's report: its id with anything unsafe in a file name as ``_``.
+
+    >>> match_file_name("club/2026-11-29 t3")
+    'match-club_2026-11-29_t3.html'
+    """
+    return "match-" + re.sub(r"[^A-Za-z0-9._-]", "_", match_id) + ".html"
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        with atomic_file(path) as stream:
+            stream.write(text.encode())
+    except OSError as exc:
+        raise _fail(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _annotations(db: Path | None, match_id: str) -> list[AnnotationRow] | None:
+    if db is None:
+        return None
+    try:
+        with open_warehouse(db, read_only=True) as wh:
+            return read_annotations(wh, match_id)
+    except WarehouseError as exc:
+        raise _fail(str(exc)) from None
+
+
+def find_match(path: str, match_id: str | None) -> MatchLog:
+    """The match with ``match_id`` in the file (the first without one); a clean exit if none."""
+    seen = 0
+    files = expand_inputs([path])
+    for file in files:
+        for record in read_any(file):
+            if record.match is None:
+                raise _fail(str(record.problems[0]))
+            seen += 1
+            if match_id is None or record.match.match_id == match_id:
+                return record.match
+    wanted = f"no match with id {match_id!r}" if match_id else "no match"
+    raise _fail(f"{path}: {wanted} among {plural(seen, 'match')}")
+
+
+def write_match_report(match: MatchLog, out: Path, annotations: list[AnnotationRow] | None) -> None:
+    """Audit ``match`` and write its report to ``out``."""
+    _write(out, match_report(match, audit_match(match), annotations))
+
+
+@report_app.command("match")
+def match_command(
+    path: Annotated[str, typer.Argument(help="A file of match logs (any format); - is stdin.")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="The HTML file to write.")],
+    match_id: Annotated[
+        str | None, typer.Option("--match", help="The match's id (default: the first).")
+    ] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="A warehouse with the match's annotations (read only)."),
+    ] = None,
+) -> None:
+    """One match as a self-contained HTML file: the viewer, the score, every deal judged.
+
+    Works offline (plotly.js is inside the file). With --db, the annotations stored by
+    `twentynine analyze` are shown; without, the report says "not analyzed".
+    """
+    match = find_match(path, match_id)
+    write_match_report(match, out, _annotations(db, match.match_id))
+    typer.echo(f"match report ({plural(len(match.deals), 'deal')}) -> {out}", err=True)
+
+
+@report_app.command("players")
+def players_command(
+    out: Annotated[Path, typer.Option("-o", "--out", help="The HTML file to write.")],
+    db: Annotated[Path, typer.Option("--db", help="The DuckDB warehouse file.")] = Path(DEFAULT_DB),
+    min_deals: Annotated[
+        int, typer.Option("--min-deals", min=0, help="Below this many deals: 'too few deals'.")
+    ] = 30,
+    examples: Annotated[
+        int,
+        typer.Option(
+            "--examples",
+            min=0,
+            help="Write the match reports of up to this many example matches beside the "
+            "report, in FOLDER_matches/, and link the statistics to them (0: no links).",
+        ),
+    ] = 3,
+) -> None:
+    """Player and partnership statistics with intervals, sortable tables and charts.
+
+    Archives whose player ids change every game are reported by role instead.
+    """
+    folder = out.with_name(out.stem + "_matches")
+    chosen: list[str] = []
+
+    def link(match_id: str, deal: int, action: int | None) -> str | None:
+        if match_id not in chosen:
+            if len(chosen) >= examples:
+                return None
+            chosen.append(match_id)
+        step = f"#deal={deal}" + ("" if action is None else f"&action={action}")
+        return f"{folder.name}/{match_file_name(match_id)}{step}"
+
+    try:
+        with open_warehouse(db, read_only=True) as wh:
+            page = players_report(wh, min_deals, link)
+            matches = sorted(chosen)
+            if matches:
+                folder.mkdir(parents=True, exist_ok=True)
+            for match_id in matches:
+                write_match_report(
+                    read_match(wh, match_id),
+                    folder / match_file_name(match_id),
+                    read_annotations(wh, match_id),
+                )
+    except WarehouseError as exc:
+        raise _fail(str(exc)) from None
+    except OSError as exc:
+        raise _fail(f"cannot write {folder}: {exc.strerror or exc}") from None
+    _write(out, page)
+    extra = f", and {plural(len(matches), 'example match')} in {folder}/" if matches else ""
+    typer.echo(f"players report -> {out}{extra}", err=True)
