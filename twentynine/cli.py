@@ -34,6 +34,7 @@ from reports.warehouse.export import export_parquet, format_result
 from reports.warehouse.progress import terminal_progress
 from reports.warehouse.stats import run_stats
 from reports.warehouse.store import DEFAULT_DB, load_paths, run_query
+from sample_logs import SAMPLES_DIR
 from schema.cards import Seat
 from schema.log import MatchLog, match_json_schema
 from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
@@ -494,17 +495,19 @@ def export_command(
 
 @app.command("demo")
 def demo_command(
-    samples: Annotated[Path, typer.Option(help="The folder of sample logs to run on.")] = Path(
-        "sample_logs"
-    ),
+    samples: Annotated[
+        Path | None,
+        typer.Option(help="The folder of sample logs to run on (default: those installed)."),
+    ] = None,
     out: Annotated[
         Path,
         typer.Option(envvar="TWENTYNINE_DEMO_OUT", help="Where the demo writes what it makes."),
     ] = Path("demo_out"),
 ) -> None:
     """Run every step of the walk on the bundled sample logs and say what each found."""
+    samples = samples if samples is not None else SAMPLES_DIR
     if not (samples / "bad").is_dir() or not (samples / "formats").is_dir():
-        raise fail(f"{samples}: not the sample_logs folder (run from the checkout, or --samples)")
+        raise fail(f"{samples}: not the sample_logs folder (give the folder with --samples)")
     result = run_demo(samples, out, typer.echo)
     if not result.ok:
         for failure in result.failures:

@@ -48,11 +48,8 @@ def match_file_name(match_id: str) -> str:
 
 
 def _write(path: Path, text: str) -> None:
-    try:
-        with atomic_file(path) as stream:
-            stream.write(text.encode())
-    except OSError as exc:
-        raise _fail(f"cannot write {path}: {exc.strerror or exc}") from None
+    with atomic_file(path) as stream:
+        stream.write(text.encode())
 
 
 def _annotations(db: Path | None, match_id: str) -> list[AnnotationRow] | None:
@@ -103,8 +100,50 @@ def match_command(
     `twentynine analyze` are shown; without, the report says "not analyzed".
     """
     match = find_match(path, match_id)
-    write_match_report(match, out, _annotations(db, match.match_id))
+    try:
+        write_match_report(match, out, _annotations(db, match.match_id))
+    except OSError as exc:
+        raise _fail(f"cannot write {out}: {exc.strerror or exc}") from None
     typer.echo(f"match report ({plural(len(match.deals), 'deal')}) -> {out}", err=True)
+
+
+def examples_folder(out: Path) -> Path:
+    """Where the players report's example match reports go: ``NAME_matches/`` beside it.
+
+    >>> examples_folder(Path("out/players.html"))
+    PosixPath('out/players_matches')
+    """
+    return out.with_name(out.stem + "_matches")
+
+
+def write_players_report(db: Path, out: Path, min_deals: int, examples: int) -> list[Path]:
+    """Write the players report of the warehouse ``db`` to ``out``, and the match reports of
+    up to ``examples`` matches its statistics link to; returns those match reports' paths.
+
+    Raises the warehouse's errors and ``OSError``.
+    """
+    folder = examples_folder(out)
+    chosen: list[str] = []
+
+    def link(match_id: str, deal: int, action: int | None) -> str | None:
+        if match_id not in chosen:
+            if len(chosen) >= examples:
+                return None
+            chosen.append(match_id)
+        step = f"#deal={deal}" + ("" if action is None else f"&action={action}")
+        return f"{folder.name}/{match_file_name(match_id)}{step}"
+
+    written: list[Path] = []
+    with open_warehouse(db, read_only=True) as wh:
+        page = players_report(wh, min_deals, link)
+        if chosen:
+            folder.mkdir(parents=True, exist_ok=True)
+        for match_id in sorted(chosen):
+            target = folder / match_file_name(match_id)
+            write_match_report(read_match(wh, match_id), target, read_annotations(wh, match_id))
+            written.append(target)
+    _write(out, page)
+    return written
 
 
 @report_app.command("players")
@@ -128,33 +167,13 @@ def players_command(
 
     Archives whose player ids change every game are reported by role instead.
     """
-    folder = out.with_name(out.stem + "_matches")
-    chosen: list[str] = []
-
-    def link(match_id: str, deal: int, action: int | None) -> str | None:
-        if match_id not in chosen:
-            if len(chosen) >= examples:
-                return None
-            chosen.append(match_id)
-        step = f"#deal={deal}" + ("" if action is None else f"&action={action}")
-        return f"{folder.name}/{match_file_name(match_id)}{step}"
-
     try:
-        with open_warehouse(db, read_only=True) as wh:
-            page = players_report(wh, min_deals, link)
-            matches = sorted(chosen)
-            if matches:
-                folder.mkdir(parents=True, exist_ok=True)
-            for match_id in matches:
-                write_match_report(
-                    read_match(wh, match_id),
-                    folder / match_file_name(match_id),
-                    read_annotations(wh, match_id),
-                )
+        examples_written = write_players_report(db, out, min_deals, examples)
     except WarehouseError as exc:
         raise _fail(str(exc)) from None
     except OSError as exc:
-        raise _fail(f"cannot write {folder}: {exc.strerror or exc}") from None
-    _write(out, page)
-    extra = f", and {plural(len(matches), 'example match')} in {folder}/" if matches else ""
+        raise _fail(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
+    extra = ""
+    if examples_written:
+        extra = f", and {plural(len(examples_written), 'example match')} in {examples_folder(out)}/"
     typer.echo(f"players report -> {out}{extra}", err=True)

@@ -182,8 +182,8 @@ def _player_tables(
     wh: Warehouse, min_deals: int, link: Linker, analysis: dict[str, tuple[float, int]]
 ) -> tuple[Table, ...]:
     """The players with at least ``min_deals`` deals, then (folded) those with fewer."""
-    rows = []
-    few_rows = []
+    rows: list[tuple[Cell, ...]] = []
+    few_rows: list[tuple[Cell, ...]] = []
     examples = _examples(wh)
     won = {
         str(r[0]): (int(r[1]), int(r[2]))
@@ -249,7 +249,7 @@ def _player_tables(
 
 
 def _partnership_table(wh: Warehouse, min_deals: int) -> Table:
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for p in _rows(partnership_stats(wh)):
         few = int(p["deals"]) < min_deals
         rows.append(
@@ -420,7 +420,7 @@ def _charts(
             f"LIMIT {CHART_PLAYERS}"
         ).rows
     ]
-    layout = {"height": 360, "margin": {"l": 55, "r": 20, "t": 50, "b": 45}}
+    layout = {"height": 380, "margin": {"l": 55, "r": 20, "t": 50, "b": 45}, "autosize": True}
     charts = []
     # make-rate by call level
     levels = go.Figure()
@@ -468,7 +468,7 @@ def _charts(
         go.Bar(
             x=[int(r[0]) for r in points],
             y=[round(float(r[1]), 2) for r in points],
-            text=[f"n={int(r[2])}" for r in points],
+            hovertext=[f"{int(r[2])} deals" for r in points],
             name="caller's side took (average)",
         )
     )
@@ -482,7 +482,7 @@ def _charts(
         )
     )
     bid.update_layout(
-        title="Call against card points taken by the caller's side",
+        title="Call against card points taken",
         xaxis_title="call",
         yaxis_title="card points",
         **layout,
@@ -501,11 +501,14 @@ def _charts(
                 x=["asked / showed" if r[1] else "did not" for r in mine],
                 y=[round(int(r[3]) / int(r[2]), 4) if r[2] else 0 for r in mine],
                 text=[f"{int(r[3])}/{int(r[2])}" for r in mine],
+                textposition="outside",
+                textangle=0,
+                cliponaxis=False,
                 name="callers" if is_caller else "defenders",
             )
         )
     show.update_layout(
-        title="Show-trump: trick won by the side, callers and defenders apart",
+        title="Show-trump: trick won by the side",
         yaxis_title="tricks won",
         yaxis_tickformat=".0%",
         barmode="group",
@@ -540,7 +543,7 @@ def _charts(
             xs = list(range(1, len(series) + 1))[::step]
             timeline.add_trace(go.Scatter(x=xs, y=series[::step], mode="lines", name=name))
         timeline.update_layout(
-            title="Game points won minus lost, deal after deal",
+            title="Game points won minus lost",
             xaxis_title="deals played",
             yaxis_title="cumulative game points",
             **layout,
@@ -554,11 +557,11 @@ def _charts(
             go.Bar(
                 x=[names.get(pid, pid) for pid, _ in ordered],
                 y=[round(v[0], 3) for _, v in ordered],
-                text=[f"n={v[1]}" for _, v in ordered],
+                hovertext=[f"{v[1]} cards judged" for _, v in ordered],
             )
         )
         lost.update_layout(
-            title="Average card points lost per card (analysis)",
+            title="Card points lost per card (analysis)",
             yaxis_title="card points",
             **layout,
         )
