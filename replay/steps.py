@@ -137,14 +137,7 @@ def _view(
 ) -> StepView:
     hands = {s: tuple(state.hand(s, seat)) for s in SEATS}
     points = {TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]}
-    needs: dict[Team, int] | None = None
-    if state.caller >= 0:
-        rules = state.rules
-        caller = TEAMS[TEAM_OF[state.caller]]
-        needs = {
-            caller: state.target - points[caller],
-            caller.other: rules.total_points - state.target + 1 - points[caller.other],
-        }
+    needs = side_needs(state)
     here = tuple(f for f in findings if f.action == index or (last and f.action is None))
     return StepView(
         step=step,
@@ -160,6 +153,26 @@ def _view(
         current_seat=state.current_seat,
         findings=here,
     )
+
+
+def side_needs(state: DealState) -> dict[Team, int] | None:
+    """Card points each side still needs once there is a call: the caller's side to reach the
+    target, the other side to stop it (None before the call). At or below 0: done.
+
+    >>> from replay.script import run_script
+    >>> from schema import Rules
+    >>> state = run_script(Rules.preset("pagat"), "N", None, "E:16 S:p W:p N:p")
+    >>> side_needs(state)
+    {<Team.EW: 'EW'>: 16, <Team.NS: 'NS'>: 13}
+    """
+    if state.caller < 0:
+        return None
+    caller = TEAMS[TEAM_OF[state.caller]]
+    taken = {TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]}
+    return {
+        caller: state.target - taken[caller],
+        caller.other: state.rules.total_points - state.target + 1 - taken[caller.other],
+    }
 
 
 def describe(

@@ -48,7 +48,9 @@ class CardView:
 
     @staticmethod
     def of(card: Card) -> CardView:
-        """>>> CardView.of(Card.parse("TH"))
+        """The card's view.
+
+        >>> CardView.of(Card.parse("TH"))
         CardView(text='TH', label='10♥', red=True)
         """
         rank = "10" if card.rank.value == "T" else card.rank.value

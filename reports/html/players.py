@@ -291,7 +291,9 @@ GROUP BY position ORDER BY position"""
 
 
 def _position(position: int) -> str:
-    """>>> _position(4)
+    """An auction position in words.
+
+    >>> _position(4)
     'P4 (dealer)'
     """
     return f"P{position}" + (" (dealer)" if position == 4 else "")

@@ -80,7 +80,7 @@ def figure_json(figure: Any) -> Markup:
 
     >>> import plotly.graph_objects as go
     >>> str(figure_json(go.Figure(go.Bar(x=[1], y=[2]))))[:30]
-    '{"data":[{"x":[1],"y":[2],"type'
+    '{"data":[{"x":[1],"y":[2],"typ'
     """
     plain = figure.to_plotly_json()
     layout = dict(plain.get("layout", {}))

@@ -19,13 +19,15 @@ from __future__ import annotations
 from typing import Any, Final
 
 from replay import AuditedMatch, DealState, describe, walk_deal
+from replay.steps import side_needs
 from reports.html.annotations import AnnotationRow
-from schema.cards import SEATS, Card, Seat
+from schema.cards import SEATS, Card, Seat, Team
 from schema.log import MatchLog, PlayAction
 
 VIEWERS: Final[tuple[str, ...]] = ("all", "N", "E", "S", "W")
 """The views of each step: every card, then each seat's own."""
 
+TEAMS: Final = (Team.NS, Team.EW)
 _LEVELS: Final = ("", "doubled", "redoubled", "set")
 _SUIT_WORDS: Final = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
 
@@ -84,6 +86,7 @@ def _step(
         if known is not None and (viewer is None or viewer is caller):
             face_down[name] = known.text
     standing = public.standing
+    needs = side_needs(state)
     step: dict[str, Any] = {
         "k": k,
         "say": says["all"],
@@ -96,6 +99,7 @@ def _step(
         "trick": [[seat.value, card.text] for seat, card in public.trick],
         "tricks": len(public.tricks),
         "points": list(public.points),
+        "needs": [needs[team] for team in TEAMS] if needs is not None else None,
         "hands": hands,
         "trump": trump,
         "face_down": face_down,
