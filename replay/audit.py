@@ -511,8 +511,7 @@ def _facts(
         else None
     )
     called = state.caller >= 0
-    r = state.rules
-    stake = r.single_hand_points if state.single >= 0 else r.stake * (1, 2, 4, 6)[state.doubled]
+    stake = state.stake
     over = state.is_over
     trump = state.trump
     return DealFacts(

@@ -600,7 +600,7 @@ class DealState:
             change[TEAMS[team]] = self.rules.single_hand_points * (1 if made else -1)
             return DealOutcome(None, points, made, change)
         team = TEAM_OF[self.caller]
-        stake = self.rules.stake * (1, 2, 4, 6)[self.doubled]
+        stake = self.stake
         if self.rules.revoke_loses_deal and self.first_revoke_team >= 0:
             made = self.first_revoke_team != team
             change[TEAMS[team]] = stake if made else -stake
@@ -614,6 +614,21 @@ class DealState:
         else:
             change[TEAMS[team]] = -stake
         return DealOutcome(None, points, made, change)
+
+    @property
+    def stake(self) -> int:
+        """Game points at stake now: a single hand's, or the rules' stake times 1, 2, 4 or 6
+        with no doubling, a Double, a Redouble or a Set.
+
+        >>> from schema import Rules
+        >>> from replay.script import run_script
+        >>> state = run_script(Rules.preset("standard"), "N", None, "E:15 S:p W:p N:p E:trump=S")
+        >>> state.stake, state.apply(DoubleAction(seat=Seat.S)), state.stake
+        (1, [], 2)
+        """
+        if self.single >= 0:
+            return self.rules.single_hand_points
+        return self.rules.stake * (1, 2, 4, 6)[self.doubled]
 
     @property
     def dealer_seat(self) -> Seat:

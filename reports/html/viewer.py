@@ -96,6 +96,7 @@ def _step(
         "caller": caller.value if caller is not None else None,
         "target": public.target,
         "doubled": _LEVELS[public.doubled],
+        "stake": state.stake if caller is not None else None,
         "trick": [[seat.value, card.text] for seat, card in public.trick],
         "tricks": len(public.tricks),
         "points": list(public.points),
