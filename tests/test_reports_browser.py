@@ -213,3 +213,30 @@ def test_players_report_sorts_and_draws_its_charts(browser: Any, tmp_path: Path)
 
 def test_card_view_labels() -> None:
     assert CardView.of(Card.parse("TD")).label == "10♦" and CardView.of(Card.parse("JS")).label
+
+
+def test_jump_to_the_next_annotation_and_hide_it_from_other_seats(
+    browser: Any, tmp_path: Path
+) -> None:
+    from tests.test_reports_html import _with_annotations
+
+    match = _sample("pagat.json")
+    db = _with_annotations(tmp_path, SAMPLES / "pagat.json", match.match_id)
+    out = tmp_path / "annotated.html"
+    result = runner.invoke(
+        app, ["report", "match", str(SAMPLES / "pagat.json"), "--db", str(db), "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    opened = Opened(browser, out.as_uri())
+    page = opened.page
+    page.click("button[data-go=next-note]")
+    assert page.url.endswith("#deal=1&action=0")
+    judged = opened.text("#judged").lower()  # the label is shown in capitals
+    assert "mistake" in judged and "bid 16" in judged and "<script>alert(1)</script>" in judged
+    page.screenshot(path=str(tmp_path / "annotation.png"))
+    page.select_option("#view-select", "S")  # the bid was E's: not shown in South's view
+    assert "mistake" not in opened.text("#judged").lower()
+    assert "1 more about other seats" in opened.text("#judged")
+    page.select_option("#view-select", "E")
+    assert "mistake" in opened.text("#judged").lower()
+    assert opened.errors == []
