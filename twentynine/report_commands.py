@@ -30,12 +30,11 @@ report_app = typer.Typer(
     no_args_is_help=True,
 )
 
-EXIT_BAD_INPUT = 2
-
 
 def _fail(message: str) -> typer.Exit:
-    typer.echo(f"twentynine: {message}", err=True)
-    return typer.Exit(EXIT_BAD_INPUT)
+    from twentynine.cli import fail  # the CLI imports this module: import it when needed
+
+    return fail(message)
 
 
 def match_file_name(match_id: str) -> str:
