@@ -24,6 +24,7 @@ from reports.html.match import match_context, match_report
 from reports.html.players import players_report
 from reports.html.render import plotly_bundle
 from reports.warehouse.store import load_paths, open_warehouse
+from schema.log import MatchLog
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 
@@ -37,6 +38,10 @@ def best_of(runs: int, work: Callable[[], str]) -> tuple[float, str]:
     return best, out
 
 
+def _render(match: MatchLog) -> Callable[[], str]:
+    return lambda: match_report(match, audit_match(match), None)
+
+
 def main() -> None:
     print(f"rules engine: {engine_build()}")
     plotly_bundle()  # once per process, as the CLI pays it
@@ -44,7 +49,7 @@ def main() -> None:
     print(f"{'match report':<22} {'deals':>5} {'seconds':>8} {'MB':>6} {'viewer MB':>9}")
     for path in sorted(SAMPLES.glob("*.json")):
         match = next(r.match for r in read_any(path) if r.match is not None)
-        seconds, page = best_of(3, lambda m=match: match_report(m, audit_match(m), None))
+        seconds, page = best_of(3, _render(match))
         viewer = len(str(match_context(match, audit_match(match), None).viewer_data).encode())
         print(
             f"{path.name:<22} {len(match.deals):>5} {seconds:>8.2f} "
