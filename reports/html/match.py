@@ -24,7 +24,7 @@ from replay import AuditedMatch, DealFacts, Finding
 from reports.html.annotations import AnnotationRow
 from reports.html.render import figure_json, plotly_bundle, render, script_json
 from reports.html.viewer import deal_data, seat_names
-from schema.cards import SEATS, Card, Team
+from schema.cards import SEATS, Card, Seat, Team
 from schema.log import (
     Action,
     BidAction,
@@ -231,12 +231,16 @@ def _deal_view(
         for k, action in enumerate(deal.actions)
         if not isinstance(action, PlayAction)
     )
-    plays = [k for k, action in enumerate(deal.actions) if isinstance(action, PlayAction)]
+    # Each card of a trick links to the play that put it there (a log's stray plays skipped).
+    plays: dict[tuple[Seat, Card], int] = {}
+    for k, action in enumerate(deal.actions):
+        if isinstance(action, PlayAction):
+            plays.setdefault((action.seat, action.card), k)
     tricks: list[TrickRow] = []
     for trick in facts.tricks:
         cards: list[PlayedView] = []
         for seat, card in trick.cards:
-            k = plays.pop(0) if plays else -1
+            k = plays.get((seat, card), -1)
             cards.append(
                 PlayedView(
                     seat.value,
