@@ -263,3 +263,16 @@ def test_an_archive_with_new_ids_every_game_is_reported_by_role(tmp_path: Path) 
     assert "Reported by role" in page.text and "new ids every game" in page.text
     assert [t.attrs["id"] for t in page.all("table")] == ["positions", "roles"]
     assert "P4 (dealer)" in page.by_id("positions").content
+
+
+def test_each_played_card_links_to_its_own_play_even_in_a_bad_log() -> None:
+    match = _sample("bad/mixed.json")
+    page = Page(match_report(match, audit_match(match), None))
+    links = [a for a in page.all("a") if " plays " in a.attrs.get("aria-label", "")]
+    assert len(links) > 100
+    for link in links:
+        seat, _, card = link.attrs["aria-label"].split(" ")
+        params = dict(part.split("=") for part in link.attrs["href"].lstrip("#").split("&"))
+        action = match.deals[int(params["deal"]) - 1].actions[int(params["action"])]
+        assert isinstance(action, PlayAction)
+        assert (action.seat.value, action.card.text) == (seat, card)
