@@ -14,7 +14,17 @@ _VOID = frozenset({"meta", "br", "img", "input", "link", "hr", "col", "source", 
 class Element:
     tag: str
     attrs: dict[str, str]
+    parent: Element | None = None
     text: list[str] = field(default_factory=list)
+
+    def within(self, element_id: str) -> bool:
+        """True when an ancestor (or the element) has this id."""
+        node: Element | None = self
+        while node is not None:
+            if node.attrs.get("id") == element_id:
+                return True
+            node = node.parent
+        return False
 
     @property
     def content(self) -> str:
@@ -34,7 +44,8 @@ class Page(HTMLParser):
         assert not [e.tag for e in self._open if e.tag not in ("p", "li")], "unclosed elements"
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        element = Element(tag, {k: v or "" for k, v in attrs})
+        parent = self._open[-1] if self._open else None
+        element = Element(tag, {k: v or "" for k, v in attrs}, parent)
         self.elements.append(element)
         if tag not in _VOID:
             self._open.append(element)
@@ -66,6 +77,19 @@ class Page(HTMLParser):
             e
             for e in self.elements
             if e.tag == tag and (cls is None or cls in e.attrs.get("class", "").split())
+        ]
+
+    def table(self, element_id: str) -> list[list[str]]:
+        """The body rows of a table: each cell's text, spaces collapsed."""
+        rows = [e for e in self.elements if e.tag == "tr" and e.within(element_id)]
+        return [
+            [
+                " ".join(c.content.split())
+                for c in self.elements
+                if c.parent is row and c.tag == "td"
+            ]
+            for row in rows
+            if any(c.parent is row and c.tag == "td" for c in self.elements)
         ]
 
     def json(self, element_id: str) -> Any:

@@ -17,13 +17,17 @@ from reports.html.players import wilson
 from reports.html.render import plotly_bundle
 from reports.html.viewer import VIEWERS
 from schema.cards import SEATS
-from schema.log import MatchLog, PlayAction
+from schema.log import MatchLog, PlayAction, player_name
 from tests.htmlpage import Page
 from twentynine.cli import app
 
 runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 EVIL = "<script>alert(1)</script>"
+COLUMNS = (
+    "match_id, deal, action, seat, kind, method, chosen, best, value_chosen, value_best, loss, "
+    "unit, samples, ci_low, ci_high, label, explanation, detail, seed"
+)
 
 
 def _sample(name: str) -> MatchLog:
@@ -131,14 +135,15 @@ def _with_annotations(tmp_path: Path, match_file: Path, match_id: str) -> Path:
     assert loaded.exit_code == 0, loaded.output
     with duckdb.connect(str(db)) as con:  # the table as the annotations contract defines it
         con.execute(
-            "CREATE TABLE annotations (match_id VARCHAR, deal INTEGER, action INTEGER, "
-            "seat VARCHAR, kind VARCHAR, method VARCHAR, chosen VARCHAR, best VARCHAR, "
+            "CREATE TABLE IF NOT EXISTS annotations (match_id VARCHAR, deal INTEGER, "
+            "action INTEGER, seat VARCHAR, kind VARCHAR, method VARCHAR, chosen VARCHAR, "
+            "best VARCHAR, "
             "value_chosen DOUBLE, value_best DOUBLE, loss DOUBLE, unit VARCHAR, "
             "samples INTEGER, ci_low DOUBLE, ci_high DOUBLE, label VARCHAR, "
             "explanation VARCHAR, detail VARCHAR, seed BIGINT)"
         )
         con.execute(
-            "INSERT INTO annotations VALUES "
+            f"INSERT INTO annotations ({COLUMNS}) VALUES "
             "(?, 1, 0, 'E', 'bid', 'sampled', 'bid 16', 'pass', 0.3, 0.6, 0.3, "
             "'make_probability', 200, 0.2, 0.4, 'mistake', ?, '{}', 7), "
             "(?, 1, NULL, NULL, 'par', 'exact', 'NS 18', 'NS 18', 18, 18, 0, "
@@ -276,3 +281,40 @@ def test_each_played_card_links_to_its_own_play_even_in_a_bad_log() -> None:
         action = match.deals[int(params["deal"]) - 1].actions[int(params["action"])]
         assert isinstance(action, PlayAction)
         assert (action.seat.value, action.card.text) == (seat, card)
+
+
+def test_players_report_shows_what_the_analysis_judged(tmp_path: Path) -> None:
+    match = _sample("pagat.json")
+    db = _with_annotations(tmp_path, SAMPLES / "pagat.json", match.match_id)
+    with duckdb.connect(str(db)) as con:
+        con.execute(
+            f"INSERT INTO annotations ({COLUMNS}) VALUES "
+            "(?, 2, 10, 'N', 'card', 'exact', 'JS', 'JS', 10, 10, 0, 'card_points', "
+            "NULL, NULL, NULL, NULL, 'best', '{}', 7), "
+            "(?, 2, 14, 'N', 'card', 'exact', '7H', 'AH', 8, 11, 3, 'card_points', "
+            "NULL, NULL, NULL, 'blunder', 'the ace took the trick', '{}', 7)",
+            [match.match_id, match.match_id],
+        )
+        # the view as the analysis defines it, where the warehouse has none of its own
+        con.execute(
+            "CREATE VIEW IF NOT EXISTS player_analysis AS SELECT mp.player_id, "
+            "count(*) FILTER (kind = 'card' AND method = 'exact') AS cards_judged, "
+            "avg(loss) FILTER (kind = 'card' AND method = 'exact') AS average_card_loss, "
+            "count(*) FILTER (method = 'sampled') AS decisions_sampled, "
+            "count(*) FILTER (method = 'sampled' AND label = 'mistake') AS mistakes, "
+            "count(*) FILTER (method = 'sampled' AND label = 'blunder') AS blunders "
+            "FROM annotations a JOIN match_players mp "
+            "ON mp.match_id = a.match_id AND mp.seat = a.seat GROUP BY ALL"
+        )
+    out = tmp_path / "p.html"
+    result = runner.invoke(
+        app, ["report", "players", "--db", str(db), "--min-deals", "1", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    page = Page(out.read_text())
+    rows = {row[0]: row for row in page.table("players")}
+    north, east = (rows[player_name(match.players[seat])] for seat in SEATS[:2])
+    assert north[-2:] == ["1.5 (n=2)", "-"]  # (0 + 3) / 2 cards; no sampled decision
+    assert east[-2:] == ["-", "100%1/1 · 21%-100%"]  # E's sampled bid, labelled a mistake
+    assert "not analyzed" not in page.text
+    assert page.json("chart-lost-data")["data"][0]["y"]

@@ -55,7 +55,10 @@ def has_table(wh: Warehouse, name: str) -> bool:
 
 def read_annotations(wh: Warehouse, match_id: str | None = None) -> list[AnnotationRow] | None:
     """The annotations of one match (all matches when None), in deal and action order;
-    None when the warehouse has no ``annotations`` table (nothing analyzed)."""
+    None when the match was not analyzed: no ``annotations`` table, or none of its rows.
+
+    An analyzed match always has some (the par of each deal), so none means not analyzed.
+    """
     if not has_table(wh, "annotations"):
         return None
     where = "" if match_id is None else "WHERE match_id = $match"
@@ -65,4 +68,4 @@ def read_annotations(wh: Warehouse, match_id: str | None = None) -> list[Annotat
         "ORDER BY match_id, deal, action NULLS LAST, kind, method",
         params,
     )
-    return [AnnotationRow(*row) for row in result.rows]
+    return [AnnotationRow(*row) for row in result.rows] or None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import plotly.graph_objects as go
 from markupsafe import Markup
@@ -174,12 +174,26 @@ _PLAYER_HEADINGS: Final = (
     ("trick won without asking", "tricks won without asking / chances not asked"),
     ("doubles won", "doubles whose call failed / doubles"),
     ("findings / 100 deals", "findings about the player's actions per 100 deals"),
-    ("points lost / card", "average card points lost per card judged (analysis)"),
+    ("points lost / card", "average card points lost per card judged (analysis, exact)"),
+    ("mistakes", "mistakes and blunders / decisions judged by sampling (analysis)"),
 )
 
 
+def _lost(judged: Analysis | None, *, few: bool) -> Cell:
+    if judged is None or judged.average_card_loss is None:
+        return Cell("-", None, "not analyzed")
+    return _mean(judged.average_card_loss, few=few, count=judged.cards_judged)
+
+
+def _labels(judged: Analysis | None, *, few: bool) -> Cell:
+    if judged is None:
+        return Cell("-", None, "not analyzed")
+    bad = judged.mistakes + judged.blunders
+    return _rate(bad, judged.decisions_sampled, few=few, what="decision sampled")
+
+
 def _player_tables(
-    wh: Warehouse, min_deals: int, link: Linker, analysis: dict[str, tuple[float, int]]
+    wh: Warehouse, min_deals: int, link: Linker, analysis: dict[str, Analysis]
 ) -> tuple[Table, ...]:
     """The players with at least ``min_deals`` deals, then (folded) those with fewer."""
     rows: list[tuple[Cell, ...]] = []
@@ -223,7 +237,8 @@ def _player_tables(
                     f"{p['findings']} findings in {p['deals']} deals",
                     (link(*found) or "") if found else "",
                 ),
-                _mean(lost[0], few=few, count=lost[1]) if lost else Cell("-", None, "not analyzed"),
+                _lost(lost, few=few),
+                _labels(lost, few=few),
             )
         )
     tables = [
@@ -394,26 +409,31 @@ def _role_examples(wh: Warehouse) -> dict[int, tuple[str, int, int | None]]:
     return {int(p): (m, int(n), None) for p, m, n in rows}
 
 
-def _analysis(wh: Warehouse) -> dict[str, tuple[float, int]] | None:
-    """Average card points lost per card judged, per player, from ``player_analysis``."""
+class Analysis(NamedTuple):
+    """A player's judged decisions, from the warehouse's ``player_analysis`` view."""
+
+    cards_judged: int
+    average_card_loss: float | None
+    decisions_sampled: int
+    mistakes: int
+    blunders: int
+
+
+def _analysis(wh: Warehouse) -> dict[str, Analysis] | None:
+    """Per player id, what the analysis judged; None when nothing was analyzed."""
     if not has_table(wh, "player_analysis"):
         return None
-    result = wh.query("SELECT * FROM player_analysis")
-    columns = result.columns
-    pid = next((c for c in ("player_id", "player", "name") if c in columns), None)
-    avg = next((c for c in columns if "avg" in c or "average" in c), None)
-    count = next((c for c in columns if "cards" in c or "judged" in c), None)
-    if pid is None or avg is None:
-        return {}
-    out: dict[str, tuple[float, int]] = {}
-    for row in _rows(result):
-        if row[avg] is not None:
-            out[str(row[pid])] = (float(row[avg]), int(row[count] or 0) if count else 0)
-    return out
+    fields = ", ".join(Analysis._fields)
+    rows = wh.query(f"SELECT player_id, {fields} FROM player_analysis ORDER BY player_id").rows
+    found = {
+        str(pid): Analysis(int(cards or 0), loss, int(sampled or 0), int(m or 0), int(b or 0))
+        for pid, cards, loss, sampled, m, b in rows
+    }
+    return found or None
 
 
 def _charts(
-    wh: Warehouse, by_role: bool, analysis: dict[str, tuple[float, int]] | None
+    wh: Warehouse, by_role: bool, analysis: dict[str, Analysis] | None
 ) -> tuple[Chart, ...]:
     top = [
         (str(r[0]), str(r[1]))
@@ -552,31 +572,24 @@ def _charts(
         )
         charts.append(Chart("chart-time", "Score over time", figure_json(timeline), ""))
     # average points lost per card
-    if analysis:
-        names = dict(top)
-        ordered = sorted(analysis.items())
+    if analysis and not by_role:
+        shown = [(pid, name, analysis[pid]) for pid, name in top if pid in analysis]
+        judged = [(name, a) for _, name, a in shown if a.average_card_loss is not None]
         lost = go.Figure(
             go.Bar(
-                x=[names.get(pid, pid) for pid, _ in ordered],
-                y=[round(v[0], 3) for _, v in ordered],
-                hovertext=[f"{v[1]} cards judged" for _, v in ordered],
+                x=[name for name, _ in judged],
+                y=[round(float(a.average_card_loss or 0), 3) for _, a in judged],
+                hovertext=[f"{a.cards_judged} cards judged" for _, a in judged],
             )
         )
         lost.update_layout(
-            title="Card points lost per card (analysis)",
-            yaxis_title="card points",
-            **layout,
+            title="Card points lost per card (analysis)", yaxis_title="card points", **layout
         )
         charts.append(Chart("chart-lost", "Points lost per card", figure_json(lost), ""))
     else:
-        charts.append(
-            Chart(
-                "chart-lost",
-                "Points lost per card",
-                None,
-                "not analyzed: run twentynine analyze with --db on this warehouse",
-            )
-        )
+        why = "player ids change every game" if analysis else "not analyzed: run twentynine "
+        why += "" if analysis else "analyze with --db on this warehouse"
+        charts.append(Chart("chart-lost", "Points lost per card", None, why))
     return tuple(charts)
 
 
