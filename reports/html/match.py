@@ -23,19 +23,11 @@ from markupsafe import Markup
 from replay import AuditedMatch, DealFacts, Finding
 from reports.html.annotations import AnnotationRow
 from reports.html.render import figure_json, plotly_bundle, render, script_json
-from reports.html.viewer import deal_data, seat_names
-from schema.cards import SEATS, Card, Seat, Team
-from schema.log import (
-    Action,
-    BidAction,
-    DittoAction,
-    MatchLog,
-    PassAction,
-    PlayAction,
-)
+from reports.html.viewer import deal_data, seat_names, suit_words
+from schema.cards import SEATS, Card, Seat, Suit, Team
+from schema.log import MatchLog, PlayAction
 
-_SUIT_SYMBOL: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_RED: Final = frozenset({"H", "D"})
+_RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +46,7 @@ class CardView:
         CardView(text='TH', label='10♥', red=True)
         """
         rank = "10" if card.rank.value == "T" else card.rank.value
-        suit = card.suit.value
-        return CardView(card.text, rank + _SUIT_SYMBOL[suit], suit in _RED)
+        return CardView(card.text, rank + card.suit.symbol, card.suit in _RED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,14 +169,9 @@ def _note(a: AnnotationRow) -> NoteView:
     return NoteView(a.label, a.kind, a.method, a.chosen, a.best, loss, a.explanation)
 
 
-def _said(action: Action, viewer_text: str) -> str:
-    if isinstance(action, BidAction):
-        return f"bids {action.value}"
-    if isinstance(action, PassAction):
-        return "passes"
-    if isinstance(action, DittoAction):
-        return "ditto"
-    return viewer_text.split(" ", 1)[1] if " " in viewer_text else viewer_text
+def _said(text: str) -> str:
+    """An action's words without the seat in front: ``bids 17``, ``chooses the trump: ...``."""
+    return text.split(" ", 1)[1] if " " in text else text
 
 
 def _suit_text(trump: str | None, mode: str | None, seventh: bool) -> str:
@@ -193,8 +179,7 @@ def _suit_text(trump: str | None, mode: str | None, seventh: bool) -> str:
         return "no trump"
     if mode == "reverse":
         return "reverse"
-    name = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
-    chosen = name.get(trump or "", "not seen by the recorder")
+    chosen = suit_words(trump) if trump else "not seen by the recorder"
     return f"{chosen} (the seventh card)" if seventh else chosen
 
 
@@ -224,7 +209,7 @@ def _deal_view(
             _anchor(number, k),
             action.seat.value,
             names[action.seat.value],
-            _said(action, says[k + 1]),
+            _said(says[k + 1]),
             findings_at(k),
             notes_at(k),
         )

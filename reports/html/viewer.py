@@ -21,15 +21,14 @@ from typing import Any, Final
 from replay import AuditedMatch, DealState, describe, walk_deal
 from replay.steps import side_needs
 from reports.html.annotations import AnnotationRow
-from schema.cards import SEATS, Card, Seat, Team
-from schema.log import MatchLog, PlayAction
+from schema.cards import SEATS, Card, Seat, Suit, Team
+from schema.log import MatchLog, PlayAction, player_name
 
 VIEWERS: Final[tuple[str, ...]] = ("all", "N", "E", "S", "W")
 """The views of each step: every card, then each seat's own."""
 
 TEAMS: Final = (Team.NS, Team.EW)
 _LEVELS: Final = ("", "doubled", "redoubled", "set")
-_SUIT_WORDS: Final = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
 
 
 def _viewer(name: str) -> Seat | None:
@@ -48,6 +47,18 @@ def hand_text(cards: list[Card | None]) -> str | int:
     return " ".join(card.text if card is not None else "??" for card in cards)
 
 
+def suit_words(letter: str) -> str:
+    """A suit letter as the page says it; anything else (``no trump``) as it is.
+
+    >>> suit_words("H"), suit_words("no trump")
+    ('♥ hearts', 'no trump')
+    """
+    if letter not in ("S", "H", "D", "C"):
+        return letter
+    suit = Suit(letter)
+    return f"{suit.symbol} {suit.name.lower()}"
+
+
 def trump_words(status: str, caller: Seat | None) -> str:
     """The engine's trump status in words, with who knows it.
 
@@ -58,11 +69,11 @@ def trump_words(status: str, caller: Seat | None) -> str:
     """
     if status.startswith("shown: "):
         suit = status.removeprefix("shown: ")
-        return f"{_SUIT_WORDS.get(suit, suit)}, shown to all"
+        return f"{suit_words(suit)}, shown to all"
     if status.startswith("known to the caller: "):
         suit = status.removeprefix("known to the caller: ")
         who = f" ({caller.value})" if caller is not None else ""
-        return f"{_SUIT_WORDS.get(suit, suit)}, hidden: known to the caller{who} only"
+        return f"{suit_words(suit)}, hidden: known to the caller{who} only"
     if status == "hidden" and caller is not None:
         return f"hidden (chosen by {caller.value})"
     return status
@@ -193,6 +204,4 @@ def seat_names(match: MatchLog) -> dict[str, str]:
     >>> seat_names(random_match(Rules.preset("pagat"), seed=1))["N"]
     'Bot N'
     """
-    from schema.log import player_name
-
     return {seat.value: player_name(match.players[seat]) for seat in SEATS}
