@@ -265,7 +265,9 @@ def _player_tables(
 
 def _partnership_table(wh: Warehouse, min_deals: int) -> Table:
     rows: list[tuple[Cell, ...]] = []
-    for p in _rows(partnership_stats(wh)):
+    pairs = _rows(partnership_stats(wh))
+    pairs.sort(key=lambda p: (-int(p["deals"]), str(p["player_a"]), str(p["player_b"])))
+    for p in pairs:  # ties in the view's order broken by both players: the same bytes
         few = int(p["deals"]) < min_deals
         rows.append(
             (
