@@ -80,7 +80,12 @@ def trump_words(status: str, caller: Seat | None) -> str:
 
 
 def _step(
-    state: DealState, k: int | None, says: dict[str, str], findings: list[int], notes: list[int]
+    state: DealState,
+    k: int | None,
+    who: Seat | None,
+    says: dict[str, str],
+    findings: list[int],
+    notes: list[int],
 ) -> dict[str, Any]:
     public = state.seat_view(None)
     caller = public.caller
@@ -100,6 +105,7 @@ def _step(
     needs = side_needs(state)
     step: dict[str, Any] = {
         "k": k,
+        "who": who.value if who is not None else None,
         "say": says["all"],
         "to": public.to_act.value if public.to_act is not None else None,
         "phase": "over" if state.is_over else public.phase,
@@ -153,7 +159,8 @@ def deal_data(
             if not isinstance(action, PlayAction):
                 auction.append(len(steps))
         here, notes = at(k) if k is not None or last < 0 else ([], [])
-        steps.append(_step(state, k, says, here, notes))
+        who = action.seat if action is not None else None
+        steps.append(_step(state, k, who, says, here, notes))
     return {
         "number": number,
         "dealer": deal.dealer.value,
