@@ -321,7 +321,9 @@ def _score_figure(audited: AuditedMatch) -> Markup:
         scores = [0, *(d.score_after[team] for d in audited.deals)]
         figure.add_trace(go.Scatter(x=deals, y=scores, mode="lines+markers", name=team.value))
     target = audited.rules.match_target
-    figure.add_hline(y=target, line_dash="dot", annotation_text=f"target {target}")
+    # A match is won at +target and lost at -target (the rules' match_target).
+    figure.add_hline(y=target, line_dash="dot", annotation_text=f"won at {target}")
+    figure.add_hline(y=-target, line_dash="dot", annotation_text=f"lost at {-target}")
     figure.update_layout(
         title="Match score after each deal",
         xaxis_title="deal",
