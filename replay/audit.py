@@ -511,7 +511,7 @@ def _facts(
         else None
     )
     called = state.caller >= 0
-    stake = state.stake
+    stake = state.rules.single_hand_points if state.single >= 0 else state.stake
     over = state.is_over
     trump = state.trump
     return DealFacts(

@@ -581,6 +581,12 @@ class DealState:
         return self.hard_end or self.decided or self.thrown_in is not None
 
     @property
+    def stake(self) -> int:
+        """Game points at stake on the call now: the rules' stake, times 2, 4 or 6 once
+        doubled, redoubled or set (a single hand has its own, ``single_hand_points``)."""
+        return self.rules.stake * (1, 2, 4, 6)[self.doubled]
+
+    @property
     def outcome(self) -> DealOutcome | None:
         """The result once the deal is over, else None."""
         if not self.is_over:
@@ -614,21 +620,6 @@ class DealState:
         else:
             change[TEAMS[team]] = -stake
         return DealOutcome(None, points, made, change)
-
-    @property
-    def stake(self) -> int:
-        """Game points at stake now: a single hand's, or the rules' stake times 1, 2, 4 or 6
-        with no doubling, a Double, a Redouble or a Set.
-
-        >>> from schema import Rules
-        >>> from replay.script import run_script
-        >>> state = run_script(Rules.preset("standard"), "N", None, "E:15 S:p W:p N:p E:trump=S")
-        >>> state.stake, state.apply(DoubleAction(seat=Seat.S)), state.stake
-        (1, [], 2)
-        """
-        if self.single >= 0:
-            return self.rules.single_hand_points
-        return self.rules.stake * (1, 2, 4, 6)[self.doubled]
 
     @property
     def dealer_seat(self) -> Seat:

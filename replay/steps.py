@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from replay._tables import SUIT_NAME, SUIT_NUM, TEAM_OF, TEAMS
 from replay.audit import audit_match
 from replay.deal import _HANDLERS, DealState
 from replay.findings import Finding
-from schema.cards import SEATS, Card, Seat, Team
+from schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
 from schema.log import (
     Action,
     BidAction,
@@ -44,9 +44,27 @@ from schema.rules import Rules
 _LADDER: Final = (DoubleAction, RedoubleAction, SetAction)
 
 
+class PastTrick(NamedTuple):
+    """A completed trick: its cards from the leader, who won it and its card points."""
+
+    cards: tuple[tuple[Seat, Card], ...]
+    winner: Seat
+    points: int
+
+
+_LADDER_WORDS: Final = (None, "doubled", "redoubled", "set")
+
+
 @dataclass(frozen=True, slots=True)
 class StepView:
-    """The deal at one point: before any action (``action_index`` None) or after one."""
+    """The deal at one point: before any action (``action_index`` None) or after one.
+
+    ``trick`` is the trick on the table: the cards of the trick being played, or once its
+    fourth card is down the whole trick (``trick_winner`` set) until the next card is led.
+    ``auction`` is what each seat said so far (``"15"``, ``"pass"``, ``"ditto 17"``), in order;
+    ``doubling`` is ``"doubled"``, ``"redoubled"`` or ``"set"`` and ``stake`` the game points
+    the call is worth now.
+    """
 
     step: int
     action_index: int | None
@@ -60,6 +78,13 @@ class StepView:
     needs: dict[Team, int] | None
     current_seat: Seat | None
     findings: tuple[Finding, ...]
+    auction: tuple[tuple[Seat, str], ...] = ()
+    doubling: str | None = None
+    stake: int = 0
+    trick_winner: Seat | None = None
+    tricks: tuple[PastTrick, ...] = ()
+    single_hand: Seat | None = None
+    order: tuple[Seat, ...] = SEATS
 
 
 def deal_steps(
@@ -79,17 +104,35 @@ def deal_steps(
     audited = audit_match(match, rules)
     mine = [f for f in audited.findings if f.deal == deal_number]
     deal = match.deals[deal_number - 1]
-    walk = walk_deal(rules, deal, deal_number)
-    _, _, _, state = next(walk)
-    steps = [_view(state, 0, None, None, "the deal begins", seat, mine, False)]
+    state = DealState(rules, deal.dealer, deal.hands, number=deal_number)
+    said: list[tuple[Seat, str]] = []
+    steps = [_view(state, 0, None, None, "the deal begins", seat, mine, False, said)]
     last = len(deal.actions) - 1
-    for i, action, before, state in walk:
-        assert i is not None and action is not None and before is not None
+    for i, action in enumerate(deal.actions):
+        before = state.copy()
+        handler = _HANDLERS.get(type(action))
+        if handler is not None:
+            handler(state, action)
+        state.n_actions += 1
         text = describe(before, state, action, seat)
-        steps.append(_view(state, i + 1, i, action, text, seat, mine, i == last))
+        if isinstance(action, BidAction | PassAction | DittoAction):
+            said.append((action.seat, _auction_word(action, before)))
+        # The hands as they were when the trump was chosen: the second four are not dealt
+        # yet, though rules without a Double deal them with the choice itself.
+        hands = _hands(before if isinstance(action, TrumpAction) else state, seat)
+        if _doubling_over(deal, i):
+            state.end_doubling()
+        steps.append(_view(state, i + 1, i, action, text, seat, mine, i == last, said, hands))
     if not deal.actions:
-        steps[0] = _view(state, 0, None, None, "the deal begins", seat, mine, True)
+        steps[0] = _view(state, 0, None, None, "the deal begins", seat, mine, True, said)
     return steps
+
+
+def _doubling_over(deal: Deal, index: int) -> bool:
+    """True when nobody doubles (further) after action ``index``: the log's next action is not
+    a Double, Redouble or Set. The second four are then dealt before that next action, so the
+    step after ``index`` is where the single-hand decision and the opening lead are made."""
+    return index < len(deal.actions) - 1 and not isinstance(deal.actions[index + 1], _LADDER)
 
 
 def walk_deal(
@@ -100,7 +143,7 @@ def walk_deal(
     before it. ``state`` is one object, changed as the walk goes on: read it before the next.
 
     Where the log's next action is not a Double, Redouble or Set, the doubling is closed (the
-    second four dealt) at once, so the step after the trump shows the full hands.
+    second four dealt) at once, as :func:`deal_steps` does.
 
     >>> from replay.simulate import random_match
     >>> from schema import Rules
@@ -111,18 +154,27 @@ def walk_deal(
     """
     state = DealState(rules, deal.dealer, deal.hands, number=number)
     yield None, None, None, state
-    last = len(deal.actions) - 1
     for i, action in enumerate(deal.actions):
         before = state.copy()
         handler = _HANDLERS.get(type(action))
         if handler is not None:
             handler(state, action)
         state.n_actions += 1
-        if i < last and not isinstance(deal.actions[i + 1], _LADDER):
-            # Nobody doubles (further): the second four are dealt before the next action, so
-            # this step is where the single-hand decision and the opening lead are made.
+        if _doubling_over(deal, i):
             state.end_doubling()
         yield i, action, before, state
+
+
+def _auction_word(action: BidAction | PassAction | DittoAction, before: DealState) -> str:
+    if isinstance(action, BidAction):
+        return str(action.value)
+    if isinstance(action, PassAction):
+        return "pass"
+    return f"ditto {before.high_value}"
+
+
+def _hands(state: DealState, seat: Seat | None) -> dict[Seat, tuple[Card | None, ...]]:
+    return {s: tuple(state.hand(s, seat)) for s in SEATS}
 
 
 def _view(
@@ -134,8 +186,21 @@ def _view(
     seat: Seat | None,
     findings: list[Finding],
     last: bool,
+    said: list[tuple[Seat, str]],
+    hands: dict[Seat, tuple[Card | None, ...]] | None = None,
 ) -> StepView:
-    hands = {s: tuple(state.hand(s, seat)) for s in SEATS}
+    tricks = tuple(
+        PastTrick(
+            tuple(zip([SEATS[s] for s in seats], [ALL_CARDS[c] for c in cards], strict=True)),
+            SEATS[winner],
+            pts,
+        )
+        for _, seats, cards, winner, pts in state.tricks
+    )
+    trick = tuple(state.trick())
+    winner: Seat | None = None
+    if not trick and tricks:  # the whole trick stays on the table until the next lead
+        trick, winner = tricks[-1].cards, tricks[-1].winner
     points = {TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]}
     needs = side_needs(state)
     here = tuple(f for f in findings if f.action == index or (last and f.action is None))
@@ -144,14 +209,21 @@ def _view(
         action_index=index,
         action=action,
         description=text,
-        hands=hands,
-        trick=tuple(state.trick()),
+        hands=hands if hands is not None else _hands(state, seat),
+        trick=trick,
         bid=state.standing_bid,
         trump=state.trump_status(seat),
         points=points,
         needs=needs,
         current_seat=state.current_seat,
         findings=here,
+        auction=tuple(said),
+        doubling=_LADDER_WORDS[state.doubled],
+        stake=state.rules.single_hand_points if state.single >= 0 else state.stake,
+        trick_winner=winner,
+        tricks=tricks,
+        single_hand=SEATS[state.single] if state.single >= 0 else None,
+        order=state.order,
     )
 
 

@@ -21,7 +21,7 @@ from importers.formats import read_any
 from replay import audit_match, walk_deal
 from reports.html.match import CardView
 from schema.cards import SEATS, Card
-from schema.log import MatchLog
+from schema.log import MatchLog, TrumpAction
 from twentynine.cli import app
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -106,8 +106,10 @@ def _states(match: MatchLog, number: int) -> list[tuple[list[list[str]], list[st
     """Per step of a deal, as the engine has it: each seat's cards and the trick's cards."""
     rules = match.resolved_rules()
     out = []
-    for _, _, _, state in walk_deal(rules, match.deals[number - 1], number):
-        hands = [[c.text for c in state.hand(seat) if c is not None] for seat in SEATS]
+    for _, action, before, state in walk_deal(rules, match.deals[number - 1], number):
+        # at the trump choice a seat still holds its first four
+        dealt = before if isinstance(action, TrumpAction) and before is not None else state
+        hands = [[c.text for c in dealt.hand(seat) if c is not None] for seat in SEATS]
         out.append((hands, [card.text for _, card in state.trick()]))
     return out
 

@@ -13,11 +13,12 @@ from typer.testing import CliRunner
 from importers.formats import read_any
 from replay import audit_match, walk_deal
 from reports.html.match import match_report
-from reports.html.players import wilson
+from reports.html.players import rate_cell
 from reports.html.render import plotly_bundle
 from reports.html.viewer import VIEWERS
+from reports.warehouse.stats import wilson_interval
 from schema.cards import SEATS
-from schema.log import MatchLog, PlayAction, player_name
+from schema.log import MatchLog, PlayAction, TrumpAction, player_name
 from tests.htmlpage import Page
 from twentynine.cli import app
 
@@ -102,15 +103,18 @@ def test_a_seat_sees_only_its_own_cards_and_the_trump_once_it_may_know_it() -> N
     viewer = Page(match_report(match, audited, None)).json("viewer-data")
     deal = match.deals[0]
     steps = viewer["deals"][0]["steps"]
-    for (_, _, _, state), step in zip(walk_deal(audited.rules, deal, 1), steps, strict=True):
+    walk = walk_deal(audited.rules, deal, 1)
+    for (_, action, before, state), step in zip(walk, steps, strict=True):
+        # at the trump choice a seat still holds its first four (as the terminal replay shows)
+        dealt = before if isinstance(action, TrumpAction) and before is not None else state
         for viewer_seat in VIEWERS[1:]:
             for other_no, other in enumerate(SEATS):
                 shown = step["hands"][viewer_seat][other_no]
                 if other.value == viewer_seat:
-                    held = " ".join(c.text for c in state.hand(other) if c is not None)
+                    held = " ".join(c.text for c in dealt.hand(other) if c is not None)
                     assert shown == step["hands"]["all"][other_no] == held
                 else:  # no Pair in this deal: nothing of another hand is known
-                    assert shown == len(state.hand(other)), (viewer_seat, other, shown)
+                    assert shown == len(dealt.hand(other)), (viewer_seat, other, shown)
     caller = audited.deals[0].caller
     assert caller is not None
     trump_step = next(i for i, a in enumerate(deal.actions, 1) if a.type == "trump")
@@ -199,10 +203,12 @@ def test_report_match_errors_are_one_line(tmp_path: Path) -> None:
     assert not (tmp_path / "m.html").exists()
 
 
-def test_wilson_interval_matches_the_formula() -> None:
-    low, high = wilson(8, 10)
-    assert (round(low, 4), round(high, 4)) == (0.4902, 0.9433)
-    assert wilson(10, 10)[1] == pytest.approx(1.0) and wilson(0, 10)[0] == 0.0
+def test_a_rate_shows_its_numerator_denominator_and_interval() -> None:
+    row = {"ask_rate": 0.25, "show_chances": 8, "shows_asked": 2}
+    cell = rate_cell(row, "ask_rate", few=False)
+    assert (cell.text, cell.detail, cell.sort) == ("25%", "2/8 · 7%-59%", 0.25)
+    assert rate_cell(row, "ask_rate", few=True).text == "too few deals"
+    assert rate_cell({"ask_rate": None, "show_chances": 0}, "ask_rate", few=False).text == "-"
 
 
 @pytest.fixture(scope="module")
@@ -233,7 +239,9 @@ def test_players_report_tables_intervals_and_links(league_db: Path, tmp_path: Pa
     for name, _, made, known in main:
         assert name in rows
         assert f"{made}/{known}" in rows
-        low, high = wilson(made, known)
+        interval = wilson_interval(made, known)
+        assert interval is not None
+        low, high = interval
         assert f"{low:.0%}-{high:.0%}" in rows
     assert few and all(name in page.by_id("players-few").content for name, *_ in few)
     assert "too few deals" in page.by_id("players-few").content
@@ -266,8 +274,19 @@ def test_an_archive_with_new_ids_every_game_is_reported_by_role(tmp_path: Path) 
     assert result.exit_code == 0, result.output
     page = Page(out.read_text())
     assert "Reported by role" in page.text and "new ids every game" in page.text
-    assert [t.attrs["id"] for t in page.all("table")] == ["positions", "roles"]
-    assert "P4 (dealer)" in page.by_id("positions").content
+    assert [t.attrs["id"] for t in page.all("table")] == ["roles"]
+    roles = [row[0] for row in page.table("roles")]
+    assert roles[:4] == [
+        "P1: first to bid",
+        "P2: second to bid",
+        "P3: third to bid",
+        "P4: fourth to bid (the dealer)",
+    ]
+    assert roles[4:] == [
+        "caller: won the auction",
+        "partner: partner of the caller",
+        "defender: the other side",
+    ]
 
 
 def test_each_played_card_links_to_its_own_play_even_in_a_bad_log() -> None:

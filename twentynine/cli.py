@@ -27,20 +27,20 @@ from importers.formats import (
     read_for_audit,
     write_matches,
 )
-from replay import AuditError, Finding, audit_match, deal_steps, engine_build
+from replay import AuditError, Finding, audit_match, engine_build
 from replay.selfplay import simulate_matches
 from reports.warehouse.errors import WarehouseError
 from reports.warehouse.export import export_parquet, format_result
+from reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
 from reports.warehouse.progress import terminal_progress
-from reports.warehouse.stats import run_stats
 from reports.warehouse.store import DEFAULT_DB, load_paths, run_query
 from sample_logs import SAMPLES_DIR
 from schema.cards import Seat
 from schema.log import MatchLog, match_json_schema
 from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
 from twentynine.demo import run_demo
-from twentynine.frames import outcome_text, render_step
-from twentynine.pager import show_frames
+from twentynine.frames import deal_frames, first_finding
+from twentynine.pager import show_deals, show_frames
 from twentynine.report_commands import report_app
 from twentynine.textout import plural, text_table
 
@@ -358,59 +358,92 @@ def _with_progress(items: Iterator[MatchLog], total: int, label: str) -> Iterato
 
 @app.command("replay")
 def replay_command(
-    path: Annotated[str, typer.Argument(help="A file of match logs; - is stdin.")],
-    match_id: Annotated[
-        str | None, typer.Option("--match", help="The match's id (default: the first).")
+    path: Annotated[
+        str | None, typer.Argument(help="A file or folder of match logs; - is stdin.")
     ] = None,
-    deal_number: Annotated[int, typer.Option("--deal", min=1, help="The deal, from 1.")] = 1,
+    match_id: Annotated[
+        str | None,
+        typer.Option(
+            "--match", help="The match's id or number in `twentynine matches` (default: 1)."
+        ),
+    ] = None,
+    deal_number: Annotated[
+        int | None, typer.Option("--deal", min=1, help="The deal, from 1 (default: 1).")
+    ] = None,
+    at: Annotated[
+        int | None,
+        typer.Option("--at", min=0, help="Start at this action (the numbers of `audit`)."),
+    ] = None,
+    finding: Annotated[
+        bool, typer.Option("--finding", help="Start at the first finding (of --deal, if given).")
+    ] = False,
     seat: Annotated[
         Seat | None, typer.Option("--seat", help="Show only what this seat could see.")
     ] = None,
     rules_name: RulesOption = None,
     from_format: FromOption = None,
+    db: Annotated[
+        Path | None, typer.Option("--db", help="Replay a match stored in this warehouse.")
+    ] = None,
 ) -> None:
-    """Step through one deal: hands, trick, bid, trump, points and findings after each action.
+    """Step through a match's deals as a hand viewer shows them, action by action.
 
-    On a terminal: Enter or right arrow next, left arrow back, a number then Enter jumps, q quits.
-    Otherwise every step is printed.
+    After each action: the four hands, the trick on the table, the auction, the contract and
+    its stake, the trump, points, needs, the tricks played and the findings. Action K of deal
+    N is `file:line:N:K` in `twentynine audit`: `--deal N --at K` starts there. On a terminal
+    it steps interactively (? lists the keys); otherwise it prints the deal's frames (with
+    --at or --finding, only that one).
     """
     try:
         rules = resolve_rules(rules_name) if rules_name is not None else None
     except RulesError as exc:
         raise fail(f"--rules: {exc}") from None
-    chosen: MatchLog | None = None
-    seen = 0
-    for _, record in _read_inputs([path], from_format, read_any):
+    if (path is None) == (db is None):
+        raise fail("give a file or folder of match logs, or --db FILE (not both)")
+    try:
+        if db is not None:
+            chosen = stored_match(match_id, db=db)
+        else:
+            records = _read_inputs([str(path)], from_format, read_any)
+            chosen = pick_match(match_id, _replayable(records))
+    except MatchNotFoundError as exc:
+        raise fail(f"{path or db}: {exc}") from None
+    except WarehouseError as exc:
+        raise fail(str(exc), exc.exit_code) from None
+    where = f"{path or db}: match {chosen.match_id}"
+    deal = deal_number or 1
+    if deal > len(chosen.deals):
+        raise fail(f"{where} has {plural(len(chosen.deals), 'deal')}")
+    frame = 0
+    if finding:
+        found = first_finding(audit_match(chosen, rules), deal_number)
+        if found is None:
+            raise fail(f"{where} has no finding" + (f" in deal {deal}" if deal_number else ""))
+        deal, frame = found
+    elif at is not None:
+        actions = len(chosen.deals[deal - 1].actions)
+        if at >= actions:
+            last = f"0 to {actions - 1}" if actions else "none"
+            raise fail(f"{where}: deal {deal} has {plural(actions, 'action')} ({last})")
+        frame = at + 1
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+
+    def frames_of(number: int) -> list[str]:
+        return deal_frames(chosen, number, seat=seat, rules=rules, color=interactive)
+
+    if interactive:
+        show_deals(frames_of, len(chosen.deals), sys.stdout, deal=deal, frame=frame)
+        return
+    frames = frames_of(deal)
+    shown = frames if at is None and not finding else [frames[frame]]
+    show_frames(shown, sys.stdout, interactive=False)
+
+
+def _replayable(records: Iterator[tuple[str, Record]]) -> Iterator[tuple[str, MatchLog]]:
+    for _, record in records:
         if record.match is None:
             raise fail(str(record.problems[0]))
-        seen += 1
-        if match_id is None or record.match.match_id == match_id:
-            chosen = record.match
-            break
-    if chosen is None:
-        wanted = f"no match with id {match_id!r}" if match_id else "no match"
-        raise fail(f"{path}: {wanted} among {plural(seen, 'match')}")
-    if deal_number > len(chosen.deals):
-        raise fail(f"{path}: match {chosen.match_id} has {plural(len(chosen.deals), 'deal')}")
-    steps = deal_steps(chosen, deal_number, seat=seat, rules=rules)
-    view = f" · seen by {seat.value}" if seat else ""
-    dealer = chosen.deals[deal_number - 1].dealer.value
-    heading = (
-        f"match {chosen.match_id} · deal {deal_number} of {len(chosen.deals)}"
-        f" · dealer {dealer}{view}"
-    )
-    facts = audit_match(chosen, rules).deals[deal_number - 1]
-    last = len(steps) - 1
-    frames = [
-        render_step(
-            step,
-            total=len(steps),
-            heading=heading,
-            outcome=outcome_text(facts) if i == last else None,
-        )
-        for i, step in enumerate(steps)
-    ]
-    show_frames(frames, sys.stdout, interactive=sys.stdin.isatty() and sys.stdout.isatty())
+        yield record.match.match_id, record.match
 
 
 DbOption = Annotated[Path, typer.Option("--db", help="The DuckDB warehouse file.")]
@@ -461,24 +494,6 @@ def query_command(
     typer.echo(format_result(result, output.value).rstrip("\r\n"))
 
 
-@app.command("stats")
-def stats_command(
-    db: DbOption = Path(DEFAULT_DB),
-    player: Annotated[str | None, typer.Option("--player", help="One player's figures.")] = None,
-    output: Annotated[TableFormat, typer.Option("--format", help="table, csv or json.")] = (
-        TableFormat.table
-    ),
-) -> None:
-    """Player statistics (definitions in docs/warehouse.md)."""
-    try:
-        result = run_stats(db=db, player=player)
-    except WarehouseError as exc:
-        raise fail(str(exc), exc.exit_code) from None
-    if player is not None and output is TableFormat.table:
-        result = result.transposed()
-    typer.echo(format_result(result, output.value).rstrip("\r\n"))
-
-
 @app.command("export")
 def export_command(
     parquet: Annotated[Path, typer.Option("--parquet", help="An empty or new folder.")],
@@ -522,3 +537,6 @@ def main() -> None:
     # of the collector's sight makes its passes over the audit's short-lived objects cheaper.
     gc.freeze()
     app()
+
+
+from twentynine import matches_command, stats_command  # noqa: E402, F401  (register on app)

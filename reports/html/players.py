@@ -5,14 +5,13 @@ with its numerator, denominator and 95% Wilson interval, and "too few deals" for
 below the minimum. An archive whose player ids change every game (most players seen in a
 single deal: the Bhoos archive) is reported by role instead, and the page says why.
 
->>> low, high = wilson(8, 10)
->>> round(low, 3), round(high, 3)
-(0.49, 0.943)
+>>> cell = rate_cell({"make_rate": 0.8, "calls_made": 8, "calls_failed": 2}, "make_rate", few=False)
+>>> cell.text, cell.detail
+('80%', '8/10 · 49%-94%')
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
@@ -22,27 +21,19 @@ from markupsafe import Markup
 
 from reports.html.annotations import has_table
 from reports.html.render import figure_json, plotly_bundle, render
-from reports.warehouse.stats import call_levels, partnership_stats, player_stats
+from reports.warehouse.stats import (
+    RATE_DENOMINATORS,
+    call_levels,
+    partnership_stats,
+    player_stats,
+    wilson_interval,
+)
 from reports.warehouse.store import QueryResult, Warehouse
 
-Z95: Final = 1.959963984540054
 CHART_PLAYERS: Final = 8
 """Players drawn in the per-player charts: the ones with the most deals."""
 SINGLE_DEAL_SHARE: Final = 0.5
 """Above this share of players seen in one deal only, ids are taken to change every game."""
-
-
-def wilson(successes: int, trials: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of ``successes / trials`` (``trials`` > 0).
-
-    >>> wilson(0, 4)[0], round(wilson(0, 4)[1], 3)
-    (0.0, 0.49)
-    """
-    p = successes / trials
-    z2 = Z95 * Z95
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,9 +97,10 @@ def _rate(
     k = int(successes or 0)
     if few:
         return Cell("too few deals", None, f"{k} of {n}", few=True)
-    if n == 0:
+    interval = wilson_interval(k, n)
+    if interval is None:
         return Cell("-", None, f"no {what}" if what else "")
-    low, high = wilson(k, n)
+    low, high = interval
     rate = k / n
     return Cell(
         f"{rate:.0%}",
@@ -117,6 +109,18 @@ def _rate(
         link,
         detail=f"{k}/{n} · {low:.0%}-{high:.0%}",
     )
+
+
+def rate_cell(row: dict[str, Any], rate: str, *, few: bool, link: str = "") -> Cell:
+    """A rate of the statistics views, over the denominator the warehouse defines for it
+    (``RATE_DENOMINATORS``), its numerator recovered from the rate."""
+    trials = 0
+    for term in RATE_DENOMINATORS[rate]:
+        value = int(row[term.lstrip("-")] or 0)
+        trials += -value if term.startswith("-") else value
+    share = row[rate]
+    successes = round(share * trials) if share is not None else 0
+    return _rate(successes, trials, few=few, link=link)
 
 
 def _mean(value: float | None, *, few: bool, count: int | None = None) -> Cell:
@@ -162,21 +166,49 @@ def ids_change(wh: Warehouse) -> tuple[bool, str]:
     return False, ""
 
 
-_PLAYER_HEADINGS: Final = (
-    ("player", "name (and id where it differs)"),
+_RATE_HEADINGS: Final = (
     ("deals", "deals played"),
     ("calls", "auctions won"),
     ("make-rate", "calls made / calls with a known result; 95% Wilson interval"),
     ("average call", "sum of winning bids / calls"),
     ("break-rate", "defences broken / defences"),
-    ("ask-rate", "shows asked / chances to ask"),
-    ("trick won after asking", "tricks won after asking / shows asked"),
-    ("trick won without asking", "tricks won without asking / chances not asked"),
+    ("ask-rate", "shows asked (or made) / chances to ask"),
+    ("caller: trick won after showing", "as caller, tricks won after showing / shows"),
+    ("defender: trick won after asking", "as defender, tricks won after asking / asks"),
+    ("defender: trick won without asking", "as defender, tricks won without asking / not asked"),
     ("doubles won", "doubles whose call failed / doubles"),
     ("findings / 100 deals", "findings about the player's actions per 100 deals"),
+)
+_PLAYER_HEADINGS: Final = (
+    ("player", "name (and id where it differs)"),
+    *_RATE_HEADINGS,
     ("points lost / card", "average card points lost per card judged (analysis, exact)"),
     ("mistakes", "mistakes and blunders / decisions judged by sampling (analysis)"),
 )
+
+
+def _stat_cells(
+    p: dict[str, Any], few: bool, make_link: str = "", findings_link: str = ""
+) -> tuple[Cell, ...]:
+    """The cells of :data:`_RATE_HEADINGS` for one row of ``player_stats`` or ``role_stats``."""
+    return (
+        _count(p["deals"]),
+        _count(p["calls"]),
+        rate_cell(p, "make_rate", few=few, link=make_link),
+        _mean(p["average_call"], few=few),
+        rate_cell(p, "break_rate", few=few),
+        rate_cell(p, "ask_rate", few=few),
+        rate_cell(p, "caller_shown_trick_win_rate", few=few),
+        rate_cell(p, "defender_asked_trick_win_rate", few=few),
+        rate_cell(p, "defender_not_asked_trick_win_rate", few=few),
+        _rate(p["doubles_won"], p["doubles"], few=few, what="double"),
+        Cell(
+            f"{p['findings_per_100_deals']:.1f}",
+            float(p["findings_per_100_deals"]),
+            f"{p['findings']} findings in {p['deals']} deals",
+            findings_link,
+        ),
+    )
 
 
 def _lost(judged: Analysis | None, *, few: bool) -> Cell:
@@ -199,48 +231,21 @@ def _player_tables(
     rows: list[tuple[Cell, ...]] = []
     few_rows: list[tuple[Cell, ...]] = []
     examples = _examples(wh)
-    won = {
-        str(r[0]): (int(r[1]), int(r[2]))
-        for r in wh.query(
-            "SELECT player_id, count(*) FILTER (asked AND trick_won), "
-            "count(*) FILTER (NOT asked AND trick_won) FROM show_decisions GROUP BY player_id"
-        ).rows
-    }
     for p in _rows(player_stats(wh)):
         few = int(p["deals"]) < min_deals
         pid = str(p["player_id"])
         name = str(p["name"]) if p["name"] == pid else f"{p['name']} ({pid})"
         failed = examples.get((pid, "failed"))
         found = examples.get((pid, "finding"))
-        lost = analysis.get(pid)
-        (few_rows if few else rows).append(
-            (
-                Cell(name, str(p["name"])),
-                _count(p["deals"]),
-                _count(p["calls"]),
-                _rate(
-                    p["calls_made"],
-                    int(p["calls_made"]) + int(p["calls_failed"]),
-                    few=few,
-                    link=(link(*failed) or "") if failed else "",
-                    what="call with a result",
-                ),
-                _mean(p["average_call"], few=few),
-                _rate(p["defences_broken"], p["defences"], few=few, what="defence"),
-                _rate(p["shows_asked"], p["show_chances"], few=few, what="chance to ask"),
-                _rate(won.get(pid, (0, 0))[0], p["shows_asked"], few=few),
-                _rate(won.get(pid, (0, 0))[1], p["show_chances"] - p["shows_asked"], few=few),
-                _rate(p["doubles_won"], p["doubles"], few=few, what="double"),
-                Cell(
-                    f"{p['findings_per_100_deals']:.1f}",
-                    float(p["findings_per_100_deals"]),
-                    f"{p['findings']} findings in {p['deals']} deals",
-                    (link(*found) or "") if found else "",
-                ),
-                _lost(lost, few=few),
-                _labels(lost, few=few),
-            )
+        judged = analysis.get(pid)
+        cells = _stat_cells(
+            p,
+            few,
+            (link(*failed) or "") if failed else "",
+            (link(*found) or "") if found else "",
         )
+        row = (Cell(name, str(p["name"])), *cells, _lost(judged, few=few), _labels(judged, few=few))
+        (few_rows if few else rows).append(row)
     tables = [
         Table(
             "players",
@@ -294,90 +299,27 @@ def _partnership_table(wh: Warehouse, min_deals: int) -> Table:
     return Table("partnerships", "Partnerships", headings, tuple(rows))
 
 
-_ROLE_SQL: Final = """
-WITH caller_position AS (
-    SELECT DISTINCT match_id, deal_no, position FROM bids WHERE won_auction
-)
-SELECT position, count(*) AS calls,
-    count(*) FILTER (d.made) AS made,
-    avg(d.call) AS average_call,
-    avg(d.caller_points) AS caller_points
-FROM deals d JOIN caller_position USING (match_id, deal_no)
-WHERE d.made IS NOT NULL AND d.single_hand IS NULL
-GROUP BY position ORDER BY position"""
-
-
-def _position(position: int) -> str:
-    """An auction position in words.
-
-    >>> _position(4)
-    'P4 (dealer)'
-    """
-    return f"P{position}" + (" (dealer)" if position == 4 else "")
-
-
-def _role_tables(wh: Warehouse, link: Linker) -> tuple[Table, ...]:
-    positions = []
+def _role_table(wh: Warehouse, link: Linker) -> Table:
+    """The statistics by role (``role_stats``): auction positions P1 to P4, then caller,
+    partner and defender; a position's make-rate links to a failed call from there."""
     examples = _role_examples(wh)
-    for r in _rows(wh.query(_ROLE_SQL)):
-        example = examples.get(int(r["position"]))
-        positions.append(
+    rows = []
+    order = "strpos('P1 P2 P3 P4 caller partner defender', role)"
+    for r in _rows(wh.query(f"SELECT * FROM role_stats ORDER BY {order}")):
+        role = str(r["role"])
+        example = examples.get(role)
+        rows.append(
             (
-                Cell(
-                    f"P{r['position']}" + (" (dealer)" if r["position"] == 4 else ""), r["position"]
-                ),
-                _count(r["calls"]),
-                _rate(
-                    r["made"], r["calls"], few=False, link=(link(*example) or "") if example else ""
-                ),
-                _mean(r["average_call"], few=False),
-                _mean(r["caller_points"], few=False),
+                Cell(f"{role}: {r['meaning']}", role),
+                *_stat_cells(r, False, (link(*example) or "") if example else ""),
             )
         )
-    by_position = Table(
-        "positions",
-        "Calls by the caller's auction position (P1 bids first, P4 is the dealer)",
-        (
-            ("position", "the caller's place in the auction"),
-            ("calls", "calls with a known result"),
-            ("make-rate", "made / calls; 95% Wilson interval"),
-            ("average call", "the winning bid"),
-            ("caller's side points", "card points of the caller's side per deal"),
-        ),
-        tuple(positions),
-    )
-    sides = []
-    for r in _rows(
-        wh.query(
-            "SELECT is_caller, count(*) AS chances, count(*) FILTER (asked) AS asked, "
-            "count(*) FILTER (asked AND trick_won) AS asked_won, "
-            "count(*) FILTER (NOT asked AND trick_won) AS not_asked_won "
-            "FROM show_decisions GROUP BY is_caller ORDER BY is_caller DESC"
-        )
-    ):
-        chances, asked = int(r["chances"]), int(r["asked"])
-        sides.append(
-            (
-                Cell("caller" if r["is_caller"] else "defender", str(r["is_caller"])),
-                _count(chances),
-                _rate(asked, chances, few=False),
-                _rate(r["asked_won"], asked, few=False),
-                _rate(r["not_asked_won"], chances - asked, few=False),
-            )
-        )
-    by_side = Table(
+    return Table(
         "roles",
-        "Show-trump decisions by role (the caller shows, a defender asks)",
-        (
-            ("role", "caller or defender"),
-            ("chances", "plays where the seat could not follow suit before the show"),
-            ("asked or showed", "asked / chances"),
-            ("trick won after asking", "won / asked"),
-            ("trick won without asking", "won / not asked"),
-        ),
-        tuple(sides),
+        "By role: the auction position (P1 bids first, P4 is the dealer), and the part in the call",
+        (("role", "position in the auction, or part in the call"), *_RATE_HEADINGS),
+        tuple(rows),
     )
-    return by_position, by_side
 
 
 def _examples(wh: Warehouse) -> dict[tuple[str, str], tuple[str, int, int | None]]:
@@ -400,7 +342,8 @@ def _examples(wh: Warehouse) -> dict[tuple[str, str], tuple[str, int, int | None
     return found
 
 
-def _role_examples(wh: Warehouse) -> dict[int, tuple[str, int, int | None]]:
+def _role_examples(wh: Warehouse) -> dict[str, tuple[str, int, int | None]]:
+    """An example failed call from each auction position (``P1`` ... ``P4``)."""
     rows = wh.query(
         "SELECT b.position, min_by(d.match_id, (d.match_id, d.deal_no)), "
         "min_by(d.deal_no, (d.match_id, d.deal_no)) FROM deals d "
@@ -408,7 +351,7 @@ def _role_examples(wh: Warehouse) -> dict[int, tuple[str, int, int | None]]:
         "USING (match_id, deal_no) WHERE d.made = false AND d.single_hand IS NULL "
         "GROUP BY b.position"
     ).rows
-    return {int(p): (m, int(n), None) for p, m, n in rows}
+    return {f"P{p}": (m, int(n), None) for p, m, n in rows}
 
 
 class Analysis(NamedTuple):
@@ -512,14 +455,23 @@ def _charts(
         **layout,
     )
     charts.append(Chart("chart-bid", "Call against points taken", figure_json(bid), ""))
-    # show-trump outcomes, callers and defenders apart
+    # show-trump outcomes, callers and defenders apart (a defender: of the side that did not
+    # call, as the statistics count them)
     shows = wh.query(
-        "SELECT is_caller, asked, count(*), count(*) FILTER (trick_won) FROM show_decisions "
-        "GROUP BY ALL ORDER BY is_caller DESC, asked DESC"
+        "SELECT CASE WHEN s.is_caller THEN 'caller' WHEN s.team = d.caller_team THEN 'partner' "
+        "ELSE 'defender' END AS part, s.asked, count(*), count(*) FILTER (s.trick_won) "
+        "FROM show_chances s JOIN deals d USING (match_id, deal_no) "
+        "GROUP BY 1, 2 ORDER BY strpos('caller partner defender', part), s.asked DESC"
     ).rows
     show = go.Figure()
-    for is_caller in (True, False):
-        mine = [r for r in shows if bool(r[0]) is is_caller]
+    for part, label in (
+        ("caller", "callers"),
+        ("partner", "callers' partners"),
+        ("defender", "defenders"),
+    ):
+        mine = [r for r in shows if r[0] == part]
+        if not mine:
+            continue
         show.add_trace(
             go.Bar(
                 x=["asked / showed" if r[1] else "did not" for r in mine],
@@ -528,7 +480,7 @@ def _charts(
                 textposition="outside",
                 textangle=0,
                 cliponaxis=False,
-                name="callers" if is_caller else "defenders",
+                name=label,
             )
         )
     show.update_layout(
@@ -602,7 +554,7 @@ def players_context(wh: Warehouse, min_deals: int, link: Linker) -> PlayersConte
     totals = wh.query("SELECT count(*), sum(deals) FROM matches").rows[0]
     players = wh.query("SELECT count(*) FROM players").rows[0][0]
     summary = f"{int(totals[0]):,} matches, {int(totals[1] or 0):,} deals, {int(players):,} players"
-    tables: tuple[Table, ...] = _role_tables(wh, link)
+    tables: tuple[Table, ...] = (_role_table(wh, link),)
     if not by_role:
         tables = (
             *_player_tables(wh, min_deals, link, analysis or {}),

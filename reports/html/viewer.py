@@ -22,7 +22,7 @@ from replay import AuditedMatch, DealState, describe, walk_deal
 from replay.steps import side_needs
 from reports.html.annotations import AnnotationRow
 from schema.cards import SEATS, Card, Seat, Suit, Team
-from schema.log import MatchLog, PlayAction, player_name
+from schema.log import MatchLog, PlayAction, TrumpAction, player_name
 
 VIEWERS: Final[tuple[str, ...]] = ("all", "N", "E", "S", "W")
 """The views of each step: every card, then each seat's own."""
@@ -79,14 +79,22 @@ def trump_words(status: str, caller: Seat | None) -> str:
     return status
 
 
+def _stake(state: DealState) -> int:
+    # As the terminal replay's StepView says it: a single hand has its own stake.
+    return state.rules.single_hand_points if state.single >= 0 else state.stake
+
+
 def _step(
     state: DealState,
+    held: DealState,
     k: int | None,
     who: Seat | None,
     says: dict[str, str],
     findings: list[int],
     notes: list[int],
 ) -> dict[str, Any]:
+    """One step's data: ``held`` is the state the hands are shown from (``state`` but at
+    the trump choice, where a seat still holds its first four, as the terminal replay shows)."""
     public = state.seat_view(None)
     caller = public.caller
     hands: dict[str, list[str | int]] = {}
@@ -95,7 +103,7 @@ def _step(
     caller_view = state.seat_view(caller) if caller is not None else None
     for name in VIEWERS:
         viewer = _viewer(name)
-        hands[name] = [hand_text(state.hand(seat, viewer)) for seat in SEATS]
+        hands[name] = [hand_text(held.hand(seat, viewer)) for seat in SEATS]
         trump[name] = trump_words(state.trump_status(viewer), caller)
         # The face-down trump card: seen by the caller, and in the view of every card.
         known = caller_view.face_down if caller_view is not None else None
@@ -113,7 +121,7 @@ def _step(
         "caller": caller.value if caller is not None else None,
         "target": public.target,
         "doubled": _LEVELS[public.doubled],
-        "stake": state.stake if caller is not None else None,
+        "stake": _stake(state) if caller is not None else None,
         "trick": [[seat.value, card.text] for seat, card in public.trick],
         "tricks": len(public.tricks),
         "points": list(public.points),
@@ -160,7 +168,8 @@ def deal_data(
                 auction.append(len(steps))
         here, notes = at(k) if k is not None or last < 0 else ([], [])
         who = action.seat if action is not None else None
-        steps.append(_step(state, k, who, says, here, notes))
+        held = before if isinstance(action, TrumpAction) and before is not None else state
+        steps.append(_step(state, held, k, who, says, here, notes))
     return {
         "number": number,
         "dealer": deal.dealer.value,

@@ -1,0 +1,92 @@
+"""``twentynine stats``: player statistics, or the same figures by role, with their intervals.
+
+Registered on the app by :mod:`twentynine.cli`; every figure is defined in docs/warehouse.md.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from reports.warehouse.errors import WarehouseError
+from reports.warehouse.export import format_result
+from reports.warehouse.stats import StatsRequest, intervals_beside, run_stats_report
+from reports.warehouse.store import DEFAULT_DB
+from schema.rules import PRESET_NAMES
+from twentynine.cli import DbOption, TableFormat, app, fail
+
+
+class StatsBy(StrEnum):
+    player = "player"
+    role = "role"
+
+
+@app.command("stats")
+def stats_command(
+    db: DbOption = Path(DEFAULT_DB),
+    player: Annotated[
+        str | None, typer.Option("--player", help="One player's figures (id or name, any case).")
+    ] = None,
+    by: Annotated[
+        StatsBy,
+        typer.Option(
+            "--by", help="player, or role: auction position P1-P4 and caller, partner, defender."
+        ),
+    ] = StatsBy.player,
+    min_deals: Annotated[
+        int, typer.Option("--min-deals", min=1, help="Only rows with at least N deals.")
+    ] = 1,
+    preset: Annotated[
+        str | None,
+        typer.Option("--preset", help=f"Only matches of this preset: {', '.join(PRESET_NAMES)}."),
+    ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option("--since", metavar="YYYY-MM-DD", help="Only matches begun on or after it."),
+    ] = None,
+    sort: Annotated[
+        str | None, typer.Option("--sort", help="Order by this column (highest first).")
+    ] = None,
+    columns: Annotated[
+        str | None,
+        typer.Option("--columns", metavar="A,B,...", help="Only these columns (comma-separated)."),
+    ] = None,
+    output: Annotated[TableFormat, typer.Option("--format", help="table, csv or json.")] = (
+        TableFormat.table
+    ),
+) -> None:
+    """Player statistics with a 95% interval beside each rate (definitions in docs/warehouse.md).
+
+    Example: twentynine stats --db club.duckdb --min-deals 20 --sort make_rate
+    """
+    if preset is not None and preset not in PRESET_NAMES:
+        raise fail(f"--preset {preset!r}: not a preset; the presets are {', '.join(PRESET_NAMES)}")
+    try:
+        since_date = dt.date.fromisoformat(since) if since is not None else None
+    except ValueError:
+        raise fail(f"--since {since!r}: not a date; write YYYY-MM-DD, e.g. 2026-11-01") from None
+    request = StatsRequest(
+        player=player,
+        by_role=by is StatsBy.role,
+        min_deals=min_deals,
+        preset=preset,
+        since=since_date,
+        sort=sort,
+        columns=tuple(c.strip() for c in columns.split(",") if c.strip()) if columns else (),
+    )
+    try:
+        report = run_stats_report(request, db=db)
+    except WarehouseError as exc:
+        raise fail(str(exc), exc.exit_code) from None
+    result = report.result
+    if output is TableFormat.table:
+        result = intervals_beside(result)
+        if player is not None:
+            result = result.transposed()
+    typer.echo(format_result(result, output.value).rstrip("\r\n"))
+    for note in report.notes:
+        typer.echo(f"note: {note}", err=True)
