@@ -246,6 +246,9 @@ def test_players_report_tables_intervals_and_links(league_db: Path, tmp_path: Pa
     assert few and all(name in page.by_id("players-few").content for name, *_ in few)
     assert "too few deals" in page.by_id("players-few").content
     assert "Reported by role" not in page.text
+    pair_deals = [int(row[3].replace(",", "")) for row in page.table("partnerships")]
+    assert pair_deals and min(pair_deals) >= 100
+    assert all("too few deals" in " ".join(r) for r in page.table("partnerships-few"))
     links = [a.attrs["href"] for a in page.all("a") if "_matches/" in a.attrs.get("href", "")]
     assert links
     for href in links:

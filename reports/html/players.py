@@ -268,13 +268,15 @@ def _player_tables(
     return tuple(tables)
 
 
-def _partnership_table(wh: Warehouse, min_deals: int) -> Table:
+def _partnership_tables(wh: Warehouse, min_deals: int) -> tuple[Table, ...]:
+    """The pairs with at least ``min_deals`` deals together, then (folded) the others."""
     rows: list[tuple[Cell, ...]] = []
+    few_rows: list[tuple[Cell, ...]] = []
     pairs = _rows(partnership_stats(wh))
     pairs.sort(key=lambda p: (-int(p["deals"]), str(p["player_a"]), str(p["player_b"])))
     for p in pairs:  # ties in the view's order broken by both players: the same bytes
         few = int(p["deals"]) < min_deals
-        rows.append(
+        (few_rows if few else rows).append(
             (
                 Cell(f"{p['name_a']} & {p['name_b']}", f"{p['name_a']} & {p['name_b']}"),
                 _count(p["matches"]),
@@ -296,7 +298,11 @@ def _partnership_table(wh: Warehouse, min_deals: int) -> Table:
         ("points / deal", "card points of the pair's side per deal with a result"),
         ("score change", "game points won minus lost"),
     )
-    return Table("partnerships", "Partnerships", headings, tuple(rows))
+    tables = [Table("partnerships", "Partnerships", headings, tuple(rows))]
+    if few_rows:
+        caption = f"{len(few_rows)} partnerships with fewer than {min_deals} deals together"
+        tables.append(Table("partnerships-few", caption, headings, tuple(few_rows), True))
+    return tuple(tables)
 
 
 def _role_table(wh: Warehouse, link: Linker) -> Table:
@@ -558,7 +564,7 @@ def players_context(wh: Warehouse, min_deals: int, link: Linker) -> PlayersConte
     if not by_role:
         tables = (
             *_player_tables(wh, min_deals, link, analysis or {}),
-            _partnership_table(wh, min_deals),
+            *_partnership_tables(wh, min_deals),
             *tables,
         )
     return PlayersContext(
