@@ -184,9 +184,18 @@ def test_report_match_errors_are_one_line(tmp_path: Path) -> None:
         ["report", "match", str(SAMPLES / "pagat.json"), "--match", "nope", "-o", "x.html"],
     )
     assert missing.exit_code == 2
-    assert missing.stderr.strip().splitlines() == [
+    lines = missing.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(
         f"twentynine: {SAMPLES / 'pagat.json'}: no match with id 'nope' among 1 match"
-    ]
+    )
+    second = runner.invoke(
+        app, ["report", "match", str(SAMPLES), "--match", "2", "-o", str(tmp_path / "2.html")]
+    )
+    assert second.exit_code == 0, second.output  # the number `twentynine matches` gives
+    listed = runner.invoke(app, ["matches", str(SAMPLES)])
+    second_id = listed.stdout.splitlines()[3].split()[1]
+    assert Page((tmp_path / "2.html").read_text()).json("viewer-data")["match"] == second_id
     no_db = runner.invoke(
         app,
         [

@@ -8,6 +8,7 @@ engine, its annotations read from the warehouse when ``--db`` is given, and hand
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -19,6 +20,7 @@ from reports.html.annotations import AnnotationRow, read_annotations
 from reports.html.match import match_report
 from reports.html.players import players_report
 from reports.warehouse.errors import WarehouseError
+from reports.warehouse.listing import MatchNotFoundError, pick_match
 from reports.warehouse.readback import read_match
 from reports.warehouse.store import DEFAULT_DB, open_warehouse
 from schema.log import MatchLog
@@ -62,18 +64,20 @@ def _annotations(db: Path | None, match_id: str) -> list[AnnotationRow] | None:
 
 
 def find_match(path: str, match_id: str | None) -> MatchLog:
-    """The match with ``match_id`` in the file (the first without one); a clean exit if none."""
-    seen = 0
-    files = expand_inputs([path])
-    for file in files:
-        for record in read_any(file):
-            if record.match is None:
-                raise _fail(str(record.problems[0]))
-            seen += 1
-            if match_id is None or record.match.match_id == match_id:
-                return record.match
-    wanted = f"no match with id {match_id!r}" if match_id else "no match"
-    raise _fail(f"{path}: {wanted} among {plural(seen, 'match')}")
+    """The match that ``match_id`` names in ``path`` (its id, or its number in `twentynine
+    matches`; the first without one); a one-line exit when there is none."""
+
+    def candidates() -> Iterator[tuple[str, MatchLog]]:
+        for file in expand_inputs([path]):
+            for record in read_any(file):
+                if record.match is None:
+                    raise _fail(str(record.problems[0]))
+                yield record.match.match_id, record.match
+
+    try:
+        return pick_match(match_id, candidates())
+    except MatchNotFoundError as exc:
+        raise _fail(f"{path}: {exc}") from None
 
 
 def write_match_report(match: MatchLog, out: Path, annotations: list[AnnotationRow] | None) -> None:
@@ -86,7 +90,10 @@ def match_command(
     path: Annotated[str, typer.Argument(help="A file of match logs (any format); - is stdin.")],
     out: Annotated[Path, typer.Option("-o", "--out", help="The HTML file to write.")],
     match_id: Annotated[
-        str | None, typer.Option("--match", help="The match's id (default: the first).")
+        str | None,
+        typer.Option(
+            "--match", help="The match's id or number in `twentynine matches` (default: 1)."
+        ),
     ] = None,
     db: Annotated[
         Path | None,
