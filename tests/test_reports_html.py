@@ -170,6 +170,9 @@ def test_annotations_from_the_warehouse_are_shown_with_labels(tmp_path: Path) ->
     assert "Passing keeps the partner's 17 open " + EVIL in page.text
     labels = [e.content for e in page.all("span", "label")]
     assert labels == ["mistake"]
+    stored = runner.invoke(app, ["report", "match", "--db", str(db), "-o", str(out)])
+    assert stored.exit_code == 0, stored.output  # the match read back from the warehouse
+    assert Page(out.read_text()).json("viewer-data") == page.json("viewer-data")
     notes = page.json("viewer-data")["deals"][0]["notes"]
     assert [(n["k"], n["kind"], n["label"]) for n in notes] == [
         (0, "bid", "mistake"),

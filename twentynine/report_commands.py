@@ -20,7 +20,7 @@ from reports.html.annotations import AnnotationRow, read_annotations
 from reports.html.match import match_report
 from reports.html.players import players_report
 from reports.warehouse.errors import WarehouseError
-from reports.warehouse.listing import MatchNotFoundError, pick_match
+from reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
 from reports.warehouse.readback import read_match
 from reports.warehouse.store import DEFAULT_DB, open_warehouse
 from schema.log import MatchLog
@@ -87,8 +87,11 @@ def write_match_report(match: MatchLog, out: Path, annotations: list[AnnotationR
 
 @report_app.command("match")
 def match_command(
-    path: Annotated[str, typer.Argument(help="A file of match logs (any format); - is stdin.")],
     out: Annotated[Path, typer.Option("-o", "--out", help="The HTML file to write.")],
+    path: Annotated[
+        str | None,
+        typer.Argument(help="A file or folder of match logs (any format); - is stdin."),
+    ] = None,
     match_id: Annotated[
         str | None,
         typer.Option(
@@ -97,7 +100,11 @@ def match_command(
     ] = None,
     db: Annotated[
         Path | None,
-        typer.Option("--db", help="A warehouse with the match's annotations (read only)."),
+        typer.Option(
+            "--db",
+            help="A warehouse (read only): the match's annotations, and the match itself "
+            "when no PATH is given.",
+        ),
     ] = None,
 ) -> None:
     """One match as a self-contained HTML file: the viewer, the score, every deal judged.
@@ -105,7 +112,18 @@ def match_command(
     Works offline (plotly.js is inside the file). With --db, the annotations stored by
     `twentynine analyze` are shown; without, the report says "not analyzed".
     """
-    match = find_match(path, match_id)
+    if path is None and db is None:
+        raise _fail("give a file or folder of match logs, or --db FILE")
+    if path is not None:
+        match = find_match(path, match_id)
+    else:
+        assert db is not None
+        try:
+            match = stored_match(match_id, db=db)
+        except MatchNotFoundError as exc:
+            raise _fail(f"{db}: {exc}") from None
+        except WarehouseError as exc:
+            raise _fail(str(exc)) from None
     try:
         write_match_report(match, out, _annotations(db, match.match_id))
     except OSError as exc:
