@@ -158,8 +158,8 @@ def ids_change(wh: Warehouse) -> tuple[bool, str]:
         return True, (
             f"{single_deal:,} of {players:,} player ids appear in a single deal only: this "
             "archive gives its players new ids every game, so per-player figures would each "
-            "rest on one deal. The figures below are by role instead: the caller's auction "
-            "position, and caller against defender."
+            "rest on one deal. The figures below are by role instead: each auction position, "
+            "and each part in the call (caller, partner, defender)."
         )
     if players >= 8 and single_match == players:
         return False, "Every player id appears in one match only; per-player figures are thin."
