@@ -339,9 +339,10 @@ class ImportSummary:
             else:
                 self.problems_dropped += 1
 
-    def lines(self) -> list[str]:
-        """Problems and duplicates one a line, then the counts (and the error, if any)."""
-        lines = [str(problem) for problem in self.problems]
+    def lines(self, prefix: str = "") -> list[str]:
+        """Problems and duplicates one a line, then the counts (and the error, if any); problem
+        and error lines start with ``prefix`` (the CLI's error prefix)."""
+        lines = [f"{prefix}{problem}" for problem in self.problems]
         if self.problems_dropped:
             lines.append(f"... and {self.problems_dropped} more problems")
         lines.extend(self.duplicate_lines[:MAX_KEPT_PROBLEMS])
@@ -353,7 +354,7 @@ class ImportSummary:
             f"{self.skipped} skipped, {self.duplicates} {duplicates} -> {self.output}"
         )
         if self.error is not None:
-            lines.append(f"error: {self.error}")
+            lines.append(f"{prefix or 'error: '}{self.error}")
         return lines
 
     def to_dict(self) -> dict[str, Any]:

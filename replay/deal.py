@@ -927,14 +927,12 @@ class DealState:
         return None
 
     def _rule_redeal(self, seat: int) -> Breach | None:
-        """Zero-point redeal on request: P1 or P2 with no points in the first four."""
+        """Zero-point redeal on request: any seat with no points in its first four (seed 003 §7)."""
         name = SEATS[seat]
         if self.rules.zero_point_throw_in != "on_request":
             return ("REDEAL_NOT_ALLOWED", f"{name} asked for a redeal but these rules have none")
         if self.phase != AUCTION:
             return ("REDEAL_NOT_ALLOWED", f"{name} asked for a redeal after the auction")
-        if self.pos_of[seat] > 1:
-            return ("REDEAL_NOT_ALLOWED", f"{name} asked for a redeal: only P1 and P2 may")
         first = [i for i in self.dealt[seat][:4] if i >= 0]
         scoring = [i for i in first if CARD_POINTS[i]]
         if scoring:
@@ -1365,12 +1363,12 @@ class DealState:
 
     def _legal_auction(self, acts: list[Action]) -> None:
         r = self.rules
-        if self.forced:
-            acts.append(_BIDS[self.p[3]][r.min_bid])
-            return
-        s = self.p[self.to_speak]
+        s = self.p[3] if self.forced else self.p[self.to_speak]
         if r.zero_point_throw_in == "on_request" and self._rule_redeal(s) is None:
             acts.append(_REDEALS[s])
+        if self.forced:
+            acts.append(_BIDS[s][r.min_bid])
+            return
         acts.append(_PASSES[s])
         if r.bidding == "duel" and self._rule_bid(s, DITTO, 0) is None:
             acts.append(_DITTOS[s])
@@ -2262,8 +2260,11 @@ class DealState:
             self.side_won_after_show[team] = True
         self.to_play = winner
         if self.single >= 0 and winner != self.single and not self.single_lost:
+            # Seed 000 §9: the first trick lost ends the deal, whatever end_when_decided says.
             self.single_lost = True
             self.decided = True
+            self.hard_end = True
+            return
         if self.trick_no >= 8:
             self.hard_end = True
             if not self.shown and self.single < 0 and self.rules.never_shown == "throw_in":

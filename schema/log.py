@@ -33,7 +33,7 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from pydantic_core.core_schema import ErrorType
 
-from schema.cards import Card, Seat, Suit, Team
+from schema.cards import Card, Seat, Suit, Team, not_a_card
 from schema.rules import PRESET_NAMES, Rules, RulesError, resolve_rules
 
 FORMAT_NAME: Final = "twentynine.match"
@@ -82,7 +82,7 @@ def _reworded(exc: ValidationError, input_type: Literal["python", "json"]) -> Va
         ctx = e.get("ctx")
         kind: str | PydanticCustomError
         if e["type"] == "enum" and ctx is not None and ctx.get("expected") == _CARD_EXPECTED:
-            kind = PydanticCustomError("card", "{value} is not a card", {"value": repr(e["input"])})
+            kind = PydanticCustomError("card", "{reason}", {"reason": not_a_card(e["input"])})
             ctx = None
         elif e["type"] in _BUILTIN_ERRORS:
             kind = e["type"]

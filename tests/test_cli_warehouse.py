@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from reports.warehouse import ddl
+from tests.test_cli_errors import run_cli
 from twentynine.cli import app
 
 runner = CliRunner()
@@ -140,7 +141,6 @@ def test_stats_by_role_with_intervals_and_the_one_deal_note(tmp_path: Path) -> N
     ("option", "message"),
     [
         (["--since", "2026-13-01"], "--since '2026-13-01': not a date"),
-        (["--preset", "bridge"], "--preset 'bridge': not a preset"),
         (["--sort", "make"], "no statistic 'make'; did you mean 'make_rate'?"),
         (["--columns", "deals,nope"], "no statistic 'nope'"),
     ],
@@ -151,6 +151,15 @@ def test_stats_options_refused_in_one_line(tmp_path: Path, option: list[str], me
     result = runner.invoke(app, ["stats", "--db", str(db), *option])
     assert result.exit_code == 2
     assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr
+
+
+def test_stats_preset_choices_in_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    _load(db)
+    result = run_cli("stats", "--db", str(db), "--preset", "bridge")
+    assert result.returncode == 2
+    line = result.stderr.strip()
+    assert len(line.splitlines()) == 1 and "'bridge' is not one of 'bangladesh'" in line
 
 
 def test_an_older_file_gets_the_new_views(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+import re
 from pathlib import Path
 
 import duckdb
@@ -352,3 +353,10 @@ def test_players_report_shows_what_the_analysis_judged(tmp_path: Path) -> None:
     assert east[-2:] == ["-", "100%1/1 · 21%-100%"]  # E's sampled bid, labelled a mistake
     assert "not analyzed" not in page.text
     assert page.json("chart-lost-data")["data"][0]["y"]
+
+
+@pytest.mark.parametrize("command", ["match", "players"])
+def test_report_help_has_an_example_and_no_raw_types(command: str) -> None:
+    text = runner.invoke(app, ["report", command, "--help"], terminal_width=100).stdout
+    assert f"Example: twentynine report {command}" in text
+    assert not re.findall(r"<(?:str|int|float|bool|path|[a-z]+ range)>", text)

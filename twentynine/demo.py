@@ -21,6 +21,7 @@ from reports.html.annotations import read_annotations
 from reports.warehouse.export import export_parquet, format_result
 from reports.warehouse.stats import run_stats
 from reports.warehouse.store import QueryResult, load_paths, open_warehouse, run_query
+from sample_logs import SAMPLES_DIR
 from schema.cards import Seat
 from schema.rules import Rules
 from twentynine.frames import render_step
@@ -66,6 +67,19 @@ def _audit(paths: list[Path]) -> _Audit:
             audit.deals += len(record.match.deals)
             audit.findings.extend(audit_match(record.match).findings)
     return audit
+
+
+def default_samples() -> Path:
+    """``./sample_logs`` where the demo runs in a checkout (or beside a copy of the samples),
+    else the samples installed with the package: the demo runs from any folder.
+
+    >>> (default_samples() / "bad").is_dir()
+    True
+    """
+    here = Path("sample_logs")
+    if (here / "bad").is_dir() and (here / "formats").is_dir():
+        return here
+    return SAMPLES_DIR
 
 
 def run_demo(samples: Path, out: Path, echo: Echo) -> DemoResult:

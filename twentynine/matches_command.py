@@ -20,15 +20,18 @@ from reports.warehouse.listing import match_row, match_table, run_matches
 from reports.warehouse.rows import preset_of, started_at
 from schema.cards import Seat
 from twentynine.cli import FromOption, TableFormat, _read_inputs, app, fail
+from twentynine.textout import error_line
 
 
 @app.command("matches")
 def matches_command(
     paths: Annotated[
-        list[str] | None, typer.Argument(help="Files or folders of match logs; - is stdin.")
+        list[str] | None,
+        typer.Argument(metavar="[PATH]...", help="Files or folders of match logs; - is stdin."),
     ] = None,
     db: Annotated[
-        Path | None, typer.Option("--db", help="List the matches stored in this warehouse.")
+        Path | None,
+        typer.Option("--db", metavar="FILE", help="List the matches stored in this warehouse."),
     ] = None,
     output: Annotated[TableFormat, typer.Option("--format", help="table, csv or json.")] = (
         TableFormat.table
@@ -39,6 +42,9 @@ def matches_command(
 
     The number or the id goes to `twentynine replay PATH --match`. Exit status: 0 listed,
     2 an input could not be read.
+
+    \b
+    Example: twentynine matches sample_logs/league.jsonl
     """
     if (db is None) == (not paths):
         raise fail("give files or folders of match logs, or --db FILE (not both)")
@@ -58,7 +64,7 @@ def matches_command(
         rows.append(_row(len(rows) + 1, record))
     typer.echo(format_result(match_table(rows), output.value).rstrip("\r\n"))
     for line in unreadable:
-        typer.echo(line, err=True)
+        typer.echo(error_line(line), err=True)
     if unreadable:
         raise typer.Exit(2)
 

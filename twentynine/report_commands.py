@@ -30,6 +30,7 @@ report_app = typer.Typer(
     name="report",
     help="HTML reports: a match with its step-by-step viewer, or the players' statistics.",
     no_args_is_help=True,
+    rich_markup_mode=None,  # plain help, as the other commands have it
 )
 
 
@@ -87,21 +88,28 @@ def write_match_report(match: MatchLog, out: Path, annotations: list[AnnotationR
 
 @report_app.command("match")
 def match_command(
-    out: Annotated[Path, typer.Option("-o", "--out", help="The HTML file to write.")],
+    out: Annotated[
+        Path, typer.Option("-o", "--out", metavar="FILE", help="The HTML file to write.")
+    ],
     path: Annotated[
         str | None,
-        typer.Argument(help="A file or folder of match logs (any format); - is stdin."),
+        typer.Argument(
+            metavar="[PATH]", help="A file or folder of match logs (any format); - is stdin."
+        ),
     ] = None,
     match_id: Annotated[
         str | None,
         typer.Option(
-            "--match", help="The match's id or number in `twentynine matches` (default: 1)."
+            "--match",
+            metavar="ID",
+            help="The match's id or number in `twentynine matches` (default: 1).",
         ),
     ] = None,
     db: Annotated[
         Path | None,
         typer.Option(
             "--db",
+            metavar="FILE",
             help="A warehouse (read only): the match's annotations, and the match itself "
             "when no PATH is given.",
         ),
@@ -111,6 +119,9 @@ def match_command(
 
     Works offline (plotly.js is inside the file). With --db, the annotations stored by
     `twentynine analyze` are shown; without, the report says "not analyzed".
+
+    \b
+    Example: twentynine report match sample_logs/pagat.json -o pagat.html
     """
     if path is None and db is None:
         raise _fail("give a file or folder of match logs, or --db FILE")
@@ -172,24 +183,35 @@ def write_players_report(db: Path, out: Path, min_deals: int, examples: int) -> 
 
 @report_app.command("players")
 def players_command(
-    out: Annotated[Path, typer.Option("-o", "--out", help="The HTML file to write.")],
-    db: Annotated[Path, typer.Option("--db", help="The DuckDB warehouse file.")] = Path(DEFAULT_DB),
+    out: Annotated[
+        Path, typer.Option("-o", "--out", metavar="FILE", help="The HTML file to write.")
+    ],
+    db: Annotated[
+        Path, typer.Option("--db", metavar="FILE", help="The DuckDB warehouse file.")
+    ] = Path(DEFAULT_DB),
     min_deals: Annotated[
-        int, typer.Option("--min-deals", min=0, help="Below this many deals: 'too few deals'.")
+        int,
+        typer.Option(
+            "--min-deals", min=0, metavar="N", help="Below this many deals: 'too few deals'."
+        ),
     ] = 30,
     examples: Annotated[
         int,
         typer.Option(
             "--examples",
             min=0,
+            metavar="N",
             help="Write the match reports of up to this many example matches beside the "
-            "report, in FOLDER_matches/, and link the statistics to them (0: no links).",
+            "report, in FILE_matches/, and link the statistics to them (0: no links).",
         ),
     ] = 3,
 ) -> None:
     """Player and partnership statistics with intervals, sortable tables and charts.
 
     Archives whose player ids change every game are reported by role instead.
+
+    \b
+    Example: twentynine report players --db club.duckdb -o players.html
     """
     try:
         examples_written = write_players_report(db, out, min_deals, examples)

@@ -16,8 +16,7 @@ from reports.warehouse.errors import WarehouseError
 from reports.warehouse.export import format_result
 from reports.warehouse.stats import StatsRequest, intervals_beside, run_stats_report
 from reports.warehouse.store import DEFAULT_DB
-from schema.rules import PRESET_NAMES
-from twentynine.cli import DbOption, TableFormat, app, fail
+from twentynine.cli import DbOption, Preset, TableFormat, app, fail
 
 
 class StatsBy(StrEnum):
@@ -29,7 +28,10 @@ class StatsBy(StrEnum):
 def stats_command(
     db: DbOption = Path(DEFAULT_DB),
     player: Annotated[
-        str | None, typer.Option("--player", help="One player's figures (id or name, any case).")
+        str | None,
+        typer.Option(
+            "--player", metavar="NAME", help="One player's figures (id or name, any case)."
+        ),
     ] = None,
     by: Annotated[
         StatsBy,
@@ -38,18 +40,19 @@ def stats_command(
         ),
     ] = StatsBy.player,
     min_deals: Annotated[
-        int, typer.Option("--min-deals", min=1, help="Only rows with at least N deals.")
+        int,
+        typer.Option("--min-deals", min=1, metavar="N", help="Only rows with at least N deals."),
     ] = 1,
     preset: Annotated[
-        str | None,
-        typer.Option("--preset", help=f"Only matches of this preset: {', '.join(PRESET_NAMES)}."),
+        Preset | None, typer.Option("--preset", help="Only matches of this preset.")
     ] = None,
     since: Annotated[
         str | None,
         typer.Option("--since", metavar="YYYY-MM-DD", help="Only matches begun on or after it."),
     ] = None,
     sort: Annotated[
-        str | None, typer.Option("--sort", help="Order by this column (highest first).")
+        str | None,
+        typer.Option("--sort", metavar="COLUMN", help="Order by this column (highest first)."),
     ] = None,
     columns: Annotated[
         str | None,
@@ -61,10 +64,9 @@ def stats_command(
 ) -> None:
     """Player statistics with a 95% interval beside each rate (definitions in docs/warehouse.md).
 
+    \b
     Example: twentynine stats --db club.duckdb --min-deals 20 --sort make_rate
     """
-    if preset is not None and preset not in PRESET_NAMES:
-        raise fail(f"--preset {preset!r}: not a preset; the presets are {', '.join(PRESET_NAMES)}")
     try:
         since_date = dt.date.fromisoformat(since) if since is not None else None
     except ValueError:
@@ -73,7 +75,7 @@ def stats_command(
         player=player,
         by_role=by is StatsBy.role,
         min_deals=min_deals,
-        preset=preset,
+        preset=preset.value if preset is not None else None,
         since=since_date,
         sort=sort,
         columns=tuple(c.strip() for c in columns.split(",") if c.strip()) if columns else (),

@@ -1,4 +1,4 @@
-"""Plain-text tables for the terminal and for pipes, without width guessing.
+"""Plain text for the terminal and for pipes: tables without width guessing, the error line.
 
 >>> print(text_table(["option", "a"], [["min_bid", "16"]]))
 option   a
@@ -37,3 +37,25 @@ def plural(count: int, word: str) -> str:
         return f"{count} {word}"
     suffix = "es" if word.endswith(("s", "ch", "sh", "x")) else "s"
     return f"{count} {word}{suffix}"
+
+
+ERROR_PREFIX = "twentynine: "
+"""What every error line on standard error starts with, whichever command or layer wrote it."""
+
+
+def error_line(message: str) -> str:
+    """One error line: the prefix, then what went wrong, where and why.
+
+    >>> error_line("x.json:3: 'XS' is not a card")
+    "twentynine: x.json:3: 'XS' is not a card"
+    """
+    return f"{ERROR_PREFIX}{message}"
+
+
+def warning_line(message: str) -> str:
+    """One warning line: the same prefix and ``warning:``; the command goes on.
+
+    >>> warning_line("empty.jsonl: no match in it")
+    'twentynine: warning: empty.jsonl: no match in it'
+    """
+    return f"{ERROR_PREFIX}warning: {message}"

@@ -150,11 +150,10 @@ def export_parquet(directory: str | Path, *, db: str | Path = DEFAULT_DB) -> Exp
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise ExportFailedError(name, "exists and is not an empty folder; choose a new one")
     parent = target.parent if str(target.parent) else Path()
-    if not parent.is_dir():
-        raise ExportFailedError(name, f"cannot write it: no folder {parent}")
     summary = ExportSummary(directory=name)
     with open_warehouse(db, read_only=True, sandbox=False) as wh:
-        try:
+        try:  # exports/2026-11: the folders above it are made as needed
+            parent.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
         except OSError as exc:
             raise ExportFailedError(name, f"cannot write it: {exc.strerror or exc}") from None

@@ -27,7 +27,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from types import TracebackType
@@ -122,12 +122,13 @@ class LoadSummary:
         else:
             self.dropped_lines += 1
 
-    def lines(self) -> list[str]:
-        """Problems and duplicates one a line, then the counts."""
+    def lines(self, prefix: str = "") -> list[str]:
+        """Problems (each after ``prefix``, the CLI's error prefix) and duplicates one a line,
+        then the counts."""
         # every problem matters; duplicates are alike, so a few show what they are
         shown = self.duplicate_lines[:SHOWN_DUPLICATES]
         hidden = len(self.duplicate_lines) - len(shown) + self.dropped_lines
-        out = [*self.problems, *shown]
+        out = [*(prefix + problem for problem in self.problems), *shown]
         if hidden:
             out.append(f"... and {hidden} more lines like these")
         if self.read and not self.stored and self.duplicates == self.read:
@@ -711,6 +712,10 @@ def load_paths(
     Raises :class:`~reports.warehouse.errors.WarehouseError` (one line) when the warehouse cannot be
     opened or written, ``ValueError`` for an unknown format name.
     """
+    paths = list(paths)
+    missing = [str(path) for path in paths if str(path) != "-" and not Path(path).exists()]
+    if missing and len(missing) == len(paths):  # nothing to read: no warehouse made for it
+        raise ValueError(f"{missing[0]}: no such file or folder; nothing was stored")
     with open_warehouse(db) as wh:
         summary = LoadSummary(database=wh.name)
         records = read_inputs(paths, from_format, summary)
@@ -724,4 +729,28 @@ def run_query(sql: str, *, db: str | Path = DEFAULT_DB) -> QueryResult:
     DuckDB rejects, and the open errors of :func:`open_warehouse`.
     """
     with open_warehouse(db, read_only=True) as wh:
-        return wh.query(sql)
+        try:
+            statements = wh.con.extract_statements(sql)
+        except duckdb.Error as exc:
+            raise QueryFailedError(wh.name, _first_line(exc)) from None
+        if len(statements) > 1:
+            for statement in statements:  # a write is refused first, as alone
+                if statement.type.name not in _READ_ONLY_STATEMENTS:
+                    raise QueryRefusedError(wh.name, statement.type.name)
+            kinds = ", ".join(statement.type.name for statement in statements)
+            raise QueryFailedError(
+                wh.name,
+                f"one statement at a time: this text holds {len(statements)} ({kinds}); "
+                "run each by itself",
+            )
+        result = wh.query(sql)
+    return replace(result, columns=tuple(readable_column(c) for c in result.columns))
+
+
+def readable_column(name: str) -> str:
+    """A result column as the query wrote it, where DuckDB names it after an internal function.
+
+    >>> readable_column("count_star() FILTER (WHERE made)"), readable_column("avg(points)")
+    ('count(*) FILTER (WHERE made)', 'avg(points)')
+    """
+    return name.replace("count_star()", "count(*)")
