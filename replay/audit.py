@@ -613,8 +613,7 @@ def _facts(
         else None
     )
     called = state.caller >= 0
-    r = state.rules
-    stake = r.single_hand_points if state.single >= 0 else r.stake * (1, 2, 4, 6)[state.doubled]
+    stake = state.rules.single_hand_points if state.single >= 0 else state.stake
     over = state.is_over
     trump = state.trump
     return DealFacts(

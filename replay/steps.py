@@ -13,6 +13,7 @@ own cards, the cards played, a shown Pair, and the trump once that seat knows it
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
@@ -24,6 +25,7 @@ from schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
 from schema.log import (
     Action,
     BidAction,
+    Deal,
     DittoAction,
     DoubleAction,
     MatchLog,
@@ -118,14 +120,49 @@ def deal_steps(
         # The hands as they were when the trump was chosen: the second four are not dealt
         # yet, though rules without a Double deal them with the choice itself.
         hands = _hands(before if isinstance(action, TrumpAction) else state, seat)
-        if i < last and not isinstance(deal.actions[i + 1], _LADDER):
-            # Nobody doubles (further): the second four are dealt before the next action, so
-            # this step is where the single-hand decision and the opening lead are made.
+        if _doubling_over(deal, i):
             state.end_doubling()
         steps.append(_view(state, i + 1, i, action, text, seat, mine, i == last, said, hands))
     if not deal.actions:
         steps[0] = _view(state, 0, None, None, "the deal begins", seat, mine, True, said)
     return steps
+
+
+def _doubling_over(deal: Deal, index: int) -> bool:
+    """True when nobody doubles (further) after action ``index``: the log's next action is not
+    a Double, Redouble or Set. The second four are then dealt before that next action, so the
+    step after ``index`` is where the single-hand decision and the opening lead are made."""
+    return index < len(deal.actions) - 1 and not isinstance(deal.actions[index + 1], _LADDER)
+
+
+def walk_deal(
+    rules: Rules, deal: Deal, number: int = 1
+) -> Iterator[tuple[int | None, Action | None, DealState | None, DealState]]:
+    """The deal as a viewer steps through it: ``(None, None, None, state)`` at the start, then
+    ``(index, action, before, state)`` after each action, ``before`` a copy of the state
+    before it. ``state`` is one object, changed as the walk goes on: read it before the next.
+
+    Where the log's next action is not a Double, Redouble or Set, the doubling is closed (the
+    second four dealt) at once, as :func:`deal_steps` does.
+
+    >>> from replay.simulate import random_match
+    >>> from schema import Rules
+    >>> log = random_match(Rules.preset("pagat"), seed=1)
+    >>> walked = [index for index, *_ in walk_deal(log.resolved_rules(), log.deals[0])]
+    >>> walked[:3], len(walked) == len(log.deals[0].actions) + 1
+    ([None, 0, 1], True)
+    """
+    state = DealState(rules, deal.dealer, deal.hands, number=number)
+    yield None, None, None, state
+    for i, action in enumerate(deal.actions):
+        before = state.copy()
+        handler = _HANDLERS.get(type(action))
+        if handler is not None:
+            handler(state, action)
+        state.n_actions += 1
+        if _doubling_over(deal, i):
+            state.end_doubling()
+        yield i, action, before, state
 
 
 def _auction_word(action: BidAction | PassAction | DittoAction, before: DealState) -> str:
@@ -165,14 +202,7 @@ def _view(
     if not trick and tricks:  # the whole trick stays on the table until the next lead
         trick, winner = tricks[-1].cards, tricks[-1].winner
     points = {TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]}
-    needs: dict[Team, int] | None = None
-    if state.caller >= 0:
-        rules = state.rules
-        caller = TEAMS[TEAM_OF[state.caller]]
-        needs = {
-            caller: state.target - points[caller],
-            caller.other: rules.total_points - state.target + 1 - points[caller.other],
-        }
+    needs = side_needs(state)
     here = tuple(f for f in findings if f.action == index or (last and f.action is None))
     return StepView(
         step=step,
@@ -195,6 +225,26 @@ def _view(
         single_hand=SEATS[state.single] if state.single >= 0 else None,
         order=state.order,
     )
+
+
+def side_needs(state: DealState) -> dict[Team, int] | None:
+    """Card points each side still needs once there is a call: the caller's side to reach the
+    target, the other side to stop it (None before the call). At or below 0: done.
+
+    >>> from replay.script import run_script
+    >>> from schema import Rules
+    >>> state = run_script(Rules.preset("pagat"), "N", None, "E:16 S:p W:p N:p")
+    >>> side_needs(state)
+    {<Team.EW: 'EW'>: 16, <Team.NS: 'NS'>: 13}
+    """
+    if state.caller < 0:
+        return None
+    caller = TEAMS[TEAM_OF[state.caller]]
+    taken = {TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]}
+    return {
+        caller: state.target - taken[caller],
+        caller.other: state.rules.total_points - state.target + 1 - taken[caller.other],
+    }
 
 
 def describe(

@@ -39,9 +39,10 @@ from reports.warehouse.store import DEFAULT_DB, load_paths, run_query
 from schema.cards import Seat
 from schema.log import MatchLog, match_json_schema
 from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
-from twentynine.demo import run_demo
+from twentynine.demo import default_samples, run_demo
 from twentynine.frames import deal_frames, first_finding
 from twentynine.pager import show_deals, show_frames
+from twentynine.report_commands import report_app
 from twentynine.textout import (
     ERROR_PREFIX,
     error_line,
@@ -81,6 +82,8 @@ app = typer.Typer(
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
+
+app.add_typer(report_app, cls=_CommandGroup)
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -662,8 +665,11 @@ def export_command(
 @app.command("demo")
 def demo_command(
     samples: Annotated[
-        Path, typer.Option(metavar="DIR", help="The folder of sample logs to run on.")
-    ] = Path("sample_logs"),
+        Path | None,
+        typer.Option(
+            metavar="DIR", help="The folder of sample logs to run on (default: those installed)."
+        ),
+    ] = None,
     out: Annotated[
         Path,
         typer.Option(
@@ -678,8 +684,9 @@ def demo_command(
     \b
     Example: twentynine demo --out demo_out
     """
+    samples = samples if samples is not None else default_samples()
     if not all(_is_folder(samples / name) for name in ("bad", "formats")):
-        raise fail(f"{samples}: not the sample_logs folder (run from the checkout, or --samples)")
+        raise fail(f"{samples}: not the sample_logs folder (give the folder with --samples)")
     try:
         result = run_demo(samples, out, typer.echo)
     except OSError as exc:
