@@ -13,7 +13,7 @@ JSONL stream is read a line at a time, so memory stays flat however long the fil
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal, TypeVar
@@ -21,9 +21,9 @@ from typing import BinaryIO, Literal, TypeVar
 import orjson
 from pydantic import ValidationError
 
-from importers.errors import InputProblem, describe_validation_error
+from importers.errors import InputProblem, InputTooLargeError, describe_validation_error
 from schema.fastlog import FastMatchLog, decode_match
-from schema.log import MatchLog, dump_json
+from schema.log import MatchLog, dump_json, repeated_key
 
 Layout = Literal["json", "jsonl", "auto"]
 R = TypeVar("R")
@@ -31,12 +31,31 @@ R = TypeVar("R")
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """One document read from an input: a match, or the problems that stopped it."""
+    """One document read from an input: a match, or the problems that stopped it.
+
+    ``places`` maps a JSON path (``deals[0]``, ``deals[0].actions[7]``) to the line it was
+    read from, where a format has a line per action (the text notation).
+    """
 
     source: str
     line: int | None
     match: MatchLog | None
     problems: tuple[InputProblem, ...] = ()
+    places: Mapping[str, int] | None = None
+
+    def line_of(self, deal: int | None, action: int | None) -> int | None:
+        """The line of a deal (from 1) or of one of its actions (from 0), where known, else
+        the record's own line.
+
+        >>> Record("c.29", 1, None, places={"deals[0].actions[2]": 14}).line_of(1, 2)
+        14
+        """
+        if self.places is None or deal is None:
+            return self.line
+        where = f"deals[{deal - 1}]"
+        if action is not None and f"{where}.actions[{action}]" in self.places:
+            return self.places[f"{where}.actions[{action}]"]
+        return self.places.get(where, self.line)
 
     @property
     def ok(self) -> bool:
@@ -44,15 +63,20 @@ class Record:
 
 
 def parse_document(data: bytes | str, source: str, line: int | None) -> Record:
-    """Validate one JSON document as a match log.
+    """Validate one JSON document as a match log (each key given once in each object).
 
     >>> parse_document(b"{", "m.json", None).problems[0].reason.startswith("invalid JSON")
     True
     """
+    key = repeated_key(data)
+    if key is not None:
+        reason = f"the key {key!r} appears twice in one object"
+        return Record(source, line, None, (InputProblem(source, line, None, reason),))
     try:
         match = MatchLog.model_validate_json(data)
     except ValidationError as exc:
-        return Record(source, line, None, tuple(describe_validation_error(exc, source, line)))
+        problems = describe_validation_error(exc, source, line, document=data)
+        return Record(source, line, None, tuple(problems))
     return Record(source, line, match)
 
 
@@ -104,8 +128,21 @@ def read_jsonl(stream: Iterable[bytes], source: str, first_line: int = 1) -> Ite
 
 def _read_lines(
     stream: Iterable[bytes], source: str, first_line: int, parse: Parse[R]
-) -> Iterator[R]:
-    for number, raw in enumerate(stream, first_line):
+) -> Iterator[R | Record]:
+    lines = iter(stream)
+    number = first_line - 1
+    while True:
+        number += 1
+        try:
+            raw = next(lines)
+        except StopIteration:
+            return
+        except InputTooLargeError as exc:
+            if not exc.resumable:
+                raise
+            problem = exc.problem(source, number)  # refused; the next line is read on
+            yield Record(source, number, None, (problem,))
+            continue
         if raw.strip():
             yield parse(raw, source, number)
 

@@ -13,6 +13,7 @@ and seen twice.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import re
@@ -22,11 +23,11 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Final, TypeVar
+from typing import Any, BinaryIO, Final, TypeVar, cast
 
 from importers import bhoos_archive, bhoos_play, canonical, text
 from importers.canonical import FastRecord, Record
-from importers.errors import InputProblem
+from importers.errors import MAX_DOCUMENT, MAX_SKIPPED, InputProblem, InputTooLargeError
 from schema.log import MatchLog
 
 HEAD_SIZE: Final = 64 * 1024
@@ -34,6 +35,7 @@ READ_BUFFER: Final = 1 << 20
 """Bytes read from a file at a time: a log line is often 10 to 20 kB, and reading such lines
 through the default 8 kB buffer costs as much as a fifth of decoding them."""
 MAX_KEPT_PROBLEMS: Final = 1000
+_BOM: Final = b"\xef\xbb\xbf"
 Reader = Callable[[BinaryIO, str, Path | None], Iterator[Record]]
 R = TypeVar("R")
 
@@ -194,7 +196,8 @@ def _read_any(
         name = from_format or detect_format("-", head)
         if noted is not None:
             noted(name)
-        yield from guarded(read(prefixed, "<stdin>", None, name), "<stdin>", name)
+        records = read(limited(prefixed, head), "<stdin>", None, name)
+        yield from guarded(records, "<stdin>", name)
         return
     try:
         with Path(path).open("rb", buffering=READ_BUFFER) as stream:
@@ -203,7 +206,8 @@ def _read_any(
             name = from_format or detect_format(path, head)
             if noted is not None:
                 noted(name)
-            yield from guarded(read(stream, path, Path(path), name), path, name)
+            records = read(limited(stream, head), path, Path(path), name)
+            yield from guarded(records, path, name)
     except OSError as exc:
         reason = f"cannot read: {exc.strerror or exc}"
         yield Record(path, None, None, (InputProblem(path, None, None, reason),))
@@ -224,9 +228,79 @@ def guarded(records: Iterator[R], source: str, name: str) -> Iterator[R | Record
         yield from records
     except (OSError, MemoryError):
         raise
+    except InputTooLargeError as exc:  # a reader that does not read on past it
+        problem = InputTooLargeError(exc.line).problem(source)
+        yield Record(source, problem.line, None, (problem,))
     except Exception as exc:
         reason = f"the {name} reader failed ({type(exc).__name__}: {exc}); please report it"
         yield Record(source, None, None, (InputProblem(source, None, None, reason),))
+
+
+class _Limited:
+    """What every reader reads: a binary stream whose lines and whole-file reads are at most
+    :data:`MAX_DOCUMENT` bytes (else :class:`InputTooLargeError`), with a leading UTF-8
+    byte-order mark left out (format detection skips it too).
+
+    >>> stream = limited(io.BytesIO(b"\\xef\\xbb\\xbf{}\\n[]\\n"), b"\\xef\\xbb\\xbf{}")
+    >>> list(stream)
+    [b'{}\\n', b'[]\\n']
+    """
+
+    def __init__(self, stream: BinaryIO, head: bytes) -> None:
+        self._stream = stream
+        self._lines = 0
+        if head.startswith(_BOM):
+            stream.read(len(_BOM))
+
+    def readline(self, size: int = -1) -> bytes:
+        if 0 <= size <= MAX_DOCUMENT:
+            return self._stream.readline(size)
+        line = self._stream.readline(MAX_DOCUMENT + 1)
+        self._lines += 1
+        if len(line) > MAX_DOCUMENT:
+            raise InputTooLargeError(self._lines, resumable=self._skip_line(line))
+        return line
+
+    def _skip_line(self, start: bytes) -> bool:
+        """Read past the rest of a line too long, a chunk at a time: whether its end came
+        within :data:`MAX_SKIPPED` bytes (else the stream is left at its end)."""
+        skipped = len(start)
+        chunk = start
+        while not chunk.endswith(b"\n"):
+            if skipped > MAX_SKIPPED:
+                self._stream = io.BytesIO()  # nothing more is read from this one
+                return False
+            chunk = self._stream.readline(1 << 20)
+            if not chunk:
+                return True
+            skipped += len(chunk)
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        if 0 <= size <= MAX_DOCUMENT:
+            return self._stream.read(size)
+        data = self._stream.read(MAX_DOCUMENT + 1)
+        if len(data) > MAX_DOCUMENT:
+            raise InputTooLargeError(None)
+        return data
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def tell(self) -> int:
+        return self._stream.tell()
+
+
+def limited(stream: BinaryIO, head: bytes) -> BinaryIO:
+    """``stream``, at its start, as every reader reads it (see :class:`_Limited`); ``head``
+    is its first bytes, as read for detection."""
+    return cast(BinaryIO, _Limited(stream, head))
 
 
 class _Prefixed(io.RawIOBase):
@@ -256,6 +330,8 @@ def expand_inputs(paths: Iterable[str | Path]) -> list[Path]:
 
     Hidden files and folders are left out, a ``.txt`` or ``.log`` file in a directory only
     when its content looks like one of our formats, and a file named twice is read once.
+    Whatever cannot be looked at (a folder one may not enter or read, a symlink loop) is kept
+    as it is, so that reading it gives the one-line reason: nothing is skipped in silence.
 
     >>> expand_inputs(["-", "a.json", "a.json"])
     [PosixPath('-'), PosixPath('a.json')]
@@ -264,25 +340,65 @@ def expand_inputs(paths: Iterable[str | Path]) -> list[Path]:
     seen: set[Path] = set()
 
     def add(path: Path) -> None:
-        key = path if str(path) == "-" else path.resolve()
+        key = path if str(path) == "-" else _real(path)
         if key not in seen:
             seen.add(key)
             found.append(path)
 
     for given in paths:
         path = Path(given)
-        if not path.is_dir():
+        if not _is(path, Path.is_dir):
             add(path)
             continue
-        for candidate in sorted(path.rglob("*")):
+        files, unreadable = _walk(path)
+        for candidate in sorted(files + unreadable):
             hidden = any(part.startswith(".") for part in candidate.relative_to(path).parts)
             suffix = candidate.suffix.lower()
-            if hidden or suffix not in INPUT_EXTENSIONS or not candidate.is_file():
+            if hidden or (suffix not in INPUT_EXTENSIONS and candidate not in unreadable):
                 continue
             if suffix in _AMBIGUOUS and sniff(_head(candidate)) is None:
                 continue
-            add(candidate)
+            # a folder that could not be read, or a symlink loop, is kept: reading it says why
+            if candidate in unreadable or _is(candidate, Path.is_file) or _looped(candidate):
+                add(candidate)
     return found
+
+
+def _real(path: Path) -> Path:
+    """The path with its links followed, or as given when that cannot be known (a loop)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a symlink loop
+        return path.absolute()
+
+
+def _is(path: Path, test: Callable[[Path], bool]) -> bool:
+    """``path.is_dir()`` or ``is_file()``, False where the path cannot be looked at."""
+    try:
+        return test(path)
+    except OSError:
+        return False
+
+
+def _looped(path: Path) -> bool:
+    """Whether ``path`` is a symlink loop."""
+    try:
+        path.stat()
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
+def _walk(top: Path) -> tuple[list[Path], list[Path]]:
+    """The files under ``top`` (folders not followed through links), and the folders that
+    could not be read (``top`` itself among them, if it could not)."""
+    failed: list[OSError] = []
+    files = [
+        Path(folder) / name
+        for folder, _, names in os.walk(top, onerror=failed.append)
+        for name in names
+    ]
+    return files, [Path(e.filename) for e in failed if e.filename is not None]
 
 
 def _head(path: Path) -> bytes:
@@ -339,9 +455,10 @@ class ImportSummary:
             else:
                 self.problems_dropped += 1
 
-    def lines(self) -> list[str]:
-        """Problems and duplicates one a line, then the counts (and the error, if any)."""
-        lines = [str(problem) for problem in self.problems]
+    def lines(self, prefix: str = "") -> list[str]:
+        """Problems and duplicates one a line, then the counts (and the error, if any); problem
+        and error lines start with ``prefix`` (the CLI's error prefix)."""
+        lines = [f"{prefix}{problem}" for problem in self.problems]
         if self.problems_dropped:
             lines.append(f"... and {self.problems_dropped} more problems")
         lines.extend(self.duplicate_lines[:MAX_KEPT_PROBLEMS])
@@ -353,7 +470,7 @@ class ImportSummary:
             f"{self.skipped} skipped, {self.duplicates} {duplicates} -> {self.output}"
         )
         if self.error is not None:
-            lines.append(f"error: {self.error}")
+            lines.append(f"{prefix or 'error: '}{self.error}")
         return lines
 
     def to_dict(self) -> dict[str, Any]:
@@ -384,13 +501,17 @@ def import_paths(
     match is imported), a ``.29``/``.txt`` file (text notation), or ``-`` for JSON lines on
     standard output. A bad record is reported and skipped; a match whose id was already
     imported is counted as a duplicate and not written again. The output appears only
-    when the import is done: a failed import leaves no half-written file.
+    when the import is done: a failed import leaves no half-written file, an import of
+    nothing leaves an existing output as it was, and an output that is also an input is
+    refused.
 
     >>> import tempfile
     >>> out = Path(tempfile.mkdtemp()) / "out.jsonl"
     >>> summary = import_paths(["/no/such.json"], None, out)
-    >>> summary.found, summary.skipped, summary.problems[0].reason[:11], out.read_bytes()
-    (1, 1, 'cannot read', b'')
+    >>> summary.found, summary.skipped, summary.problems[0].reason[:11], out.exists()
+    (1, 1, 'cannot read', False)
+    >>> summary.error == f"nothing imported: {out} was not written"
+    True
     """
     target = str(out)
     summary = ImportSummary(output=target)
@@ -413,9 +534,14 @@ def import_paths(
         except BrokenPipeError:
             summary.error = "standard output was closed before the import ended"
         return summary
+    if any(_same_file(path, Path(target)) for path in inputs):
+        summary.error = f"the output {target} is also an input: write to another file"
+        return summary
     try:
         with atomic_file(Path(target)) as stream:
             _run(inputs, from_format, summary, stream, layout_for(target))
+            if summary.error is None and not summary.imported:
+                summary.error = f"nothing imported: {target} was not written"
             if summary.error is not None:
                 raise _AbandonedError
     except _AbandonedError:
@@ -423,6 +549,18 @@ def import_paths(
     except OSError as exc:
         summary.error = f"cannot write {target}: {exc.strerror or exc}"
     return summary
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file (through links too); False when either is missing.
+
+    >>> _same_file(Path("sample_logs/pagat.json"), Path("sample_logs/../sample_logs/pagat.json"))
+    True
+    """
+    try:
+        return str(a) != "-" and a.samefile(b)
+    except (OSError, ValueError):
+        return False
 
 
 class _AbandonedError(Exception):

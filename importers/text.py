@@ -468,7 +468,7 @@ class _Builder:
                 for p in describe_validation_error(exc, self.source, line)
             ]
             return Record(self.source, line, None, tuple(problems))
-        return Record(self.source, line, match)
+        return Record(self.source, line, match, places=dict(self.lines))
 
     def _line_of(self, path: str | None) -> int:
         best, found = -1, self.start_line

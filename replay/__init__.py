@@ -23,7 +23,7 @@ from replay.deal import THROWN_IN_REASONS, DealOutcome, DealState, DealView
 from replay.findings import CATALOGUE, CODES, AuditError, Finding
 from replay.match import MatchState
 from replay.simulate import play_random, random_deal, random_match, rules_spec
-from replay.steps import StepView, deal_steps, describe
+from replay.steps import StepView, deal_steps, describe, walk_deal
 
 __all__ = [
     "CATALOGUE",
@@ -52,4 +52,5 @@ __all__ = [
     "random_match",
     "replay_deal",
     "rules_spec",
+    "walk_deal",
 ]

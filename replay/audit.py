@@ -32,7 +32,7 @@ from replay.deal import (
     DealState,
     Trick,
 )
-from replay.findings import AuditError, Finding, make_finding
+from replay.findings import LARGEST_RECORDED, AuditError, Finding, make_finding
 from replay.match import MatchState
 from schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
 from schema.fastlog import FastDeal, FastMatchLog, recorded_thrown_in
@@ -223,6 +223,61 @@ def replay_deal(
     return state
 
 
+_GUESSED: Final = ("show", "pass", "play")
+"""The actions a log most often leaves out; bids, trumps and declarations are not guessed."""
+_GAP_SIGNS: Final = frozenset({"OUT_OF_TURN", "ACTION_OUT_OF_PHASE", "SHOW_REQUIRED"})
+"""First errors a gap gives: a missing card or pass puts the next one out of turn; a missing
+show changes a trick's winner, so the next lead is out of turn."""
+_LOOK_BACK: Final = 6  # the first error's place and five before: a trick and its show
+
+
+def missing_action(
+    rules: Rules, deal: Deal | FastDeal, number: int, findings: Sequence[Finding]
+) -> Finding | None:
+    """A ``MISSING_ACTION`` finding when one show, pass or card inserted at the deal's first
+    error, or at one of the five places before it, makes every action of the deal legal;
+    else None. Tried only when the first error is one a gap gives (out of turn, out of phase,
+    a show required), nearest place first, each legal candidate replayed.
+
+    >>> from schema import Rules
+    >>> from replay.script import make_deal
+    >>> deal = make_deal("N", None, "E:16 W:p N:p")  # S's pass left out
+    >>> state = replay_deal(Rules.preset("pagat"), deal)
+    >>> missing_action(Rules.preset("pagat"), deal, 1, state.findings).message
+    'a pass by S seems to be missing before action 1: with it the rest of the deal is legal'
+    """
+    errors = [f for f in findings if f.severity == "error"]
+    if not errors or errors[0].code not in _GAP_SIGNS or errors[0].action is None:
+        return None
+    actions = list(deal.actions)
+    first = errors[0].action
+    for position in range(first, max(first - _LOOK_BACK, -1), -1):
+        before = DealState(rules, deal.dealer, deal.hands, number=number)
+        before.run(actions[:position])
+        fitting = []
+        for candidate in before.legal_actions():
+            if candidate.type not in _GUESSED:
+                continue
+            trial = DealState(rules, deal.dealer, deal.hands, number=number)
+            trial.run([*actions[:position], candidate, *actions[position:]])
+            if not any(f.severity == "error" for f in trial.findings):
+                fitting.append(candidate)
+        kinds = {(c.type, c.seat) for c in fitting}
+        if len(kinds) == 1:
+            [(kind, seat)] = kinds
+            what = f"a {kind} by {seat}"
+            if len(fitting) == 1 and kind == "play":
+                what += f" ({fitting[0].card})"  # type: ignore[union-attr]
+            return make_finding(
+                "MISSING_ACTION",
+                number,
+                position,
+                f"{what} seems to be missing before action {position}: with it the rest of "
+                "the deal is legal",
+            )
+    return None
+
+
 def _raise_first_error(findings: Sequence[Finding], start: int) -> None:
     for finding in findings[start:]:
         if finding.severity == "error":
@@ -269,6 +324,10 @@ def audit_match(
         if strict:
             _raise_first_error(extra, 0)
         state = replay_deal(rules, deal, number, strict=strict)
+        if not strict:
+            gap = missing_action(rules, deal, number, state.findings)
+            if gap is not None:
+                extra.append(gap)
         thrown_in = _close_deal(state, deal, number == last, extra)
         before = dict(table.score)
         outcome = state.result()
@@ -279,6 +338,7 @@ def audit_match(
             )
         else:
             recorded_before = None
+        extra.extend(_out_of_range(deal, number))
         if strict:
             _raise_first_error(extra, 0)
         deal_findings = state.findings
@@ -288,6 +348,7 @@ def audit_match(
         findings.extend(deal_findings)
         facts.append(_facts(state, number, thrown_in, change, dict(table.score), outcome))
     findings.extend(_compare_match(match, table))
+    findings.extend(_match_out_of_range(match))
     if strict:
         _raise_first_error(findings, 0)
     return AuditedMatch(
@@ -462,6 +523,47 @@ def _compare_result(
     return theirs
 
 
+def _beyond(value: int) -> bool:
+    return not -LARGEST_RECORDED <= value <= LARGEST_RECORDED
+
+
+def _out_of_range(deal: Deal | FastDeal, number: int) -> list[Finding]:
+    """A deal's recorded numbers that no real deal holds (:data:`LARGEST_RECORDED`)."""
+    out: list[Finding] = []
+    limit = f"at most {LARGEST_RECORDED:,}"
+    if len(deal.actions) > LARGEST_RECORDED:
+        message = f"the deal has {len(deal.actions):,} actions, beyond any real deal ({limit})"
+        out.append(make_finding("VALUE_OUT_OF_RANGE", number, None, message))
+    result = deal.result
+    if result is None:
+        return out
+    for what, scores in (("points", result.points), ("score", result.score)):
+        if scores is not None and (_beyond(scores.NS) or _beyond(scores.EW)):
+            message = (
+                f"the recorded {what} NS {scores.NS} EW {scores.EW} are beyond any real match "
+                f"({limit})"
+            )
+            out.append(make_finding("VALUE_OUT_OF_RANGE", number, None, message))
+    return out
+
+
+def _match_out_of_range(match: MatchLog | FastMatchLog) -> list[Finding]:
+    """The match's recorded numbers that no real match holds."""
+    out: list[Finding] = []
+    limit = f"at most {LARGEST_RECORDED:,}"
+    if len(match.deals) > LARGEST_RECORDED:
+        message = f"the match has {len(match.deals):,} deals, beyond any real match ({limit})"
+        out.append(make_finding("VALUE_OUT_OF_RANGE", None, None, message))
+    score = match.result.score if match.result is not None else None
+    if score is not None and (_beyond(score.NS) or _beyond(score.EW)):
+        message = (
+            f"the recorded final score NS {score.NS} EW {score.EW} is beyond any real match "
+            f"({limit})"
+        )
+        out.append(make_finding("VALUE_OUT_OF_RANGE", None, None, message))
+    return out
+
+
 def _compare_match(match: MatchLog | FastMatchLog, table: MatchState) -> list[Finding]:
     result = match.result
     if result is None:
@@ -511,8 +613,7 @@ def _facts(
         else None
     )
     called = state.caller >= 0
-    r = state.rules
-    stake = r.single_hand_points if state.single >= 0 else r.stake * (1, 2, 4, 6)[state.doubled]
+    stake = state.rules.single_hand_points if state.single >= 0 else state.stake
     over = state.is_over
     trump = state.trump
     return DealFacts(

@@ -581,6 +581,12 @@ class DealState:
         return self.hard_end or self.decided or self.thrown_in is not None
 
     @property
+    def stake(self) -> int:
+        """Game points at stake on the call now: the rules' stake, times 2, 4 or 6 once
+        doubled, redoubled or set (a single hand has its own, ``single_hand_points``)."""
+        return self.rules.stake * (1, 2, 4, 6)[self.doubled]
+
+    @property
     def outcome(self) -> DealOutcome | None:
         """The result once the deal is over, else None."""
         if not self.is_over:
@@ -600,7 +606,7 @@ class DealState:
             change[TEAMS[team]] = self.rules.single_hand_points * (1 if made else -1)
             return DealOutcome(None, points, made, change)
         team = TEAM_OF[self.caller]
-        stake = self.rules.stake * (1, 2, 4, 6)[self.doubled]
+        stake = self.stake
         if self.rules.revoke_loses_deal and self.first_revoke_team >= 0:
             made = self.first_revoke_team != team
             change[TEAMS[team]] = stake if made else -stake
@@ -921,14 +927,12 @@ class DealState:
         return None
 
     def _rule_redeal(self, seat: int) -> Breach | None:
-        """Zero-point redeal on request: P1 or P2 with no points in the first four."""
+        """Zero-point redeal on request: any seat with no points in its first four (seed 003 §7)."""
         name = SEATS[seat]
         if self.rules.zero_point_throw_in != "on_request":
             return ("REDEAL_NOT_ALLOWED", f"{name} asked for a redeal but these rules have none")
         if self.phase != AUCTION:
             return ("REDEAL_NOT_ALLOWED", f"{name} asked for a redeal after the auction")
-        if self.pos_of[seat] > 1:
-            return ("REDEAL_NOT_ALLOWED", f"{name} asked for a redeal: only P1 and P2 may")
         first = [i for i in self.dealt[seat][:4] if i >= 0]
         scoring = [i for i in first if CARD_POINTS[i]]
         if scoring:
@@ -1359,12 +1363,12 @@ class DealState:
 
     def _legal_auction(self, acts: list[Action]) -> None:
         r = self.rules
-        if self.forced:
-            acts.append(_BIDS[self.p[3]][r.min_bid])
-            return
-        s = self.p[self.to_speak]
+        s = self.p[3] if self.forced else self.p[self.to_speak]
         if r.zero_point_throw_in == "on_request" and self._rule_redeal(s) is None:
             acts.append(_REDEALS[s])
+        if self.forced:
+            acts.append(_BIDS[s][r.min_bid])
+            return
         acts.append(_PASSES[s])
         if r.bidding == "duel" and self._rule_bid(s, DITTO, 0) is None:
             acts.append(_DITTOS[s])
@@ -2256,8 +2260,11 @@ class DealState:
             self.side_won_after_show[team] = True
         self.to_play = winner
         if self.single >= 0 and winner != self.single and not self.single_lost:
+            # Seed 000 §9: the first trick lost ends the deal, whatever end_when_decided says.
             self.single_lost = True
             self.decided = True
+            self.hard_end = True
+            return
         if self.trick_no >= 8:
             self.hard_end = True
             if not self.shown and self.single < 0 and self.rules.never_shown == "throw_in":

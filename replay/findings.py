@@ -16,6 +16,10 @@ from typing import Final, Literal
 
 Severity = Literal["error", "warning"]
 
+LARGEST_RECORDED: Final = 32_767
+"""The largest number (points, score, count of deals or actions) a log may record before the
+auditor calls it out of range: what the warehouse's SMALLINT columns hold."""
+
 
 @dataclass(frozen=True, slots=True)
 class Code:
@@ -52,10 +56,21 @@ CATALOGUE: Final[dict[str, Code]] = {
     ),
     "ACTION_AFTER_DEAL_END": _c(
         "error",
-        "An action after the deal ended: thrown in, or all eight tricks played. Reported once "
-        "per deal; the rest of the deal's actions are not audited.",
+        "An action after the deal ended: thrown in, all eight tricks played, or a single hand's "
+        "first trick lost. Reported once per deal; the rest of the deal's actions are not "
+        "audited.",
         "E bid 17 after the deal was thrown in (all_pass)",
-        "A thrown-in deal is over at once and the deal passes on; a deal has eight tricks.",
+        "A thrown-in deal is over at once and the deal passes on; a deal has eight tricks; the "
+        "first trick a single hand loses ends the deal (seed 000 §9).",
+    ),
+    "MISSING_ACTION": _c(
+        "warning",
+        "A likely gap in the log: one show, pass or card inserted before the deal's first "
+        "error makes the rest of the deal legal. The errors that follow are still reported, "
+        "as the log stands.",
+        "a show by E seems to be missing before action 12: with it the rest of the deal is legal",
+        "A log records every action (the match-log contract); the auditor tries each show, "
+        "pass or card legal at the first error, and one before it.",
     ),
     # --- auction
     "BID_TOO_LOW": _c(
@@ -86,11 +101,11 @@ CATALOGUE: Final[dict[str, Code]] = {
     ),
     "REDEAL_NOT_ALLOWED": _c(
         "error",
-        "A redeal asked for where the rules do not allow one, by a seat other than P1 or P2, or "
-        "with points in the first four cards.",
+        "A redeal asked for where the rules do not allow one, after the auction, or with points "
+        "in the first four cards.",
         "E asked for a redeal holding JS in the first four: only a hand without points may",
-        "zero_point_throw_in on_request: P1 or P2 without points in the first four (seed 003 §7 "
-        "variant).",
+        "zero_point_throw_in on_request: any player without points in the first four (seed 003 "
+        "§7 variant).",
     ),
     # --- trump
     "TRUMP_CHOICE_INVALID": _c(
@@ -283,6 +298,16 @@ CATALOGUE: Final[dict[str, Code]] = {
         "The match's recorded winner differs from the replayed one.",
         "recorded winner EW, replayed NS",
         "A team wins at +match_target and loses at -match_target.",
+    ),
+    # --- numbers beyond any real match
+    "VALUE_OUT_OF_RANGE": _c(
+        "error",
+        "A recorded number no real match holds: card points or a score beyond "
+        f"±{LARGEST_RECORDED:,}, or more than {LARGEST_RECORDED:,} deals in a match or actions "
+        "in a deal (`twentynine load` keeps points and scores as recorded, and skips a match "
+        "with more deals or actions than that).",
+        "the recorded points NS 40000 EW 0 are beyond any real match (at most 32,767)",
+        "A deal has 28 card points (plus any last-trick bonus); a match ends at ±6.",
     ),
     # --- warnings
     "PARTIAL_HANDS": _c(

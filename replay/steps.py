@@ -13,17 +13,19 @@ own cards, the cards played, a shown Pair, and the trump once that seat knows it
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from replay._tables import SUIT_NAME, SUIT_NUM, TEAM_OF, TEAMS
 from replay.audit import audit_match
 from replay.deal import _HANDLERS, DealState
 from replay.findings import Finding
-from schema.cards import SEATS, Card, Seat, Team
+from schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
 from schema.log import (
     Action,
     BidAction,
+    Deal,
     DittoAction,
     DoubleAction,
     MatchLog,
@@ -42,9 +44,27 @@ from schema.rules import Rules
 _LADDER: Final = (DoubleAction, RedoubleAction, SetAction)
 
 
+class PastTrick(NamedTuple):
+    """A completed trick: its cards from the leader, who won it and its card points."""
+
+    cards: tuple[tuple[Seat, Card], ...]
+    winner: Seat
+    points: int
+
+
+_LADDER_WORDS: Final = (None, "doubled", "redoubled", "set")
+
+
 @dataclass(frozen=True, slots=True)
 class StepView:
-    """The deal at one point: before any action (``action_index`` None) or after one."""
+    """The deal at one point: before any action (``action_index`` None) or after one.
+
+    ``trick`` is the trick on the table: the cards of the trick being played, or once its
+    fourth card is down the whole trick (``trick_winner`` set) until the next card is led.
+    ``auction`` is what each seat said so far (``"15"``, ``"pass"``, ``"ditto 17"``), in order;
+    ``doubling`` is ``"doubled"``, ``"redoubled"`` or ``"set"`` and ``stake`` the game points
+    the call is worth now.
+    """
 
     step: int
     action_index: int | None
@@ -58,6 +78,13 @@ class StepView:
     needs: dict[Team, int] | None
     current_seat: Seat | None
     findings: tuple[Finding, ...]
+    auction: tuple[tuple[Seat, str], ...] = ()
+    doubling: str | None = None
+    stake: int = 0
+    trick_winner: Seat | None = None
+    tricks: tuple[PastTrick, ...] = ()
+    single_hand: Seat | None = None
+    order: tuple[Seat, ...] = SEATS
 
 
 def deal_steps(
@@ -78,7 +105,8 @@ def deal_steps(
     mine = [f for f in audited.findings if f.deal == deal_number]
     deal = match.deals[deal_number - 1]
     state = DealState(rules, deal.dealer, deal.hands, number=deal_number)
-    steps = [_view(state, 0, None, None, "the deal begins", seat, mine, False)]
+    said: list[tuple[Seat, str]] = []
+    steps = [_view(state, 0, None, None, "the deal begins", seat, mine, False, said)]
     last = len(deal.actions) - 1
     for i, action in enumerate(deal.actions):
         before = state.copy()
@@ -87,14 +115,66 @@ def deal_steps(
             handler(state, action)
         state.n_actions += 1
         text = describe(before, state, action, seat)
-        if i < last and not isinstance(deal.actions[i + 1], _LADDER):
-            # Nobody doubles (further): the second four are dealt before the next action, so
-            # this step is where the single-hand decision and the opening lead are made.
+        if isinstance(action, BidAction | PassAction | DittoAction):
+            said.append((action.seat, _auction_word(action, before)))
+        # The hands as they were when the trump was chosen: the second four are not dealt
+        # yet, though rules without a Double deal them with the choice itself.
+        hands = _hands(before if isinstance(action, TrumpAction) else state, seat)
+        if _doubling_over(deal, i):
             state.end_doubling()
-        steps.append(_view(state, i + 1, i, action, text, seat, mine, i == last))
+        steps.append(_view(state, i + 1, i, action, text, seat, mine, i == last, said, hands))
     if not deal.actions:
-        steps[0] = _view(state, 0, None, None, "the deal begins", seat, mine, True)
+        steps[0] = _view(state, 0, None, None, "the deal begins", seat, mine, True, said)
     return steps
+
+
+def _doubling_over(deal: Deal, index: int) -> bool:
+    """True when nobody doubles (further) after action ``index``: the log's next action is not
+    a Double, Redouble or Set. The second four are then dealt before that next action, so the
+    step after ``index`` is where the single-hand decision and the opening lead are made."""
+    return index < len(deal.actions) - 1 and not isinstance(deal.actions[index + 1], _LADDER)
+
+
+def walk_deal(
+    rules: Rules, deal: Deal, number: int = 1
+) -> Iterator[tuple[int | None, Action | None, DealState | None, DealState]]:
+    """The deal as a viewer steps through it: ``(None, None, None, state)`` at the start, then
+    ``(index, action, before, state)`` after each action, ``before`` a copy of the state
+    before it. ``state`` is one object, changed as the walk goes on: read it before the next.
+
+    Where the log's next action is not a Double, Redouble or Set, the doubling is closed (the
+    second four dealt) at once, as :func:`deal_steps` does.
+
+    >>> from replay.simulate import random_match
+    >>> from schema import Rules
+    >>> log = random_match(Rules.preset("pagat"), seed=1)
+    >>> walked = [index for index, *_ in walk_deal(log.resolved_rules(), log.deals[0])]
+    >>> walked[:3], len(walked) == len(log.deals[0].actions) + 1
+    ([None, 0, 1], True)
+    """
+    state = DealState(rules, deal.dealer, deal.hands, number=number)
+    yield None, None, None, state
+    for i, action in enumerate(deal.actions):
+        before = state.copy()
+        handler = _HANDLERS.get(type(action))
+        if handler is not None:
+            handler(state, action)
+        state.n_actions += 1
+        if _doubling_over(deal, i):
+            state.end_doubling()
+        yield i, action, before, state
+
+
+def _auction_word(action: BidAction | PassAction | DittoAction, before: DealState) -> str:
+    if isinstance(action, BidAction):
+        return str(action.value)
+    if isinstance(action, PassAction):
+        return "pass"
+    return f"ditto {before.high_value}"
+
+
+def _hands(state: DealState, seat: Seat | None) -> dict[Seat, tuple[Card | None, ...]]:
+    return {s: tuple(state.hand(s, seat)) for s in SEATS}
 
 
 def _view(
@@ -106,32 +186,65 @@ def _view(
     seat: Seat | None,
     findings: list[Finding],
     last: bool,
+    said: list[tuple[Seat, str]],
+    hands: dict[Seat, tuple[Card | None, ...]] | None = None,
 ) -> StepView:
-    hands = {s: tuple(state.hand(s, seat)) for s in SEATS}
+    tricks = tuple(
+        PastTrick(
+            tuple(zip([SEATS[s] for s in seats], [ALL_CARDS[c] for c in cards], strict=True)),
+            SEATS[winner],
+            pts,
+        )
+        for _, seats, cards, winner, pts in state.tricks
+    )
+    trick = tuple(state.trick())
+    winner: Seat | None = None
+    if not trick and tricks:  # the whole trick stays on the table until the next lead
+        trick, winner = tricks[-1].cards, tricks[-1].winner
     points = {TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]}
-    needs: dict[Team, int] | None = None
-    if state.caller >= 0:
-        rules = state.rules
-        caller = TEAMS[TEAM_OF[state.caller]]
-        needs = {
-            caller: state.target - points[caller],
-            caller.other: rules.total_points - state.target + 1 - points[caller.other],
-        }
+    needs = side_needs(state)
     here = tuple(f for f in findings if f.action == index or (last and f.action is None))
     return StepView(
         step=step,
         action_index=index,
         action=action,
         description=text,
-        hands=hands,
-        trick=tuple(state.trick()),
+        hands=hands if hands is not None else _hands(state, seat),
+        trick=trick,
         bid=state.standing_bid,
         trump=state.trump_status(seat),
         points=points,
         needs=needs,
         current_seat=state.current_seat,
         findings=here,
+        auction=tuple(said),
+        doubling=_LADDER_WORDS[state.doubled],
+        stake=state.rules.single_hand_points if state.single >= 0 else state.stake,
+        trick_winner=winner,
+        tricks=tricks,
+        single_hand=SEATS[state.single] if state.single >= 0 else None,
+        order=state.order,
     )
+
+
+def side_needs(state: DealState) -> dict[Team, int] | None:
+    """Card points each side still needs once there is a call: the caller's side to reach the
+    target, the other side to stop it (None before the call). At or below 0: done.
+
+    >>> from replay.script import run_script
+    >>> from schema import Rules
+    >>> state = run_script(Rules.preset("pagat"), "N", None, "E:16 S:p W:p N:p")
+    >>> side_needs(state)
+    {<Team.EW: 'EW'>: 16, <Team.NS: 'NS'>: 13}
+    """
+    if state.caller < 0:
+        return None
+    caller = TEAMS[TEAM_OF[state.caller]]
+    taken = {TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]}
+    return {
+        caller: state.target - taken[caller],
+        caller.other: state.rules.total_points - state.target + 1 - taken[caller.other],
+    }
 
 
 def describe(

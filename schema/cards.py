@@ -239,7 +239,7 @@ class Card(Enum):
         try:
             return _CARD_BY_TEXT[text]
         except (KeyError, TypeError):
-            raise ValueError(f"{text!r} is not a card") from None
+            raise ValueError(not_a_card(text)) from None
 
     @staticmethod
     def from_index(index: int) -> Card:
@@ -260,6 +260,40 @@ class Card(Enum):
 # Members are defined in index order: ALL_CARDS[card.index] is card.
 ALL_CARDS: Final[tuple[Card, ...]] = tuple(Card)
 _CARD_BY_TEXT: Final[dict[str, Card]] = {card.text: card for card in ALL_CARDS}
+
+_SUIT_SYMBOLS: Final = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D"}
+
+
+def nearest_card(text: object) -> Card | None:
+    """The card a person most likely meant by a text that is not one, or None.
+
+    Read leniently: any case, ``10`` for the ten, ``1`` for the ace (as Bhoos writes it), the
+    suit symbols, the suit first.
+
+    >>> [nearest_card(t) for t in ("10H", "jh", "H9", "a♦", "XS")]
+    [Card('TH'), Card('JH'), Card('9H'), Card('AD'), None]
+    """
+    if not isinstance(text, str):
+        return None
+    spelt = text.strip().upper().replace("10", "T")
+    for symbol, letter in _SUIT_SYMBOLS.items():
+        spelt = spelt.replace(symbol, letter)
+    if len(spelt) == 2 and spelt[0] in "SHDC" and spelt[1] not in "SHDC":
+        spelt = spelt[1] + spelt[0]
+    if spelt.startswith("1"):
+        spelt = "A" + spelt[1:]
+    return _CARD_BY_TEXT.get(spelt)
+
+
+def not_a_card(text: object) -> str:
+    """Why a text is not a card, and the spelling to write where one is near.
+
+    >>> not_a_card("10H"), not_a_card("XS")
+    ("'10H' is not a card; write TH", "'XS' is not a card")
+    """
+    near = nearest_card(text)
+    message = f"{text!r} is not a card"
+    return f"{message}; write {near.text}" if near is not None else message
 
 
 def cards_in_mask(mask: int) -> list[Card]:

@@ -33,7 +33,7 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from pydantic_core.core_schema import ErrorType
 
-from schema.cards import Card, Seat, Suit, Team
+from schema.cards import Card, Seat, Suit, Team, not_a_card
 from schema.rules import PRESET_NAMES, Rules, RulesError, resolve_rules
 
 FORMAT_NAME: Final = "twentynine.match"
@@ -82,7 +82,7 @@ def _reworded(exc: ValidationError, input_type: Literal["python", "json"]) -> Va
         ctx = e.get("ctx")
         kind: str | PydanticCustomError
         if e["type"] == "enum" and ctx is not None and ctx.get("expected") == _CARD_EXPECTED:
-            kind = PydanticCustomError("card", "{value} is not a card", {"value": repr(e["input"])})
+            kind = PydanticCustomError("card", "{reason}", {"reason": not_a_card(e["input"])})
             ctx = None
         elif e["type"] in _BUILTIN_ERRORS:
             kind = e["type"]
@@ -425,3 +425,42 @@ def match_json_schema() -> dict[str, Any]:
     document["$id"] = "twentynine.match.v1"
     document["title"] = "Twenty-Nine match log, version 1"
     return document
+
+
+class _RepeatedKeyError(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document = dict(pairs)
+    if len(document) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKeyError(key)
+            seen.add(key)
+    return document
+
+
+_UNIQUE_KEYS: Final = json.JSONDecoder(object_pairs_hook=_unique_pairs)  # one, made once
+
+
+def repeated_key(data: bytes | str) -> str | None:
+    """The first key that one object of a JSON document gives twice, or None.
+
+    JSON parsers keep the last value of a repeated key, so a second ``"deals": []`` would
+    hide every deal: a log holds each key once (a document that is not JSON gives None, for
+    the models to say why).
+
+    >>> repeated_key(b'{"deals": [1], "id": "m", "deals": []}'), repeated_key(b'{"a": {"b": 1}}')
+    ('deals', None)
+    """
+    try:
+        _UNIQUE_KEYS.decode(data if isinstance(data, str) else data.decode("utf-8"))
+    except _RepeatedKeyError as exc:
+        return exc.key
+    except (ValueError, RecursionError):  # not JSON (UnicodeDecodeError is a ValueError)
+        return None
+    return None

@@ -114,8 +114,8 @@ class Rules(BaseModel):
         default=3, ge=1, le=12, description="Stake of a single hand, won or lost."
     )
     zero_point_throw_in: ZeroPointThrowIn = Field(
-        description="P1 or P2 with no points in the first four: off; automatic throw-in; or "
-        "on_request (that seat may ask for a redeal)."
+        description="No points in a player's first four: off; automatic throw-in when P1 or P2 "
+        "(seed 000); or on_request, any player may ask for a redeal (seed 003)."
     )
     opponents_no_trump_throw_in: bool = Field(
         description="Thrown in when the caller's opponents hold no trump, or only the 7."

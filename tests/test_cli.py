@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from replay import engine_build
 from schema.log import match_json_schema
 from twentynine.cli import app
+from twentynine.textout import ERROR_PREFIX
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 runner = CliRunner()
@@ -122,7 +123,7 @@ def test_audit_bad_document_one_line_exit_2(tmp_path: Path, change: str, expecte
     assert result.exit_code == 2
     errors = result.stderr.strip().splitlines()
     assert len(errors) == 1
-    assert errors[0].startswith(str(tmp_path / expected))
+    assert errors[0].startswith(ERROR_PREFIX + str(tmp_path / expected))
     assert "Traceback" not in result.output
 
 
@@ -132,7 +133,7 @@ def test_audit_truncated_json_exit_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["audit", str(path)])
     assert result.exit_code == 2
     [line] = result.stderr.strip().splitlines()
-    assert line.startswith(f"{path}:1: invalid JSON: EOF while parsing")
+    assert line.startswith(f"{ERROR_PREFIX}{path}:1: invalid JSON: EOF while parsing")
 
 
 def test_audit_searches_folders_reads_stdin_and_speaks_json(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """`twentynine audit` and `twentynine replay` over real logs made by the engine."""
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -9,7 +10,8 @@ from typer.testing import CliRunner
 
 from importers.canonical import dump_match
 from replay import random_match
-from schema.log import MatchLog, PlayAction
+from schema.cards import Seat
+from schema.log import MatchLog, PlayAction, TrumpAction, player_name
 from schema.rules import Rules
 from tests.terminal import Terminal
 from twentynine.cli import app
@@ -110,7 +112,7 @@ def test_rules_override_changes_the_verdict(tmp_path: Path) -> None:
     other = runner.invoke(app, ["audit", str(path), "--rules", "pagat"])
     assert other.exit_code == 1
     bad = runner.invoke(app, ["audit", str(path), "--rules", "hearts"])
-    assert bad.exit_code == 2 and "--rules: unknown preset 'hearts'" in bad.stderr
+    assert bad.exit_code == 2 and "'hearts' is not one of 'bangladesh'" in bad.output
 
 
 def test_stdin_is_read(clean_match: MatchLog) -> None:
@@ -119,26 +121,120 @@ def test_stdin_is_read(clean_match: MatchLog) -> None:
     assert "1 file, 1 match" in result.stdout
 
 
+def _frames(output: str) -> list[str]:
+    return [f for f in output.split("\n\nmatch ") if f.strip()]
+
+
 def test_replay_prints_every_step_off_a_terminal(tmp_path: Path, clean_match: MatchLog) -> None:
     path = _write(tmp_path / "m.json", clean_match)
     result = runner.invoke(app, ["replay", str(path), "--deal", "1"])
     assert result.exit_code == 0, result.output
     actions = len(clean_match.deals[0].actions)
-    assert result.stdout.count(f"step {actions}/{actions}") == 1
-    assert "step 0/" in result.stdout and "the deal begins" in result.stdout
-    assert "needs:" in result.stdout and "trump:" in result.stdout
+    frames = _frames(result.stdout)
+    assert len(frames) == actions + 1
+    assert (
+        frames[0].splitlines()[1].startswith(f"before the first action (actions 0-{actions - 1})")
+    )
+    for k, frame in enumerate(frames[1:]):
+        assert frame.splitlines()[1].startswith(f"action {k} of 0-{actions - 1}: ")
+    assert "Result: " in frames[-1]
+    for label in ("Auction", "Contract  ", "Trump     ", "Points    ", "Needs     "):
+        assert label in frames[0]
+    names = {player_name(p) for p in clean_match.players.values()}
+    assert all(name in frames[0] for name in names)
+
+
+def test_replay_frames_keep_their_columns_and_show_whole_tricks(
+    tmp_path: Path, clean_match: MatchLog
+) -> None:
+    path = _write(tmp_path / "m.json", clean_match)
+    frames = _frames(runner.invoke(app, ["replay", str(path)]).stdout)
+    boxes = {line.index("┌") for frame in frames for line in frame.splitlines() if "┌" in line}
+    panels = {
+        line.index("Contract") for f in frames for line in f.splitlines() if "Contract" in line
+    }
+    assert len(boxes) == 1 and len(panels) == 1
+    # cards are written with suit symbols only: no `9D` anywhere
+    assert not any(re.search(r"\b[AKQJT987][SHDC]\b", frame) for frame in frames)
+    plays = [i for i, a in enumerate(clean_match.deals[0].actions) if isinstance(a, PlayAction)]
+    fourth = frames[plays[3] + 1]
+    shown = _table(fourth)
+    assert sum(shown.count(symbol) for symbol in "♠♥♦♣") == 4 and shown.count("*") == 1
+    assert "Tricks" in fourth and " 1  " in fourth.split("Tricks")[1]
+    # the next lead clears it
+    after = _table(frames[plays[4] + 1])
+    assert sum(after.count(symbol) for symbol in "♠♥♦♣") == 1
+
+
+def test_replay_columns_hold_long_names_and_hidden_hands(tmp_path: Path) -> None:
+    names = {seat: f"{seat.value} a player with a very long name" for seat in Seat}
+    match = random_match(Rules.preset("bangladesh"), 5, names)
+    path = _write(tmp_path / "long.json", match)
+    for seat in ([], ["--seat", "W"], ["--seat", "E"]):
+        frames = _frames(runner.invoke(app, ["replay", str(path), *seat]).stdout)
+        boxes = {line.index("┌") for f in frames for line in f.splitlines() if "┌" in line}
+        sides = {line.index("│") for f in frames for line in f.splitlines() if "│" in line}
+        panels = {
+            line.index("Contract") for f in frames for line in f.splitlines() if "Contract" in line
+        }
+        assert len(boxes) == 1 and len(sides) == 1 and len(panels) == 1, seat
+
+
+def _table(frame: str) -> str:
+    """What is inside the box of the trick on the table."""
+    lines = [line for line in frame.splitlines() if "│" in line]
+    return "".join(line[line.index("│") : line.rindex("│") + 1] for line in lines)
+
+
+def test_replay_at_an_audited_action(tmp_path: Path, clean_match: MatchLog) -> None:
+    bad, deal, index = _with_revoke(clean_match)
+    path = _write(tmp_path / "bad.json", bad)
+    audit = runner.invoke(app, ["audit", str(path)])
+    where = audit.stdout.splitlines()[0].split(": ")[0]
+    deal_no, action_no = where.split(":")[-2:]
+    assert (int(deal_no), int(action_no)) == (deal, index)
+    at = runner.invoke(app, ["replay", str(path), "--deal", deal_no, "--at", action_no])
+    assert at.exit_code == 0, at.output
+    [frame] = _frames(at.stdout)
+    assert frame.splitlines()[1].startswith(f"action {index} of ")
+    assert "!! REVOKE (error)" in frame
+    found = runner.invoke(app, ["replay", str(path), "--finding"])
+    assert found.exit_code == 0 and found.stdout == at.stdout
+    clean = _write(tmp_path / "clean.json", clean_match)
+    none = runner.invoke(app, ["replay", str(clean), "--finding"])
+    assert none.exit_code == 2 and "has no finding" in none.stderr
+    beyond = runner.invoke(app, ["replay", str(path), "--at", "999"])
+    assert beyond.exit_code == 2 and "deal 1 has" in beyond.stderr
 
 
 def test_replay_for_one_seat_hides_the_others(tmp_path: Path, clean_match: MatchLog) -> None:
     path = _write(tmp_path / "m.json", clean_match)
     result = runner.invoke(app, ["replay", str(path), "--seat", "N"])
     assert result.exit_code == 0, result.output
-    first = result.stdout.split("\n\n")[1]
-    east = next(line for line in first.splitlines() if "E  " in line)
+    frames = _frames(result.stdout)
+    east = player_name(clean_match.players[Seat.E])
+    north = player_name(clean_match.players[Seat.N])
     # before the second four are dealt, each seat holds four cards
-    assert east.split("E  ")[-1].split() == ["??"] * 4
-    north = next(line for line in first.splitlines() if line.strip().startswith("N  "))
-    assert "??" not in north
+    assert f"E {east} (4 unseen)" in frames[0]
+    assert f"N {north} (" not in frames[0]
+    trump = next(
+        i for i, a in enumerate(clean_match.deals[0].actions) if isinstance(a, TrumpAction)
+    )
+    caller = clean_match.deals[0].actions[trump].seat
+    for at, held in ((trump, 4), (trump + 1, 8)):
+        seen = runner.invoke(app, ["replay", str(path), "--seat", caller.value, "--at", str(at)])
+        [frame] = _frames(seen.stdout)
+        # only the caller's own cards show: the first four when it chose the trump
+        ranks = [
+            token
+            for line in frame.splitlines()[3:]
+            if "Tricks" not in line
+            for token in line[:60].split()
+            if re.fullmatch("[AKQJT987]", token)
+        ]
+        action = clean_match.deals[0].actions[at]
+        played = at > trump and isinstance(action, PlayAction) and action.seat is caller
+        assert len(ranks) + played == held, at
 
 
 def test_replay_bad_choices_are_one_line(tmp_path: Path, clean_match: MatchLog) -> None:
@@ -151,13 +247,51 @@ def test_replay_bad_choices_are_one_line(tmp_path: Path, clean_match: MatchLog) 
 
 def test_replay_steps_on_a_real_terminal(tmp_path: Path, clean_match: MatchLog) -> None:
     path = _write(tmp_path / "m.json", clean_match)
-    with Terminal([sys.executable, "-m", "twentynine", "replay", str(path)]) as terminal:
-        assert b"step 0/" in terminal.read_until(b"step 0/")
-        terminal.type(b"\x1b[C")
-        assert b"step 1/" in terminal.read_until(b"step 1/")
-        terminal.type(b"5\r")
-        assert b"step 5/" in terminal.read_until(b"step 5/")
-        terminal.type(b"\x1b[D")
-        assert b"step 4/" in terminal.read_until(b"step 4/")
+    last = len(clean_match.deals[0].actions) - 1
+    deals = len(clean_match.deals)
+    command = [sys.executable, "-m", "twentynine", "replay", str(path)]
+    with Terminal(command) as terminal:
+        first = terminal.read_until(b"? keys")
+        assert f"deal 1/{deals} \u00b7 start of 0-{last}".encode() in first
+        assert b"\x1b[31m" in first  # hearts and diamonds in red on a terminal
+        for keys, status in [
+            (b"\x1b[C", "action 0 "),
+            (b"5\r", "action 5 "),
+            (b"\x1b[D", "action 4 "),
+            (b"\x1b[F", f"action {last} "),
+            (b"\x1b[H", "start "),
+            (b"\x1b[6~", f"deal 2/{deals} \u00b7 start "),
+            (b"]", f"deal 3/{deals} \u00b7 start "),
+            (b"\x1b[5~", f"deal 2/{deals} \u00b7 start "),
+            (b"[", f"deal 1/{deals} \u00b7 start "),
+        ]:
+            terminal.type(keys)
+            assert status.encode() in terminal.read_until(status.encode()), keys
+        terminal.type(b"?")
+        assert b"Page Down" in terminal.read_until(b"Page Down")
+        terminal.type(b"x")
+        assert b"? keys" in terminal.read_until(b"? keys")
         terminal.type(b"q")
         assert terminal.finish() == 0
+
+
+def test_replay_starts_at_a_finding_on_a_terminal(tmp_path: Path, clean_match: MatchLog) -> None:
+    bad, deal, index = _with_revoke(clean_match)
+    path = _write(tmp_path / "bad.json", bad)
+    command = [sys.executable, "-m", "twentynine", "replay", str(path), "--finding"]
+    with Terminal(command) as terminal:
+        shown = terminal.read_until(b"? keys")
+        assert f"deal {deal}/{len(bad.deals)} \u00b7 action {index} ".encode() in shown
+        assert b"!! REVOKE" in shown
+        terminal.type(b"q")
+        assert terminal.finish() == 0
+
+
+def test_replay_frame_is_the_pinned_one() -> None:
+    """The frame at the revoke of sample_logs/bad/revoke.json, checked by hand once."""
+    root = Path(__file__).resolve().parent
+    sample = root.parent / "sample_logs" / "bad" / "revoke.json"
+    result = runner.invoke(app, ["replay", str(sample), "--finding"])
+    assert result.exit_code == 0, result.output
+    pinned = (root / "fixtures" / "replay_frame.txt").read_text(encoding="utf-8")
+    assert result.stdout.replace(str(sample), "sample_logs/bad/revoke.json") == pinned

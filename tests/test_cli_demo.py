@@ -3,6 +3,7 @@
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from twentynine.cli import app
@@ -11,12 +12,18 @@ runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 
 
-def test_demo_runs_every_step(tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    result = runner.invoke(app, ["demo", "--samples", str(SAMPLES), "--out", str(out)])
+def test_demo_runs_every_step_from_any_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no sample_logs/ here: the demo uses the packaged samples
+    out = Path("out")
+    result = runner.invoke(app, ["demo", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    for step in range(1, 10):
+    for step in range(1, 11):
         assert f"== {step}." in result.stdout
+    for report in ("match.html", "players.html"):
+        assert f"{out / report}" in result.stdout
+        assert (out / report).read_text().startswith("<!DOCTYPE html>")
     assert "again: " in result.stdout and " 0 stored (0 deals" in result.stdout
     assert "DIFFERENT" not in result.stdout
     assert (out / "imported.jsonl").stat().st_size > 0

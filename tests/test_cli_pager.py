@@ -6,8 +6,9 @@ from tests.terminal import Terminal
 
 SCRIPT = """
 import sys
-from twentynine.pager import show_frames
-show_frames([f"FRAME-{i}" for i in range(1, 11)], sys.stdout, interactive=True)
+from twentynine.pager import show_deals
+deals = {1: [f"D1-FRAME-{i}" for i in range(10)], 2: [f"D2-FRAME-{i}" for i in range(4)]}
+show_deals(deals.__getitem__, 2, sys.stdout, deal=1, frame=-1)
 print("DONE")
 """
 
@@ -19,22 +20,34 @@ def _shown(screen: bytes) -> str:
 
 def test_keys_drive_the_pager_on_a_terminal() -> None:
     with Terminal([sys.executable, "-c", SCRIPT]) as terminal:
-        assert _shown(terminal.read_until(b"step 1/10")) == "FRAME-1"
-        for keys, step, frame in [
-            (b"\r", b"step 2/10", "FRAME-2"),
-            (b"\x1b[C", b"step 3/10", "FRAME-3"),
-            (b"\x1b[D", b"step 2/10", "FRAME-2"),
-            (b" ", b"step 3/10", "FRAME-3"),
-            (b"p", b"step 2/10", "FRAME-2"),
+        # frame -1: the deal's last frame; frame K + 1 is action K
+        assert _shown(terminal.read_until(b"action 8 of 0-8")) == "D1-FRAME-9"
+        for keys, status, frame in [
+            (b"\x1b[H", b"deal 1/2 \xc2\xb7 start", "D1-FRAME-0"),
+            (b"\r", b"action 0 ", "D1-FRAME-1"),
+            (b"\x1b[C", b"action 1 ", "D1-FRAME-2"),
+            (b"\x1b[D", b"action 0 ", "D1-FRAME-1"),
+            (b" ", b"action 1 ", "D1-FRAME-2"),
+            (b"p", b"action 0 ", "D1-FRAME-1"),
+            (b"\x1bOF", b"action 8 ", "D1-FRAME-9"),
+            (b"\x1b[1~", b"start", "D1-FRAME-0"),
+            (b"\x1b[6~", b"deal 2/2 \xc2\xb7 start of 0-2", "D2-FRAME-0"),
+            (b"]", b"deal 2/2 \xc2\xb7 start of 0-2", "D2-FRAME-0"),  # no deal 3
+            (b"G", b"deal 2/2 \xc2\xb7 action 2 ", "D2-FRAME-3"),
+            (b"[", b"deal 1/2 \xc2\xb7 start", "D1-FRAME-0"),
         ]:
             terminal.type(keys)
-            assert _shown(terminal.read_until(step)) == frame
-        terminal.type(b"7")
-        assert b"go to: 7" in terminal.read_until(b"go to: 7")
+            assert _shown(terminal.read_until(status)) == frame, keys
+        terminal.type(b"6")
+        assert b"go to action: 6" in terminal.read_until(b"go to action: 6")
         terminal.type(b"\r")
-        assert _shown(terminal.read_until(b"step 7/10")) == "FRAME-7"
+        assert _shown(terminal.read_until(b"action 6 ")) == "D1-FRAME-7"
         terminal.type(b"99\r")
-        assert _shown(terminal.read_until(b"step 10/10")) == "FRAME-10"
+        assert _shown(terminal.read_until(b"action 8 ")) == "D1-FRAME-9"
+        terminal.type(b"?")
+        assert _shown(terminal.read_until(b"any key goes back")) == "Keys"
+        terminal.type(b"z")
+        assert _shown(terminal.read_until(b"? keys")) == "D1-FRAME-9"
         terminal.type(b"q")
         assert terminal.finish() == 0
         assert b"DONE" in terminal.seen

@@ -68,7 +68,6 @@ def test_set_options_players_and_inject(tmp_path: Path) -> None:
 
 def test_bad_arguments_are_one_line(tmp_path: Path) -> None:
     for args, message in [
-        (["--rules", "hearts"], "unknown preset 'hearts'"),
         (["--rules", "pagat", "--set", "redouble=true"], "redouble needs double"),
         (["--rules", "pagat", "--set", "nonsense"], "write OPTION=VALUE"),
         (["--rules", "pagat", "--players", "A,B"], ""),

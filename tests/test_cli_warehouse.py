@@ -4,8 +4,11 @@ import json
 from pathlib import Path
 
 import duckdb
+import pytest
 from typer.testing import CliRunner
 
+from reports.warehouse import ddl
+from tests.test_cli_errors import run_cli
 from twentynine.cli import app
 
 runner = CliRunner()
@@ -107,3 +110,70 @@ def test_a_player_is_found_by_any_name_a_match_gave(tmp_path: Path) -> None:
     assert one.exit_code == 0, one.output
     [row] = [json.loads(line) for line in one.stdout.splitlines()]
     assert row["player_id"] == "5WrVWE6G"
+
+
+def test_stats_by_role_with_intervals_and_the_one_deal_note(tmp_path: Path) -> None:
+    # the Bhoos archive sample: every game gives its four players new ids
+    db = tmp_path / "w.duckdb"
+    archive = SAMPLES / "formats" / "bhoos_archive.json"
+    loaded = runner.invoke(app, ["load", str(archive), "--db", str(db)])
+    assert loaded.exit_code == 0, loaded.output
+    games = len(json.loads(archive.read_text())["games"])
+    players = runner.invoke(app, ["stats", "--db", str(db), "--format", "csv"])
+    assert players.exit_code == 0, players.output
+    assert "make_rate,make_rate_low,make_rate_high" in players.stdout.splitlines()[0]
+    assert players.stderr.startswith(f"note: {4 * games} of {4 * games} players have played")
+    roles = runner.invoke(app, ["stats", "--db", str(db), "--by", "role", "--format", "json"])
+    assert roles.exit_code == 0 and not roles.stderr
+    rows = {row["role"]: row for row in map(json.loads, roles.stdout.splitlines())}
+    assert [rows[p]["deals"] for p in ("P1", "P2", "P3", "P4")] == [games] * 4
+    table = runner.invoke(
+        app, ["stats", "--db", str(db), "--by", "role", "--columns", "calls,make_rate"]
+    )
+    assert table.stdout.splitlines()[0].split() == ["role", "meaning", "calls", "make_rate"]
+    caller = next(line for line in table.stdout.splitlines() if line.startswith("caller"))
+    rate = rows["caller"]["make_rate"]
+    low, high = rows["caller"]["make_rate_low"], rows["caller"]["make_rate_high"]
+    assert caller.endswith(f"{rate:.3f} [{low:.2f}, {high:.2f}]")
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--since", "2026-13-01"], "--since '2026-13-01': not a date"),
+        (["--sort", "make"], "no statistic 'make'; did you mean 'make_rate'?"),
+        (["--columns", "deals,nope"], "no statistic 'nope'"),
+    ],
+)
+def test_stats_options_refused_in_one_line(tmp_path: Path, option: list[str], message: str) -> None:
+    db = tmp_path / "w.duckdb"
+    _load(db)
+    result = runner.invoke(app, ["stats", "--db", str(db), *option])
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr
+
+
+def test_stats_preset_choices_in_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    _load(db)
+    result = run_cli("stats", "--db", str(db), "--preset", "bridge")
+    assert result.returncode == 2
+    line = result.stderr.strip()
+    assert len(line.splitlines()) == 1 and "'bridge' is not one of 'bangladesh'" in line
+
+
+def test_an_older_file_gets_the_new_views(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    _load(db)
+    older = ddl.SCHEMA_VERSION - 1
+    with duckdb.connect(str(db)) as con:
+        con.execute("DROP VIEW contracts")
+        con.execute("DROP VIEW role_stats")
+        con.execute(f"UPDATE warehouse_info SET value = '{older}' WHERE key = 'schema_version'")
+    outdated = runner.invoke(app, ["stats", "--db", str(db)])
+    assert outdated.exit_code == 2
+    assert f"needs migrating to {ddl.SCHEMA_VERSION}" in outdated.stderr
+    again = runner.invoke(app, ["load", str(SAMPLES / "pagat.json"), "--db", str(db)])
+    assert again.exit_code == 0, again.output
+    counted = runner.invoke(app, ["query", "select count(*) from contracts", "--db", str(db)])
+    assert counted.exit_code == 0 and int(counted.stdout.split()[-1]) > 0

@@ -82,7 +82,7 @@ def test_read_any_reads_each_format_and_from_overrides_detection() -> None:
     assert len(list(read_any(str(SAMPLES / "bhoos_archive.json")))) == 8
     [forced] = read_any(SAMPLES / "bhoos_archive.json", "canonical")
     assert not forced.ok
-    assert f"{SAMPLES / 'bhoos_archive.json'}: deals: missing required field" in map(
+    assert f"{SAMPLES / 'bhoos_archive.json'}:1:1: deals: missing required field" in map(
         str, forced.problems
     )
     with pytest.raises(ValueError, match="unknown format 'pbn'"):

@@ -252,5 +252,33 @@ def test_redeal_on_request() -> None:
     assert codes(off) == [("REDEAL_NOT_ALLOWED", 0)]
 
 
+# N deals counter-clockwise: W is P1, S P2, E P3, N P4; E and N hold no point in their first four.
+ZERO_P3_P4 = {
+    "W": "JS 9S KH QH JD 9D AD TD",
+    "S": "AS TS 8H 7H KD QD 8D 7D",
+    "E": "KS QS 8S 7S JH 9H AH TH",
+    "N": "KC QC 8C 7C JC 9C AC TC",
+}
+
+
+@pytest.mark.parametrize("seat", [Seat.E, Seat.N])
+def test_redeal_on_request_by_any_player_without_points(seat: Seat) -> None:
+    """Seed 003 §7: any player whose first four hold no point may ask (not only P1 and P2)."""
+    rules = CLASSIC.with_options(zero_point_throw_in="on_request")
+    state = run_script(rules, "N", ZERO_P3_P4, "W:p S:p")
+    state.apply(RedealAction(seat=seat))
+    assert codes(state) == []
+    assert state.outcome is not None and state.outcome.thrown_in == "redeal"
+
+
+def test_the_forced_dealer_is_offered_the_redeal() -> None:
+    rules = CLASSIC.with_options(zero_point_throw_in="on_request")
+    state = run_script(rules, "N", ZERO_P3_P4, "W:p S:p E:p")
+    assert [a.type for a in state.legal_actions()] == ["redeal", "bid"]
+    holding = run_script(rules, "N", ZERO_P3_P4, "W:p")
+    holding.apply(RedealAction(seat=Seat.S))
+    assert codes(holding) == [("REDEAL_NOT_ALLOWED", 1)]
+
+
 def _hands(spec: dict[str, str]) -> dict[Seat, list[Card | None]]:
     return {Seat(seat): parse_hand(text) for seat, text in spec.items()}

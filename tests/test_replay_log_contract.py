@@ -92,9 +92,11 @@ def test_a_bad_card_is_worded_as_before(bad: object, entry: str) -> None:
             MatchLog.model_validate_json(json.dumps(document))
     errors = {(".".join(map(str, e["loc"])), e["type"], e["msg"]) for e in caught.value.errors()}
     assert ("players", "players", "no player for seat W") in errors
+    # where a spelling is near, the message says it: 'js' is not a card; write JS
+    said = f"{bad!r} is not a card" + {"js": "; write JS", "10S": "; write TS"}.get(str(bad), "")
     if bad is not None:  # a hand may hold null: a card not seen
-        assert ("deals.0.hands.N.2", "card", f"{bad!r} is not a card") in errors
-    assert ("deals.0.actions.0.play.card", "card", f"{bad!r} is not a card") in errors
+        assert ("deals.0.hands.N.2", "card", said) in errors
+    assert ("deals.0.actions.0.play.card", "card", said) in errors
 
 
 def test_an_action_always_writes_its_type() -> None:

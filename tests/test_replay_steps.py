@@ -39,7 +39,13 @@ def test_the_show_trick() -> None:
     assert steps[6].trick == ((Seat.N, Card.parse("JS")),)
     end = steps[10]
     assert end.description == "E plays 7S; W wins trick 1 (6 points)"
-    assert end.trick == ()
+    # the whole trick stays on the table, its winner marked, until the next lead
+    assert end.trick == (*steps[9].trick, (Seat.E, Card.parse("7S")))
+    assert len(end.trick) == 4 and end.trick_winner is Seat.W
+    assert end.tricks[0].cards == end.trick and end.tricks[0].winner is Seat.W
+    assert end.tricks[0].points == 6
+    lead = next(s for s in steps[11:] if s.trick)
+    assert len(lead.trick) == 1 and lead.trick_winner is None
     assert end.points == {Team.NS: 0, Team.EW: 6}
     # the callers need 18 - 6; the defenders 29 - 18 + 1
     assert end.needs == {Team.EW: 12, Team.NS: 12}
@@ -77,18 +83,25 @@ def test_deal_level_findings_on_the_last_step() -> None:
         deal_steps(LOG, 2)
 
 
-def test_the_second_four_show_once_nobody_doubles() -> None:
-    """The step before the single-hand decision (or the opening lead) shows eight cards."""
+def test_the_second_four_show_once_dealt() -> None:
+    """At the trump choice a seat holds its first four only; the second four show at the
+    single-hand decision (or the opening lead)."""
     alone = make_match("bangladesh", [make_deal("E", SINGLE, f"{SINGLE_CALL} N:single")])
     steps = deal_steps(alone, 1, seat=Seat.N)
     assert steps[5].description == "N chooses the trump: spades"
-    assert len(steps[5].hands[Seat.N]) == 8
-    assert steps[5].hands[Seat.W] == (None,) * 8
+    assert len(steps[5].hands[Seat.N]) == 4
+    assert steps[5].hands[Seat.W] == (None,) * 4
+    assert steps[6].description == "N declares single hand"
+    assert len(steps[6].hands[Seat.N]) == 8
+    assert steps[6].hands[Seat.W] == (None,) * 8
+    assert steps[6].single_hand is Seat.N
     doubled = f"{SINGLE_CALL} W:double {SINGLE_WIN}"
     steps = deal_steps(make_match("bangladesh", [make_deal("E", SINGLE, doubled)]), 1)
     assert [len(h) for h in steps[5].hands.values()] == [4, 4, 4, 4]  # W may double
     assert steps[6].description == "W doubles"
-    assert [len(h) for h in steps[6].hands.values()] == [8, 8, 8, 8]  # nobody redoubles
+    # W doubled on four cards; nobody redoubles, so the lead is made from eight
+    assert [len(h) for h in steps[6].hands.values()] == [4, 4, 4, 4]
+    assert [len(h) for h in steps[7].hands.values()] == [7, 8, 8, 8]
 
 
 def test_seat_view_holds_what_a_seat_may_know() -> None:
@@ -120,3 +133,16 @@ def test_seat_view_holds_what_a_seat_may_know() -> None:
         None,
     )
     assert len(view.hand) == 4 and not view.second_dealt
+
+
+def test_auction_and_stake() -> None:
+    doubled = f"{SINGLE_CALL} W:double {SINGLE_WIN}"
+    steps = deal_steps(make_match("bangladesh", [make_deal("E", SINGLE, doubled)]), 1)
+    bids = list(make_deal("E", SINGLE, doubled).actions[:4])
+    assert steps[4].auction == tuple(
+        (a.seat, str(a.value) if a.type == "bid" else "pass") for a in bids
+    )
+    rules = Rules.preset("bangladesh")
+    assert (steps[5].doubling, steps[5].stake) == (None, rules.stake)
+    assert (steps[6].doubling, steps[6].stake) == ("doubled", 2 * rules.stake)
+    assert steps[1].order[3] is Seat.E  # the dealer bids last

@@ -262,6 +262,18 @@ def test_single_hand_lost_at_the_first_trick_lost() -> None:
     assert state.outcome.score_change == {Team.NS: -3, Team.EW: 0}
 
 
+@pytest.mark.parametrize("end_when_decided", [True, False])
+def test_a_card_after_the_lost_trick_ends_nothing_more(end_when_decided: bool) -> None:
+    """Seed 000 §9: the first trick lost ends the deal, with or without the early end."""
+    rules = BANGLADESH.with_options(end_when_decided=end_when_decided)
+    lost = f"{SINGLE_CALL} S:single S:9D E:QD W:JD"
+    state = run_script(rules, "E", SINGLE, f"{lost} W:KS N:JS E:8D")
+    assert codes(state) == [("ACTION_AFTER_DEAL_END", 9)]
+    assert "W played KS after the deal was over" in state.findings[0].message
+    assert state.outcome is not None
+    assert state.outcome.score_change == {Team.NS: -3, Team.EW: 0}
+
+
 def test_single_hand_rules() -> None:
     state = run_script(BANGLADESH, "E", SINGLE, f"{SINGLE_CALL} N:single S:single N:JS S:7S")
     assert codes(state) == [("SINGLE_HAND_NOT_ALLOWED", 6), ("OUT_OF_TURN", 8)]

@@ -73,8 +73,11 @@ def test_export_is_partitioned_parquet_that_duckdb_reads(db: Path, tmp_path: Pat
 def test_export_refusals(tmp_path: Path, db: Path) -> None:
     with pytest.raises(WarehouseMissingError):
         export_parquet(tmp_path / "x", db=tmp_path / "none.duckdb")
-    with pytest.raises(ExportFailedError, match="no folder"):
-        export_parquet(tmp_path / "no" / "such" / "x", db=db)
+    deep = export_parquet(tmp_path / "no" / "such" / "x", db=db)  # folders made as needed
+    assert deep.rows["findings"] == 0 and (tmp_path / "no" / "such" / "x" / "players").is_dir()
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ExportFailedError, match="cannot write it"):
+        export_parquet(tmp_path / "file" / "x", db=db)
     empty = tmp_path / "empty"
     empty.mkdir()
     assert export_parquet(empty, db=db).rows["findings"] == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -10,16 +11,20 @@ from statistics import mean
 
 import pytest
 
-from replay import AuditedMatch, audit_match, random_match
+from replay import AuditedMatch, DealFacts, audit_match, random_match
 from reports.warehouse import ddl
 from reports.warehouse.stats import (
     PLAYER_STATS,
     PlayerNotFoundError,
+    StatsOptionError,
+    StatsRequest,
     call_levels,
     markdown_stats,
     partnership_stats,
     player_stats,
     run_stats,
+    stats_report,
+    wilson_interval,
 )
 from reports.warehouse.store import Warehouse, open_warehouse
 from schema import PRESET_NAMES, Card, Rules, Seat
@@ -69,6 +74,7 @@ def test_every_stat_is_defined_in_the_docs(wh: Warehouse) -> None:
 def _expected(matches: list[tuple[MatchLog, AuditedMatch]], name: str) -> dict[str, object]:
     deals = calls = made = failed = defences = broken = doubles = doubles_won = 0
     pairs = singles = 0
+    double_points = {True: 0, False: 0}
     call_values: list[int] = []
     caller_points: list[int] = []
     for log, audited in matches:
@@ -90,6 +96,8 @@ def _expected(matches: list[tuple[MatchLog, AuditedMatch]], name: str) -> dict[s
                 if action.seat is seat and action.type == "double":
                     doubles += 1
                     doubles_won += scored and f.made is False
+                    swing = f.score_change[seat.team] - f.score_change[seat.team.other]
+                    double_points[swing > 0] += abs(swing)
             pairs += sum(1 for p in f.pairs if p.seat is seat)
             singles += f.single_hand is seat
     return {
@@ -103,6 +111,8 @@ def _expected(matches: list[tuple[MatchLog, AuditedMatch]], name: str) -> dict[s
         "caller_points_per_deal": mean(caller_points) if caller_points else None,
         "doubles": doubles,
         "doubles_won": doubles_won,
+        "double_points_won": double_points[True],
+        "double_points_lost": double_points[False],
         "pairs": pairs,
         "single_hands": singles,
     }
@@ -238,3 +248,123 @@ def test_findings_per_100_deals(tmp_path: Path) -> None:
     assert sum(rows.values()) == len(seated) > 0
     assert per.rows[0][0] == pytest.approx(len(seated))
     assert re.fullmatch(r"\| `findings_per_100_deals` .*", markdown_stats().splitlines()[-1])
+
+
+def _deal_facts(matches: list[tuple[MatchLog, AuditedMatch]]) -> list[tuple[MatchLog, DealFacts]]:
+    return [(log, f) for log, audited in matches for f in audited.deals]
+
+
+def test_role_stats_count_each_deal_once_per_position(
+    wh: Warehouse, matches: list[tuple[MatchLog, AuditedMatch]]
+) -> None:
+    result = stats_report(wh, StatsRequest(by_role=True)).result
+    rows = {row[0]: dict(zip(result.columns, row, strict=True)) for row in result.rows}
+    assert list(rows) == ["P1", "P2", "P3", "P4", "caller", "partner", "defender"]
+    facts = _deal_facts(matches)
+    called = [f for _, f in facts if f.caller is not None]
+    scored = [f for f in called if f.single_hand is None and f.made is not None]
+    for position in ("P1", "P2", "P3", "P4"):
+        assert rows[position]["deals"] == len(facts)
+    assert sum(rows[p]["calls"] for p in ("P1", "P2", "P3", "P4")) == len(called)
+    assert rows["caller"]["deals"] == rows["partner"]["deals"] == len(called)
+    assert rows["defender"]["deals"] == 2 * len(called)
+    made = sum(1 for f in scored if f.made)
+    assert rows["caller"]["calls_made"] == made
+    assert rows["defender"]["defences_broken"] == 2 * (len(scored) - made)
+    low, high = rows["caller"]["make_rate_low"], rows["caller"]["make_rate_high"]
+    assert low < made / len(scored) < high
+    # the dealer bids last: P4's calls are the dealer's own
+    dealer_calls = sum(1 for f in called if f.caller is f.dealer)
+    assert rows["P4"]["calls"] == dealer_calls
+
+
+def test_show_outcomes_of_callers_and_defenders_apart(wh: Warehouse) -> None:
+    result = stats_report(wh, StatsRequest()).result
+    for row in result.rows:
+        stats = dict(zip(result.columns, row, strict=True))
+        chances = wh.query(
+            "SELECT count(*) FILTER (c.is_caller), count(*) FILTER (c.is_caller AND c.asked), "
+            "count(*) FILTER (c.team <> d.caller_team), "
+            "count(*) FILTER (c.team <> d.caller_team AND c.asked) "
+            "FROM show_chances c JOIN deals d USING (match_id, deal_no) "
+            "JOIN match_players mp ON mp.match_id = c.match_id AND mp.seat = c.seat "
+            "WHERE mp.player_id = $p",
+            {"p": stats["player_id"]},
+        ).rows[0]
+        assert (
+            stats["caller_show_chances"],
+            stats["caller_shows"],
+            stats["defender_show_chances"],
+            stats["defender_asks"],
+        ) == chances
+        assert (
+            stats["caller_show_chances"] + stats["defender_show_chances"] <= stats["show_chances"]
+        )
+
+
+def test_stats_options_scope_sort_and_columns(
+    wh: Warehouse, matches: list[tuple[MatchLog, AuditedMatch]]
+) -> None:
+    pagat = stats_report(wh, StatsRequest(preset="pagat")).result
+    deals = sum(len(log.deals) for log, _ in matches if log.rules == "pagat")
+    assert {row[pagat.columns.index("deals")] for row in pagat.rows} == {deals}
+    everyone = stats_report(wh, StatsRequest()).result
+    most = max(row[3] for row in everyone.rows)
+    assert len(stats_report(wh, StatsRequest(min_deals=most)).result.rows) >= 1
+    assert not stats_report(wh, StatsRequest(min_deals=most + 1)).result.rows
+    shown = stats_report(wh, StatsRequest(sort="make_rate", columns=("calls", "make_rate")))
+    assert shown.result.columns == (
+        "player_id", "name", "calls", "make_rate", "make_rate_low", "make_rate_high"
+    )  # fmt: skip
+    rates = [row[3] for row in shown.result.rows]
+    assert rates == sorted(rates, reverse=True)
+    assert stats_report(wh, StatsRequest(player="aSHA")).result.rows[0][0] == "Asha"
+    with pytest.raises(PlayerNotFoundError, match="did you mean 'Asha'"):
+        stats_report(wh, StatsRequest(player="Ashaa"))
+    with pytest.raises(StatsOptionError, match="did you mean 'make_rate'"):
+        stats_report(wh, StatsRequest(sort="make_rat"))
+    none_since = stats_report(wh, StatsRequest(since=dt.date(2000, 1, 1))).result
+    assert not none_since.rows  # the random matches record no start
+
+
+def test_a_note_when_most_players_have_one_deal(tmp_path: Path) -> None:
+    logs = [
+        random_match(
+            Rules.preset("bhoos"), seed, {s: f"id{seed}{s.value}" for s in Seat}
+        ).model_copy(update={"deals": random_match(Rules.preset("bhoos"), seed).deals[:1]})
+        for seed in range(3)
+    ]
+    with open_warehouse(tmp_path / "w.duckdb") as wh:
+        wh.load(logs)
+        report = stats_report(wh, StatsRequest())
+        by_role = stats_report(wh, StatsRequest(by_role=True))
+    assert report.notes and report.notes[0].startswith("12 of 12 players have played a single")
+    assert "--by role" in report.notes[0]
+    assert not by_role.notes and by_role.result.rows[0][2] == 3
+
+
+def test_contracts_has_one_row_per_scored_call(
+    wh: Warehouse, matches: list[tuple[MatchLog, AuditedMatch]]
+) -> None:
+    rows = wh.query("SELECT match_id, deal_no, seat, call, made FROM contracts").rows
+    expected = {
+        (log.id, f.number, f.caller.value, f.call, f.made)
+        for log, f in _deal_facts(matches)
+        if f.caller is not None and f.single_hand is None and f.thrown_in is None
+    }
+    assert len(rows) == len(set(rows)) and set(rows) == expected
+    per_bid = wh.query("SELECT count(*) FROM bids WHERE won_auction").rows[0][0]
+    assert per_bid >= len(rows)  # `bids` repeats a caller's deal once per bid
+
+
+@pytest.mark.parametrize("rate", [0.0, 0.3, 1.0])
+def test_wilson_interval_holds_the_rate(rate: float) -> None:
+    widths = []
+    for trials in (10, 40, 1000):
+        successes = round(rate * trials)
+        interval = wilson_interval(successes, trials)
+        assert interval is not None
+        assert 0 <= interval[0] <= successes / trials <= interval[1] <= 1
+        widths.append(interval[1] - interval[0])
+    assert widths == sorted(widths, reverse=True) and widths[-1] < 0.06
+    assert wilson_interval(0, 0) is None

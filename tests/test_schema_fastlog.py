@@ -91,7 +91,7 @@ from schema.log import (
 from schema.rules import Rules
 from tests.strategies import RULE_VARIANTS, match_documents
 from twentynine.cli import app
-from twentynine.textout import plural
+from twentynine.textout import error_line, plural
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 SAMPLES: Final = ROOT / "sample_logs"
@@ -917,7 +917,7 @@ def _expected_audit(paths: list[str], output: Literal["text", "json"]) -> tuple[
                 unreadable += 1
                 for problem in record.problems:
                     if output == "text":
-                        err.append(str(problem))
+                        err.append(error_line(str(problem)))
                         continue
                     message = f"{problem.path}: {problem.reason}" if problem.path else None
                     row: dict[str, object] = {
@@ -938,16 +938,17 @@ def _expected_audit(paths: list[str], output: Literal["text", "json"]) -> tuple[
             for finding in audited.findings:
                 errors += finding.severity == "error"
                 warnings += finding.severity != "error"
+                line = record.line_of(finding.deal, finding.action)  # .29: the card's line
                 if output == "json":
                     row = {
                         "file": record.source,
-                        "line": record.line,
+                        "line": line,
                         "match": audited.match_id,
                         **finding.to_dict(),
                     }
                     out.append(orjson.dumps(row).decode())
                     continue
-                where = record.source if record.line is None else f"{record.source}:{record.line}"
+                where = record.source if line is None else f"{record.source}:{line}"
                 deal = "-" if finding.deal is None else finding.deal
                 action = "-" if finding.action is None else finding.action
                 out.append(f"{where}:{deal}:{action}: {finding.code} {finding.message}")

@@ -9,15 +9,17 @@ from __future__ import annotations
 import gc
 import importlib.metadata
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import orjson
 import typer
 from rich.console import Console
+from typer.core import TyperArgument, TyperGroup
 
 from importers.canonical import FastRecord, Record
 from importers.formats import (
@@ -27,31 +29,62 @@ from importers.formats import (
     read_for_audit,
     write_matches,
 )
-from replay import AuditError, Finding, audit_match, deal_steps, engine_build
+from replay import AuditError, Finding, audit_match, engine_build
 from replay.selfplay import simulate_matches
 from reports.warehouse.errors import WarehouseError
-from reports.warehouse.export import export_parquet, format_result
+from reports.warehouse.export import export_parquet
+from reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
 from reports.warehouse.progress import terminal_progress
-from reports.warehouse.stats import run_stats
 from reports.warehouse.store import DEFAULT_DB, load_paths, run_query
 from schema.cards import Seat
 from schema.log import MatchLog, match_json_schema
 from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
-from twentynine.demo import run_demo
-from twentynine.frames import outcome_text, render_step
-from twentynine.pager import show_frames
+from twentynine.demo import default_samples, run_demo
+from twentynine.frames import deal_frames, first_finding
+from twentynine.pager import show_deals, show_frames
+from twentynine.report_commands import report_app
 from twentynine.solve_command import solve_command
-from twentynine.textout import plural, text_table
+from twentynine.textout import (
+    ERROR_PREFIX,
+    error_line,
+    plural,
+    printable,
+    result_text,
+    text_table,
+    warning_line,
+)
 
 R = TypeVar("R")
 
+
+class _CommandGroup(TyperGroup):
+    """The commands, with help as people read it: an argument shows its metavar (``PATH``),
+    not the Python type of its parameter (``<list[str]>``)."""
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        for param in getattr(command, "params", ()):
+            if isinstance(param, TyperArgument) and param.metavar is not None:
+                setattr(param, "display_type_rich", _no_type)  # noqa: B010 (an instance's own)
+        return command
+
+
+def _no_type(ctx: Any) -> None:
+    return None
+
+
 app = typer.Typer(
     name="twentynine",
+    cls=_CommandGroup,
     help="Replay, audit, store and report hand histories of the card game Twenty-Nine (29).",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
+    # Plain help, as click writes it: every option with its metavar or its allowed values.
+    rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
+
+app.add_typer(report_app, cls=_CommandGroup)
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -86,21 +119,46 @@ class OutputFormat(StrEnum):
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
-    """Print one line to standard error and return the exit to raise."""
-    typer.echo(f"twentynine: {message}", err=True)
+    """Print one error line to standard error and return the exit to raise."""
+    typer.echo(error_line(message), err=True)
     return typer.Exit(code)
+
+
+class Preset(StrEnum):
+    """The rule presets (``schema.rules.PRESET_NAMES``), so that help lists them."""
+
+    bangladesh = "bangladesh"
+    standard = "standard"
+    beginner = "beginner"
+    pagat = "pagat"
+    classic29 = "classic29"
+    bhoos = "bhoos"
+
+
+class InputFormat(StrEnum):
+    """The input formats (``importers.formats.FORMAT_NAMES``), so that help lists them."""
+
+    canonical = "canonical"
+    bhoos_archive = "bhoos-archive"
+    bhoos_play = "bhoos-play"
+    text = "text"
 
 
 @app.command("schema")
 def schema_command() -> None:
-    """Print the JSON Schema of the match log (version 1)."""
+    """Print the JSON Schema of the match log (version 1).
+
+    \b
+    Example: twentynine schema > match.schema.json
+    """
     typer.echo(json.dumps(match_json_schema(), indent=2, ensure_ascii=False))
 
 
 @app.command("rules")
 def rules_command(
     preset: Annotated[
-        str | None, typer.Argument(help="A preset name; without one, all six side by side.")
+        str | None,
+        typer.Argument(metavar="PRESET", help="A preset; without one, all six side by side."),
     ] = None,
     diff: Annotated[
         tuple[str, str] | None,
@@ -110,7 +168,11 @@ def rules_command(
         OutputFormat.text
     ),
 ) -> None:
-    """Show a preset's rule options, all presets side by side, or the difference of two."""
+    """Show a preset's rule options, all presets side by side, or the difference of two.
+
+    \b
+    Example: twentynine rules --diff bangladesh standard
+    """
     try:
         if diff is not None:
             a, b = (resolve_rules(name) for name in diff)
@@ -148,16 +210,24 @@ def _show(value: object) -> str:
 
 
 RulesOption = Annotated[
-    str | None,
+    Preset | None,
     typer.Option("--rules", help="Audit under this preset instead of each log's own rules."),
 ]
 FromOption = Annotated[
-    str | None, typer.Option("--from", help="The input format; detected when not given.")
+    InputFormat | None, typer.Option("--from", help="The input format; detected when not given.")
 ]
 
 
+def _finding_line(record: Record | FastRecord, finding: Finding) -> int | None:
+    """The line of the card or bid a finding is about, where the format has one a line."""
+    if isinstance(record, Record):
+        return record.line_of(finding.deal, finding.action)
+    return record.line
+
+
 def _location(record: Record | FastRecord, finding: Finding) -> str:
-    where = record.source if record.line is None else f"{record.source}:{record.line}"
+    line = _finding_line(record, finding)
+    where = record.source if line is None else f"{record.source}:{line}"
     deal = "-" if finding.deal is None else str(finding.deal)
     action = "-" if finding.action is None else str(finding.action)
     return f"{where}:{deal}:{action}"
@@ -171,6 +241,7 @@ def _read_inputs(
     files = expand_inputs(paths)
     if not files:
         raise fail("no match logs found in " + ", ".join(paths))
+    warn_empty(files)
     try:
         for file in files:
             for record in read(file, from_format):
@@ -179,9 +250,27 @@ def _read_inputs(
         raise fail(str(exc)) from None
 
 
+def warn_empty(files: list[Path]) -> None:
+    """A warning line for each file that holds nothing but white space: no match in it."""
+    for file in files:
+        if str(file) == "-":
+            continue
+        try:
+            with file.open("rb") as stream:
+                head = stream.read(1 << 16)
+                blank = not head.strip() and not stream.read(1)
+        except OSError:
+            continue  # the reader says why it cannot be read
+        if blank:
+            typer.echo(warning_line(f"{file}: empty: no match in it"), err=True)
+
+
 @app.command("audit")
 def audit_command(
-    paths: Annotated[list[str], typer.Argument(help="Files or folders of match logs; - is stdin.")],
+    paths: Annotated[
+        list[str],
+        typer.Argument(metavar="PATH", help="Files or folders of match logs; - is stdin."),
+    ],
     output: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = (
         OutputFormat.text
     ),
@@ -192,6 +281,9 @@ def audit_command(
     """Replay match logs through the rules engine and report every finding.
 
     Exit status: 0 no error found, 1 an error was found, 2 an input could not be read.
+
+    \b
+    Example: twentynine audit sample_logs/bad/revoke.json --format json
     """
     try:
         rules = resolve_rules(rules_name) if rules_name is not None else None
@@ -209,6 +301,9 @@ def audit_command(
         try:
             audited = audit_match(record.match, rules, strict=strict)
         except AuditError as exc:
+            if output is OutputFormat.json:  # the finding as every other: a JSON line
+                _print_finding(record, exc.finding, record.match.match_id, output)
+                raise typer.Exit(EXIT_FINDINGS) from None
             raise fail(
                 f"{_location(record, exc.finding)}: {exc.finding.code} {exc.finding.message}", 1
             ) from None
@@ -219,16 +314,7 @@ def audit_command(
                 errors += 1
             else:
                 warnings += 1
-            if output is OutputFormat.json:
-                line: dict[str, object] = {
-                    "file": record.source,
-                    "line": record.line,
-                    "match": audited.match_id,
-                    **finding.to_dict(),
-                }
-                sys.stdout.write(orjson.dumps(line).decode() + "\n")
-            else:
-                typer.echo(f"{_location(record, finding)}: {finding.code} {finding.message}")
+            _print_finding(record, finding, audited.match_id, output)
     summary = (
         f"{plural(len(files), 'file')}, {plural(matches, 'match')}, {plural(deals, 'deal')}: "
         f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"
@@ -240,6 +326,22 @@ def audit_command(
         raise typer.Exit(EXIT_BAD_INPUT)
     if errors:
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def _print_finding(
+    record: Record | FastRecord, finding: Finding, match_id: str, output: OutputFormat
+) -> None:
+    if output is OutputFormat.json:
+        line: dict[str, object] = {
+            "file": record.source,
+            "line": _finding_line(record, finding),
+            "match": match_id,
+            **finding.to_dict(),
+        }
+        sys.stdout.write(orjson.dumps(line).decode() + "\n")
+    else:
+        text = f"{_location(record, finding)}: {finding.code} {finding.message}"
+        typer.echo(printable(text))
 
 
 def _print_problems(record: Record | FastRecord, output: OutputFormat) -> None:
@@ -257,24 +359,34 @@ def _print_problems(record: Record | FastRecord, output: OutputFormat) -> None:
             }
             sys.stdout.write(orjson.dumps(line).decode() + "\n")
         else:
-            typer.echo(str(problem), err=True)
+            typer.echo(error_line(str(problem)), err=True)
 
 
 @app.command("import")
 def import_command(
-    paths: Annotated[list[str], typer.Argument(help="Files or folders to import; - is stdin.")],
+    paths: Annotated[
+        list[str],
+        typer.Argument(metavar="PATH", help="Files or folders to import; - is stdin."),
+    ],
     out: Annotated[
-        str, typer.Option("-o", "--out", help="Output .json, .jsonl, .29 (text), or - for stdout.")
+        str,
+        typer.Option(
+            "-o", "--out", metavar="OUT", help="Output .json, .jsonl, .29 (text), or - for stdout."
+        ),
     ],
     from_format: FromOption = None,
 ) -> None:
     """Convert logs from any known format into canonical match logs, with counts.
 
     Exit status: 0 all imported, 1 some records skipped, 2 nothing written.
+
+    \b
+    Example: twentynine import sample_logs/formats/sample.29 -o sample.jsonl
     """
+    warn_empty(expand_inputs(paths))
     summary = import_paths(paths, from_format, out)
-    for line in summary.lines():
-        typer.echo(line, err=True)
+    for line in summary.lines(ERROR_PREFIX):
+        typer.echo(printable(line), err=True)
     raise typer.Exit(summary.exit_code)
 
 
@@ -294,26 +406,35 @@ def _parse_settings(settings: list[str]) -> dict[str, object]:
 
 @app.command("simulate")
 def simulate_command(
-    rules_name: Annotated[str, typer.Option("--rules", help="The preset the bots play.")],
-    matches: Annotated[int, typer.Option("--matches", min=0, help="How many matches.")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="Same seed, same bytes.")] = 0,
+    rules_name: Annotated[Preset, typer.Option("--rules", help="The preset the bots play.")],
+    matches: Annotated[
+        int, typer.Option("--matches", min=0, metavar="N", help="How many matches.")
+    ] = 1,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Same seed, same bytes.")] = 0,
     settings: Annotated[
         list[str] | None,
         typer.Option("--set", metavar="OPTION=VALUE", help="Override a rule option (repeatable)."),
     ] = None,
     out: Annotated[
-        str, typer.Option("-o", "--out", help="Output .json (one match), .jsonl, .29, or -.")
+        str,
+        typer.Option(
+            "-o", "--out", metavar="OUT", help="Output .json (one match), .jsonl, .29, or -."
+        ),
     ] = "-",
     players: Annotated[
         str | None,
         typer.Option(
             "--players",
+            metavar="NAMES",
             help="Comma-separated names, each NAME or NAME:STYLE (cautious, balanced, "
             "aggressive); 8 or more names make a league with rotating partnerships.",
         ),
     ] = None,
     inject: Annotated[
-        float, typer.Option("--inject", min=0.0, max=1.0, help="Chance a deal gets a breach.")
+        float,
+        typer.Option(
+            "--inject", min=0.0, max=1.0, metavar="RATE", help="Chance a deal gets a breach."
+        ),
     ] = 0.0,
     notes: Annotated[bool, typer.Option(help="Write the bots' reasons as action notes.")] = False,
 ) -> None:
@@ -321,8 +442,11 @@ def simulate_command(
 
     The same arguments give the same bytes. With --inject, seeded rule breaches are written
     in and listed in each match's meta.injected.
+
+    \b
+    Example: twentynine simulate --rules pagat --matches 3 --seed 7 -o pagat.jsonl
     """
-    spec: dict[str, object] = {"preset": rules_name, **_parse_settings(settings or [])}
+    spec: dict[str, object] = {"preset": rules_name.value, **_parse_settings(settings or [])}
     try:
         rules = resolve_rules(spec)
         names = [name.strip() for name in players.split(",")] if players else None
@@ -333,6 +457,8 @@ def simulate_command(
         written = write_matches(_with_progress(logs, matches, "simulating"), out)
     except ValueError as exc:
         raise fail(str(exc)) from None
+    except BrokenPipeError:
+        raise  # the reader stopped (| head): main() ends quietly
     except OSError as exc:
         raise fail(f"cannot write {out}: {exc.strerror or exc}") from None
     if out != "-":
@@ -355,64 +481,107 @@ def _with_progress(items: Iterator[MatchLog], total: int, label: str) -> Iterato
 
 @app.command("replay")
 def replay_command(
-    path: Annotated[str, typer.Argument(help="A file of match logs; - is stdin.")],
-    match_id: Annotated[
-        str | None, typer.Option("--match", help="The match's id (default: the first).")
+    path: Annotated[
+        str | None,
+        typer.Argument(metavar="[PATH]", help="A file or folder of match logs; - is stdin."),
     ] = None,
-    deal_number: Annotated[int, typer.Option("--deal", min=1, help="The deal, from 1.")] = 1,
+    match_id: Annotated[
+        str | None,
+        typer.Option(
+            "--match",
+            metavar="ID",
+            help="The match's id or number in `twentynine matches` (default: 1).",
+        ),
+    ] = None,
+    deal_number: Annotated[
+        int | None,
+        typer.Option("--deal", min=1, metavar="N", help="The deal, from 1 (default: 1)."),
+    ] = None,
+    at: Annotated[
+        int | None,
+        typer.Option(
+            "--at", min=0, metavar="K", help="Start at this action (the numbers of `audit`)."
+        ),
+    ] = None,
+    finding: Annotated[
+        bool, typer.Option("--finding", help="Start at the first finding (of --deal, if given).")
+    ] = False,
     seat: Annotated[
         Seat | None, typer.Option("--seat", help="Show only what this seat could see.")
     ] = None,
     rules_name: RulesOption = None,
     from_format: FromOption = None,
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", metavar="FILE", help="Replay a match stored in this warehouse."),
+    ] = None,
 ) -> None:
-    """Step through one deal: hands, trick, bid, trump, points and findings after each action.
+    """Step through a match's deals as a hand viewer shows them, action by action.
 
-    On a terminal: Enter or right arrow next, left arrow back, a number then Enter jumps, q quits.
-    Otherwise every step is printed.
+    After each action: the four hands, the trick on the table, the auction, the contract and
+    its stake, the trump, points, needs, the tricks played and the findings. Action K of deal
+    N is `file:line:N:K` in `twentynine audit`: `--deal N --at K` starts there. On a terminal
+    it steps interactively (? lists the keys); otherwise it prints the deal's frames (with
+    --at or --finding, only that one).
+
+    \b
+    Example: twentynine replay sample_logs/bad/revoke.json --deal 1 --at 7 --seat W
     """
     try:
         rules = resolve_rules(rules_name) if rules_name is not None else None
     except RulesError as exc:
         raise fail(f"--rules: {exc}") from None
-    chosen: MatchLog | None = None
-    seen = 0
-    for _, record in _read_inputs([path], from_format, read_any):
+    if (path is None) == (db is None):
+        raise fail("give a file or folder of match logs, or --db FILE (not both)")
+    try:
+        if db is not None:
+            chosen = stored_match(match_id, db=db)
+        else:
+            records = _read_inputs([str(path)], from_format, read_any)
+            chosen = pick_match(match_id, _replayable(records))
+    except MatchNotFoundError as exc:
+        raise fail(f"{path or db}: {exc}") from None
+    except WarehouseError as exc:
+        raise fail(str(exc), exc.exit_code) from None
+    where = f"{path or db}: match {chosen.match_id}"
+    deal = deal_number or 1
+    if deal > len(chosen.deals):
+        raise fail(f"{where} has {plural(len(chosen.deals), 'deal')}")
+    frame = 0
+    if finding:
+        found = first_finding(audit_match(chosen, rules), deal_number)
+        if found is None:
+            raise fail(f"{where} has no finding" + (f" in deal {deal}" if deal_number else ""))
+        deal, frame = found
+    elif at is not None:
+        actions = len(chosen.deals[deal - 1].actions)
+        if at >= actions:
+            last = f"0 to {actions - 1}" if actions else "none"
+            raise fail(f"{where}: deal {deal} has {plural(actions, 'action')} ({last})")
+        frame = at + 1
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+
+    def frames_of(number: int) -> list[str]:
+        return deal_frames(chosen, number, seat=seat, rules=rules, color=interactive)
+
+    if interactive:
+        show_deals(frames_of, len(chosen.deals), sys.stdout, deal=deal, frame=frame)
+        return
+    frames = frames_of(deal)
+    shown = frames if at is None and not finding else [frames[frame]]
+    show_frames(shown, sys.stdout, interactive=False)
+
+
+def _replayable(records: Iterator[tuple[str, Record]]) -> Iterator[tuple[str, MatchLog]]:
+    for _, record in records:
         if record.match is None:
             raise fail(str(record.problems[0]))
-        seen += 1
-        if match_id is None or record.match.match_id == match_id:
-            chosen = record.match
-            break
-    if chosen is None:
-        wanted = f"no match with id {match_id!r}" if match_id else "no match"
-        raise fail(f"{path}: {wanted} among {plural(seen, 'match')}")
-    if deal_number > len(chosen.deals):
-        raise fail(f"{path}: match {chosen.match_id} has {plural(len(chosen.deals), 'deal')}")
-    steps = deal_steps(chosen, deal_number, seat=seat, rules=rules)
-    view = f" · seen by {seat.value}" if seat else ""
-    dealer = chosen.deals[deal_number - 1].dealer.value
-    heading = (
-        f"match {chosen.match_id} · deal {deal_number} of {len(chosen.deals)}"
-        f" · dealer {dealer}{view}"
-    )
-    facts = audit_match(chosen, rules).deals[deal_number - 1]
-    last = len(steps) - 1
-    frames = [
-        render_step(
-            step,
-            total=len(steps),
-            heading=heading,
-            outcome=outcome_text(facts) if i == last else None,
-        )
-        for i, step in enumerate(steps)
-    ]
-    show_frames(frames, sys.stdout, interactive=sys.stdin.isatty() and sys.stdout.isatty())
+        yield record.match.match_id, record.match
 
 
 app.command("solve")(solve_command)
 
-DbOption = Annotated[Path, typer.Option("--db", help="The DuckDB warehouse file.")]
+DbOption = Annotated[Path, typer.Option("--db", metavar="FILE", help="The DuckDB warehouse file.")]
 
 
 class TableFormat(StrEnum):
@@ -423,99 +592,147 @@ class TableFormat(StrEnum):
 
 @app.command("load")
 def load_command(
-    paths: Annotated[list[str], typer.Argument(help="Files or folders of logs; - is stdin.")],
+    paths: Annotated[
+        list[str],
+        typer.Argument(metavar="PATH", help="Files or folders of logs; - is stdin."),
+    ],
     db: DbOption = Path(DEFAULT_DB),
     from_format: FromOption = None,
+    replace: Annotated[
+        bool, typer.Option(help="Store a match in place of one stored with other content.")
+    ] = False,
 ) -> None:
     """Read, audit and store matches, players, deals, actions, tricks and findings in DuckDB.
 
     A match is stored whole or not at all; loading it again stores nothing new. Exit status:
     0 all stored (or already there), 1 some records skipped, 2 the warehouse could not be used.
+
+    \b
+    Example: twentynine load sample_logs/ --db club.duckdb
     """
+    warn_empty(expand_inputs(paths))
     try:
         with terminal_progress() as progress:
-            summary = load_paths(paths, db=db, from_format=from_format, progress=progress)
+            summary = load_paths(
+                paths, db=db, from_format=from_format, progress=progress, replace=replace
+            )
     except WarehouseError as exc:
         raise fail(str(exc), exc.exit_code) from None
     except ValueError as exc:
         raise fail(str(exc)) from None
-    for line in summary.lines():
-        typer.echo(line, err=True)
+    for line in summary.lines(ERROR_PREFIX):
+        typer.echo(printable(line), err=True)
     raise typer.Exit(summary.exit_code)
 
 
 @app.command("query")
 def query_command(
-    sql: Annotated[str, typer.Argument(help="One SQL statement that reads.")],
+    sql: Annotated[str, typer.Argument(metavar="SQL", help="One SQL statement that reads.")],
     db: DbOption = Path(DEFAULT_DB),
     output: Annotated[TableFormat, typer.Option("--format", help="table, csv or json.")] = (
         TableFormat.table
     ),
 ) -> None:
-    """Run a read-only SQL query on the warehouse; a statement that writes is refused."""
+    """Run a read-only SQL query on the warehouse; a statement that writes is refused.
+
+    \b
+    Example: twentynine query "SELECT preset, count(*) FROM matches GROUP BY 1" --db club.duckdb
+    """
     try:
         result = run_query(sql, db=db)
     except WarehouseError as exc:
         raise fail(str(exc), exc.exit_code) from None
-    typer.echo(format_result(result, output.value).rstrip("\r\n"))
-
-
-@app.command("stats")
-def stats_command(
-    db: DbOption = Path(DEFAULT_DB),
-    player: Annotated[str | None, typer.Option("--player", help="One player's figures.")] = None,
-    output: Annotated[TableFormat, typer.Option("--format", help="table, csv or json.")] = (
-        TableFormat.table
-    ),
-) -> None:
-    """Player statistics (definitions in docs/warehouse.md)."""
-    try:
-        result = run_stats(db=db, player=player)
-    except WarehouseError as exc:
-        raise fail(str(exc), exc.exit_code) from None
-    if player is not None and output is TableFormat.table:
-        result = result.transposed()
-    typer.echo(format_result(result, output.value).rstrip("\r\n"))
+    typer.echo(result_text(result, output.value))
 
 
 @app.command("export")
 def export_command(
-    parquet: Annotated[Path, typer.Option("--parquet", help="An empty or new folder.")],
+    parquet: Annotated[
+        Path, typer.Option("--parquet", metavar="DIR", help="An empty or new folder.")
+    ],
     db: DbOption = Path(DEFAULT_DB),
 ) -> None:
-    """Export every table as Parquet partitioned by preset and month."""
+    """Export every table as Parquet partitioned by preset and month.
+
+    \b
+    Example: twentynine export --parquet exports/2026-11 --db club.duckdb
+    """
     try:
         summary = export_parquet(parquet, db=db)
     except WarehouseError as exc:
         raise fail(str(exc), exc.exit_code) from None
     for line in summary.lines():
-        typer.echo(line)
+        typer.echo(printable(line))
 
 
 @app.command("demo")
 def demo_command(
-    samples: Annotated[Path, typer.Option(help="The folder of sample logs to run on.")] = Path(
-        "sample_logs"
-    ),
+    samples: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="DIR", help="The folder of sample logs to run on (default: those installed)."
+        ),
+    ] = None,
     out: Annotated[
         Path,
-        typer.Option(envvar="TWENTYNINE_DEMO_OUT", help="Where the demo writes what it makes."),
+        typer.Option(
+            metavar="DIR",
+            envvar="TWENTYNINE_DEMO_OUT",
+            help="Where the demo writes what it makes.",
+        ),
     ] = Path("demo_out"),
 ) -> None:
-    """Run every step of the walk on the bundled sample logs and say what each found."""
-    if not (samples / "bad").is_dir() or not (samples / "formats").is_dir():
-        raise fail(f"{samples}: not the sample_logs folder (run from the checkout, or --samples)")
-    result = run_demo(samples, out, typer.echo)
+    """Run every step of the walk on the bundled sample logs and say what each found.
+
+    \b
+    Example: twentynine demo --out demo_out
+    """
+    samples = samples if samples is not None else default_samples()
+    if not all(_is_folder(samples / name) for name in ("bad", "formats")):
+        raise fail(f"{samples}: not the sample_logs folder (give the folder with --samples)")
+    try:
+        result = run_demo(samples, out, typer.echo)
+    except OSError as exc:
+        raise fail(f"{exc.filename or out}: {exc.strerror or exc}") from None
     if not result.ok:
         for failure in result.failures:
-            typer.echo(f"demo: {failure}", err=True)
+            typer.echo(error_line(f"demo: {failure}"), err=True)
         raise typer.Exit(1)
     typer.echo(f"\ndemo done: everything as expected; files written under {out}/")
 
 
+def _is_folder(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # a folder one may not enter: not one to use
+        return False
+
+
 def main() -> None:
-    """Entry point of the console script."""
+    """Entry point of the console script: the app, with its usage errors on the one error line."""
     # The modules and tables loaded at start-up live as long as the process: moving them out
     # of the collector's sight makes its passes over the audit's short-lived objects cheaper.
     gc.freeze()
-    app()
+    try:
+        code = app(prog_name="twentynine", standalone_mode=False)
+    except typer.TyperException as exc:  # click's usage errors: one line, and where to look
+        message = exc.format_message().replace("Value error, ", "")
+        if type(exc).__name__ == "NoArgsIsHelpError":  # no command given: the help it shows
+            typer.echo(message)
+            sys.exit(EXIT_OK)
+        context = getattr(exc, "ctx", None)
+        if context is not None:
+            message += f" (see {context.command_path} --help)"
+        typer.echo(error_line(message), err=True)
+        code = getattr(exc, "exit_code", EXIT_BAD_INPUT)
+    except typer.Abort:
+        code = 130
+    except BrokenPipeError:
+        # The reader of our output went away (| head): stop quietly, and keep Python's final
+        # flush of standard output from complaining about it.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = EXIT_OK
+    sys.exit(code if isinstance(code, int) else EXIT_OK)
+
+
+from twentynine import matches_command, stats_command  # noqa: E402, F401  (register on app)

@@ -17,12 +17,15 @@ from importers.errors import InputProblem
 from importers.formats import expand_inputs, import_paths, read_any, write_matches
 from replay import Finding, audit_match, deal_steps
 from replay.selfplay import simulate_matches
+from reports.html.annotations import read_annotations
 from reports.warehouse.export import export_parquet, format_result
 from reports.warehouse.stats import run_stats
-from reports.warehouse.store import QueryResult, load_paths, run_query
+from reports.warehouse.store import QueryResult, load_paths, open_warehouse, run_query
+from sample_logs import SAMPLES_DIR
 from schema.cards import Seat
 from schema.rules import Rules
 from twentynine.frames import render_step
+from twentynine.report_commands import examples_folder, write_match_report, write_players_report
 from twentynine.textout import plural
 
 Echo = Callable[[str], None]
@@ -64,6 +67,19 @@ def _audit(paths: list[Path]) -> _Audit:
             audit.deals += len(record.match.deals)
             audit.findings.extend(audit_match(record.match).findings)
     return audit
+
+
+def default_samples() -> Path:
+    """``./sample_logs`` where the demo runs in a checkout (or beside a copy of the samples),
+    else the samples installed with the package: the demo runs from any folder.
+
+    >>> (default_samples() / "bad").is_dir()
+    True
+    """
+    here = Path("sample_logs")
+    if (here / "bad").is_dir() and (here / "formats").is_dir():
+        return here
+    return SAMPLES_DIR
 
 
 def run_demo(samples: Path, out: Path, echo: Echo) -> DemoResult:
@@ -173,4 +189,36 @@ def run_demo(samples: Path, out: Path, echo: Echo) -> DemoResult:
     for line in export_parquet(parquet, db=database).lines():
         echo(f"   {line}")
     result.made.append(parquet)
+
+    # == The analysis step (issue 10) goes here: analyze a sample match into `database`, so
+    # that the match report below shows its annotations (it reads them from the warehouse).
+
+    _render_reports(samples / "bangladesh.json", database, out, echo, result)
     return result
+
+
+def _render_reports(
+    match_file: Path, database: Path, out: Path, echo: Echo, result: DemoResult
+) -> None:
+    """The HTML reports: one sample match, and the players of the demo's warehouse."""
+    match_html = out / "match.html"
+    players_html = out / "players.html"
+    echo("\n== 10. render the HTML reports (twentynine report match, report players)")
+    match = next(r.match for r in read_any(match_file) if r.match)
+    with open_warehouse(database, read_only=True) as wh:
+        annotations = read_annotations(wh, match.match_id)
+    write_match_report(match, match_html, annotations)
+    analyzed = "not analyzed" if annotations is None else plural(len(annotations), "annotation")
+    echo(
+        f"   match report of {match_file.name} ({plural(len(match.deals), 'deal')}, "
+        f"{analyzed}): {match_html}"
+    )
+    examples = write_players_report(database, players_html, min_deals=30, examples=2)
+    echo(
+        f"   players report: {players_html} (with {plural(len(examples), 'example match')} "
+        f"in {examples_folder(players_html)}/)"
+    )
+    echo("   open them in a browser: they work offline, from the file")
+    result.made.extend([match_html, players_html])
+    if match_html.stat().st_size > 5_000_000:
+        result.failures.append("the match report should stay under 5 MB")

@@ -1,4 +1,9 @@
-"""Text frames of a deal for ``twentynine replay``: the table after each step.
+"""Text frames of a deal for ``twentynine replay``: the table after each action.
+
+A frame is laid out like a hand viewer's: North above, West and East beside and South below
+the trick on the table, each hand suit by suit under its player's name; the auction so far,
+the contract with its stake, the trump, points and needs to the right; the tricks played
+below. Every part has a fixed width, so nothing moves sideways from one action to the next.
 
 >>> from replay import deal_steps, random_match
 >>> from schema import Rules
@@ -10,13 +15,43 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
+from typing import Final
 
-from replay import DealFacts, StepView
+from replay import AuditedMatch, DealFacts, StepView, audit_match, deal_steps
+from reports.warehouse.rows import preset_of
 from schema.cards import Card, Seat, Suit, Team
+from schema.log import MatchLog, player_name
+from schema.rules import Rules
+from twentynine.textout import printable
 
-_COLUMN = 26
-_SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+_SUIT_ORDER: Final = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+_SYMBOL: Final = {suit.value: suit.symbol for suit in Suit}
+_SIDE: Final = 22  # the West and East columns, and the indent of North and South
+_BOX: Final = 17  # the trick on the table, frame included
+_PANEL_AT: Final = 2 * _SIDE + _BOX + 3  # where the auction and the contract begin
+_CELL: Final = 9  # one call in the auction grid (`ditto 17`)
+_RED: Final = re.compile(r"[♥♦](?:[AKQJT987?]|(?: [AKQJT987])+)?")
+_CARD: Final = re.compile(r"\b([AKQJT987])([SHDC])\b")
+
+
+def card_text(card: Card) -> str:
+    """A card with its suit symbol first, as a hand viewer prints it.
+
+    >>> card_text(Card.parse("TH"))
+    '♥T'
+    """
+    return f"{card.suit.symbol}{card.rank.value}"
+
+
+def symbols(text: str) -> str:
+    """Cards written ``9D`` in ``text`` (descriptions, findings) with suit symbols: ``♦9``.
+
+    >>> symbols("W played 8C holding 9D: must follow diamonds")
+    'W played ♣8 holding ♦9: must follow diamonds'
+    """
+    return _CARD.sub(lambda m: _SYMBOL[m.group(2)] + m.group(1), text)
 
 
 def hand_text(cards: Sequence[Card | None]) -> str:
@@ -25,22 +60,36 @@ def hand_text(cards: Sequence[Card | None]) -> str:
     >>> hand_text([Card.parse("9H"), None, Card.parse("JH"), Card.parse("7S")])
     '♠ 7  ♥ J 9  ??'
     """
-    known = [card for card in cards if card is not None]
-    groups: list[str] = []
-    for suit in _SUIT_ORDER:
-        ranks = sorted((c for c in known if c.suit is suit), key=lambda c: -c.strength)
-        if ranks:
-            groups.append(f"{suit.symbol} " + " ".join(c.rank.value for c in ranks))
-    unknown = len(cards) - len(known)
+    lines = hand_lines(cards)
+    groups = [line for line in lines[1:] if line and not line.endswith("-")]
+    unknown = len(cards) - sum(1 for card in cards if card is not None)
     if unknown:
         groups.append(" ".join(["??"] * unknown))
     return "  ".join(groups) if groups else "-"
 
 
+def hand_lines(cards: Sequence[Card | None]) -> list[str]:
+    """A hand as a hand viewer shows it: how many cards are unseen, then a line per suit.
+
+    >>> hand_lines([Card.parse("9H"), None, Card.parse("JH"), Card.parse("7S")])
+    ['1 unseen', '♠ 7', '♥ J 9', '♣ -', '♦ -']
+    """
+    known = [card for card in cards if card is not None]
+    unknown = len(cards) - len(known)
+    first = f"{unknown} unseen" if unknown else ""
+    if not known and unknown:
+        return [first, "", "", "", ""]
+    lines = [first]
+    for suit in _SUIT_ORDER:
+        ranks = sorted((c for c in known if c.suit is suit), key=lambda c: -c.strength)
+        lines.append(f"{suit.symbol} " + (" ".join(c.rank.value for c in ranks) or "-"))
+    return lines
+
+
 def _needs_text(step: StepView) -> str:
     if step.needs is None:
         return "no call yet"
-    return ", ".join(f"{team.value} need {max(need, 0)}" for team, need in step.needs.items())
+    return ", ".join(f"{team.value} {max(need, 0)}" for team, need in step.needs.items())
 
 
 def outcome_text(facts: DealFacts) -> str:
@@ -69,29 +118,204 @@ def outcome_text(facts: DealFacts) -> str:
     )
 
 
-def render_step(step: StepView, *, total: int, heading: str, outcome: str | None = None) -> str:
-    """One step as a block of text: the heading, what happened, the table and the findings."""
-    hands = {seat: hand_text(cards) for seat, cards in step.hands.items()}
-    # fixed columns so the table does not jump about as the hands shrink
-    indent = max(len(hands[Seat.W]) + 3, _COLUMN)
-    east_at = indent + max(len(hands[Seat.N]), len(hands[Seat.S]), _COLUMN) + 3
-    turn = f"  (to play: {step.current_seat.value})" if step.current_seat else ""
-    lines = [
-        heading,
-        f"step {step.step}/{total - 1}: {step.description}{turn}",
-        "",
-        " " * indent + f"N  {hands[Seat.N]}",
-        f"W  {hands[Seat.W]}".ljust(east_at) + f"E  {hands[Seat.E]}",
-        " " * indent + f"S  {hands[Seat.S]}",
-        "",
-        "trick:  " + ("  ".join(f"{seat.value} {card}" for seat, card in step.trick) or "-"),
-        "bid:    " + (f"{step.bid[0].value} {step.bid[1]}" if step.bid else "-"),
-        "trump:  " + step.trump,
-        "points: " + ", ".join(f"{team.value} {step.points[team]}" for team in Team),
-        "needs:  " + _needs_text(step),
+def _label(seat: Seat, names: Mapping[Seat, str], unseen: str, step: StepView) -> str:
+    """``N Asha (4 unseen) <``: the seat, its player (cut to fit the column), how many of its
+    cards are unseen, and ``<`` when it is that seat's turn."""
+    suffix = (f" ({unseen})" if unseen else "") + (" <" if step.current_seat is seat else "")
+    room = _SIDE - 1 - len(suffix) - 2
+    name = names.get(seat, "")
+    if len(name) > room:
+        name = name[: room - 1] + "…"
+    return f"{seat.value} {name}".rstrip() + suffix
+
+
+def _hand_block(seat: Seat, names: Mapping[Seat, str], step: StepView) -> list[str]:
+    lines = hand_lines(step.hands[seat])
+    return [_label(seat, names, lines[0], step), *lines[1:]]
+
+
+def _trick_box(step: StepView) -> list[str]:
+    cards = dict(step.trick)
+
+    def cell(seat: Seat) -> str:
+        if seat not in cards:
+            return "   "
+        return card_text(cards[seat]) + ("*" if seat is step.trick_winner else " ")
+
+    inner = _BOX - 2
+    middle = (inner - 3) // 2
+    return [
+        "┌" + "─" * inner + "┐",
+        "│" + (" " * middle + cell(Seat.N)).ljust(inner) + "│",
+        "│" + (" " + cell(Seat.W)).ljust(inner - 4) + cell(Seat.E) + " │",
+        "│" + (" " * middle + cell(Seat.S)).ljust(inner) + "│",
+        "└" + "─" * inner + "┘",
     ]
+
+
+def _auction_grid(step: StepView, order: Sequence[Seat]) -> list[str]:
+    """What each seat said, a column per seat in bidding order; a new row when a seat speaks
+    again (so any auction style reads left to right, top to bottom)."""
+    rows: list[dict[Seat, str]] = [{}]
+    column_of = {seat: i for i, seat in enumerate(order)}
+    last = -1
+    for seat, word in step.auction:
+        if column_of[seat] <= last:
+            rows.append({})
+        rows[-1][seat] = word
+        last = column_of[seat]
+    header = "".join(seat.value.ljust(_CELL) for seat in order).rstrip()
+    lines = [header]
+    if step.auction:
+        lines += [
+            "".join(row.get(seat, "").ljust(_CELL) for seat in order).rstrip() for row in rows
+        ]
+    return lines
+
+
+def _contract(step: StepView) -> str:
+    if step.single_hand is not None:
+        return f"single hand by {step.single_hand.value} · stake {step.stake}"
+    if step.needs is None or step.bid is None:
+        return "-" if step.bid is None else f"{step.bid[0].value} {step.bid[1]} so far"
+    seat, call = step.bid
+    ladder = f" · {step.doubling}" if step.doubling else ""
+    return f"{seat.value} {call}{ladder} · stake {step.stake}"
+
+
+def _trump(status: str) -> str:
+    return re.sub(r"\b([SHDC])$", lambda m: _SYMBOL[m.group(1)], status)
+
+
+def _panel(step: StepView, order: Sequence[Seat]) -> list[str]:
+    points = " · ".join(f"{team.value} {step.points[team]}" for team in Team)
+    return [
+        "Auction",
+        *_auction_grid(step, order),
+        "",
+        "Contract  " + _contract(step),
+        "Trump     " + _trump(step.trump),
+        "Points    " + points,
+        "Needs     " + _needs_text(step),
+    ]
+
+
+def _tricks(step: StepView) -> list[str]:
+    lines = []
+    for number, trick in enumerate(step.tricks, 1):
+        cards = "  ".join(
+            f"{seat.value} {card_text(card)}{'*' if seat is trick.winner else ' '}"
+            for seat, card in trick.cards
+        )
+        lines.append(f"{number:>2}  {cards}   {trick.winner.value} +{trick.points}")
+    return lines
+
+
+def render_step(
+    step: StepView,
+    *,
+    total: int,
+    heading: str,
+    outcome: str | None = None,
+    names: Mapping[Seat, str] | None = None,
+    color: bool = False,
+) -> str:
+    """One step as a block of text: the heading, what happened, the table and the findings.
+
+    ``total`` counts the steps (the start, then one per action); ``names`` are the players'
+    names by seat; ``color`` prints hearts and diamonds in red (ANSI).
+    """
+    names = names or {}
+    if step.action_index is None:
+        where = f"before the first action (actions 0-{total - 2})"
+    else:
+        where = f"action {step.action_index} of 0-{total - 2}: {symbols(step.description)}"
+    to_play = f"  (to play: {step.current_seat.value})" if step.current_seat else ""
+    north = _hand_block(Seat.N, names, step)
+    south = _hand_block(Seat.S, names, step)
+    west = _hand_block(Seat.W, names, step)
+    east = _hand_block(Seat.E, names, step)
+    box = _trick_box(step)
+    table = [" " * _SIDE + line for line in north]
+    table += [w.ljust(_SIDE) + b + "  " + e for w, b, e in zip(west, box, east, strict=True)]
+    table += [" " * _SIDE + line for line in south]
+    panel = _panel(step, step.order)
+    height = max(len(table), len(panel))
+    table += [""] * (height - len(table))
+    panel += [""] * (height - len(panel))
+    lines = [heading, where + to_play, ""]
+    lines += [
+        (left.ljust(_PANEL_AT) + right).rstrip() for left, right in zip(table, panel, strict=True)
+    ]
+    tricks = _tricks(step)
+    if tricks:
+        lines += ["", "Tricks", *tricks]
     if outcome is not None:
-        lines.append("result: " + outcome)
+        lines += ["", "Result: " + outcome]
     for finding in step.findings:
-        lines.append(f"!! {finding.code} ({finding.severity}): {finding.message}")
-    return "\n".join(lines)
+        lines.append(f"!! {finding.code} ({finding.severity}): {symbols(finding.message)}")
+    frame = "\n".join(lines)
+    if color:
+        frame = _RED.sub(lambda m: f"\x1b[31m{m.group(0)}\x1b[0m", frame)
+    return frame
+
+
+def deal_frames(
+    match: MatchLog,
+    deal_number: int,
+    *,
+    seat: Seat | None = None,
+    rules: Rules | None = None,
+    color: bool = False,
+) -> list[str]:
+    """Every frame of deal ``deal_number`` (from 1): the start, then one per action.
+
+    >>> from replay import random_match
+    >>> from schema import Rules
+    >>> log = random_match(Rules.preset("pagat"), seed=1)
+    >>> frames = deal_frames(log, 1)
+    >>> len(frames) == len(log.deals[0].actions) + 1, frames[1].splitlines()[1][:9]
+    (True, 'action 0 ')
+    """
+    steps = deal_steps(match, deal_number, seat=seat, rules=rules)
+    audited = audit_match(match, rules)
+    facts = audited.deals[deal_number - 1]
+    before = audited.deals[deal_number - 2].score_after if deal_number > 1 else None
+    score = ", ".join(f"{team.value} {before[team] if before else 0}" for team in Team)
+    deal = match.deals[deal_number - 1]
+    view = f" · seen by {seat.value}" if seat else ""
+    heading = (
+        f"match {printable(match.match_id)} · deal {deal_number} of {len(match.deals)}"
+        f" · dealer {deal.dealer.value} · {preset_of(match.rules)} · score {score}{view}"
+    )
+    names = {s: printable(player_name(p)) for s, p in match.players.items()}
+    last = len(steps) - 1
+    return [
+        render_step(
+            step,
+            total=len(steps),
+            heading=heading,
+            outcome=outcome_text(facts) if i == last else None,
+            names=names,
+            color=color,
+        )
+        for i, step in enumerate(steps)
+    ]
+
+
+def first_finding(audited: AuditedMatch, deal_number: int | None = None) -> tuple[int, int] | None:
+    """Where the first finding of a match (or of one deal) is: its deal and frame number
+    (the frame after its action; the deal's last frame for a finding about the whole deal).
+
+    >>> from replay import audit_match, random_match
+    >>> from schema import Rules
+    >>> first_finding(audit_match(random_match(Rules.preset("pagat"), seed=1))) is None
+    True
+    """
+    for finding in audited.findings:
+        if finding.deal is None or deal_number not in (None, finding.deal):
+            continue
+        if finding.action is not None:
+            return finding.deal, finding.action + 1
+        return finding.deal, -1
+    return None

@@ -1,5 +1,9 @@
-"""Step through pre-rendered frames on a terminal: Enter or right arrow next, left arrow back,
-a number then Enter jumps, q quits. Off a terminal every frame is printed in turn.
+"""Step through the frames of a match's deals on a terminal; off a terminal print them.
+
+A deal's frame 0 is the table before the first action and frame K + 1 the table after action
+K (the numbering of ``twentynine audit``). Keys: Enter, space or right arrow next; left arrow
+back; Home and End the first and last frame; Page Down or ``]`` the next deal, Page Up or
+``[`` the previous one; a number then Enter goes to that action; ``?`` shows the keys; q quits.
 
 >>> import io
 >>> out = io.StringIO()
@@ -13,12 +17,31 @@ second
 from __future__ import annotations
 
 import os
+import re
+import select
+import shutil
 import sys
-from collections.abc import Sequence
-from typing import TextIO
+from collections.abc import Callable, Sequence
+from typing import Final, TextIO
 
-CLEAR = "\x1b[H\x1b[2J"
-HELP = "Enter/→ next  ← back  number+Enter jump  q quit"
+CLEAR: Final = "\x1b[H\x1b[2J"
+HELP: Final = "→ next  ← back  Home/End  [ ] deal  number+Enter action  ? keys  q quit"
+KEYS: Final = """Keys
+  Enter, space, →, n     the next action
+  ←, p, Backspace        the action before
+  Home, g / End, G       the start of the deal / its last action
+  Page Down, ] / Page Up, [   the next deal / the deal before
+  a number, then Enter   that action (the numbers of `twentynine audit`)
+  ?                      this help; any key goes back
+  q, Ctrl-C              quit"""
+
+_NEXT: Final = frozenset({"\r", "\n", " ", "\x1b[C", "n"})
+_BACK: Final = frozenset({"\x1b[D", "p", "\x7f"})
+_HOME: Final = frozenset({"\x1b[H", "\x1b[1~", "\x1bOH", "\x1b[7~", "g"})
+_END: Final = frozenset({"\x1b[F", "\x1b[4~", "\x1bOF", "\x1b[8~", "G"})
+_NEXT_DEAL: Final = frozenset({"\x1b[6~", "]"})
+_PREVIOUS_DEAL: Final = frozenset({"\x1b[5~", "["})
+_QUIT: Final = frozenset({"q", "Q", "\x03", "\x04", ""})
 
 
 def show_frames(
@@ -28,46 +51,76 @@ def show_frames(
     interactive: bool,
     keys_fd: int | None = None,
 ) -> None:
-    """Show frames: all of them in order, or one at a time driven by keys from ``keys_fd``."""
+    """Show one deal's frames: all of them in order, or one at a time driven by keys."""
     if not interactive or not frames:
         out.write("\n\n".join(frames))
         if frames:
             out.write("\n")
         return
+    show_deals(lambda _: frames, 1, out, keys_fd=keys_fd)
+
+
+def show_deals(
+    frames_of: Callable[[int], Sequence[str]],
+    deals: int,
+    out: TextIO,
+    *,
+    deal: int = 1,
+    frame: int = 0,
+    keys_fd: int | None = None,
+) -> None:
+    """Step through deals 1 to ``deals`` on the terminal, starting at ``deal`` and ``frame``
+    (negative: from the end); ``frames_of(n)`` renders deal ``n`` (again when the reader
+    comes back to it)."""
     fd = sys.stdin.fileno() if keys_fd is None else keys_fd
-    _interactive(frames, out, fd)
-
-
-def _interactive(frames: Sequence[str], out: TextIO, fd: int) -> None:
     import termios
     import tty
 
     saved = termios.tcgetattr(fd)
-    position = 0
+    frames = frames_of(deal)
+    position = min(max(frame if frame >= 0 else len(frames) + frame, 0), len(frames) - 1)
     typed = ""
+    helping = False
     try:
         tty.setcbreak(fd)
         while True:
-            status = f"step {position + 1}/{len(frames)}  {HELP}"
-            if typed:
-                status += f"  go to: {typed}"
-            out.write(f"{CLEAR}{frames[position]}\n\n{status}\n")
+            if helping:
+                out.write(f"{CLEAR}{KEYS}\n")
+            else:
+                where = "start" if position == 0 else f"action {position - 1}"
+                status = f"deal {deal}/{deals} · {where} of 0-{len(frames) - 2}  {HELP}"
+                if typed:
+                    status += f"  go to action: {typed}"
+                status += _too_narrow(frames[position])
+                out.write(f"{CLEAR}{frames[position]}\n\n{status}\n")
             out.flush()
             key = _read_key(fd)
-            if key in ("q", "Q", "\x03", "\x04", ""):
+            if key in _QUIT:
                 break
-            if key.isdigit():
+            if helping:
+                helping = False
+            elif key == "?":
+                helping = True
+            elif key.isdigit():
                 typed += key
             elif key in ("\r", "\n") and typed:
-                position = min(max(int(typed) - 1, 0), len(frames) - 1)
+                position = min(int(typed) + 1, len(frames) - 1)
                 typed = ""
-            elif key in ("\r", "\n", " ", "\x1b[C", "n"):
+            elif key in _NEXT:
                 position = min(position + 1, len(frames) - 1)
-            elif key in ("\x1b[D", "p", "\x7f"):
+            elif key in _BACK:
                 if typed:
                     typed = typed[:-1]
                 else:
                     position = max(position - 1, 0)
+            elif key in _HOME:
+                position = 0
+            elif key in _END:
+                position = len(frames) - 1
+            elif key in _NEXT_DEAL | _PREVIOUS_DEAL:
+                wanted = deal + (1 if key in _NEXT_DEAL else -1)
+                if 1 <= wanted <= deals:
+                    deal, frames, position = wanted, frames_of(wanted), 0
             elif key == "\x1b":
                 typed = ""
     finally:
@@ -76,10 +129,28 @@ def _interactive(frames: Sequence[str], out: TextIO, fd: int) -> None:
         out.flush()
 
 
+_ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _too_narrow(frame: str) -> str:
+    """A word for the status line when the terminal is narrower than the frame."""
+    needed = max((len(_ANSI.sub("", line)) for line in frame.splitlines()), default=0)
+    columns = shutil.get_terminal_size().columns
+    if columns >= needed:
+        return ""
+    return f"  (widen the terminal: {columns} columns, the table needs {needed})"
+
+
 def _read_key(fd: int) -> str:
-    """One key press; arrow keys arrive as three-byte escape sequences."""
+    """One key press; keys such as the arrows, Home or Page Down arrive as escape sequences."""
     first = os.read(fd, 1)
-    if first == b"\x1b":
-        rest = os.read(fd, 2)
-        return (first + rest).decode("ascii", "replace")
-    return first.decode("utf-8", "replace")
+    if first != b"\x1b":
+        if first and first[0] >= 0xC0:  # the rest of a UTF-8 character
+            first += os.read(fd, 1 if first[0] < 0xE0 else 2 if first[0] < 0xF0 else 3)
+        return first.decode("utf-8", "replace")
+    rest = b""
+    while select.select([fd], [], [], 0.05)[0]:
+        rest += os.read(fd, 16)
+        if rest[-1:].isalpha() or rest.endswith(b"~"):
+            break
+    return (first + rest).decode("ascii", "replace")

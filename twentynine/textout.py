@@ -1,4 +1,4 @@
-"""Plain-text tables for the terminal and for pipes, without width guessing.
+"""Plain text for the terminal and for pipes: tables without width guessing, the error line.
 
 >>> print(text_table(["option", "a"], [["min_bid", "16"]]))
 option   a
@@ -9,6 +9,10 @@ min_bid  16
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
+
+from reports.warehouse.export import format_result
+from reports.warehouse.store import QueryResult
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -37,3 +41,61 @@ def plural(count: int, word: str) -> str:
         return f"{count} {word}"
     suffix = "es" if word.endswith(("s", "ch", "sh", "x")) else "s"
     return f"{count} {word}{suffix}"
+
+
+# C0 and C1 controls, DEL, and the bidirectional overrides that reorder what follows them
+_CONTROLS: Final = [
+    *range(0x20),
+    *range(0x7F, 0xA0),
+    *range(0x202A, 0x202F),
+    *range(0x2066, 0x206A),
+]
+_ESCAPES: Final = {code: repr(chr(code))[1:-1] for code in _CONTROLS}
+
+
+def printable(text: str) -> str:
+    """Text from a log or a file name as a terminal should show it: control characters
+    escaped as Python writes them, so that a name can neither drive the terminal (retitle a
+    window, clear the screen) nor forge a line of output. Every text printer uses it.
+
+    >>> printable("Asha\\x1b]0;title\\x07"), printable("a.json\\nb.json"), printable("Ñandú")
+    ('Asha\\\\x1b]0;title\\\\x07', 'a.json\\\\nb.json', 'Ñandú')
+    """
+    return text.translate(_ESCAPES)
+
+
+ERROR_PREFIX = "twentynine: "
+"""What every error line on standard error starts with, whichever command or layer wrote it."""
+
+
+def error_line(message: str) -> str:
+    """One error line: the prefix, then what went wrong, where and why (made printable).
+
+    >>> error_line("x.json:3: 'XS' is not a card")
+    "twentynine: x.json:3: 'XS' is not a card"
+    """
+    return f"{ERROR_PREFIX}{printable(message)}"
+
+
+def warning_line(message: str) -> str:
+    """One warning line: the same prefix and ``warning:``; the command goes on.
+
+    >>> warning_line("empty.jsonl: no match in it")
+    'twentynine: warning: empty.jsonl: no match in it'
+    """
+    return f"{ERROR_PREFIX}warning: {printable(message)}"
+
+
+def result_text(result: QueryResult, fmt: str) -> str:
+    """A query's result as a command prints it: a table with names and text
+    :func:`printable`; CSV and JSON lines as data, as they are.
+
+    >>> print(result_text(QueryResult(("name",), ("VARCHAR",), [("A\\x1bB",)]), "table"))
+    name
+    ------
+    A\\x1bB
+    """
+    if fmt == "table":
+        rows = [tuple(printable(v) if isinstance(v, str) else v for v in r) for r in result.rows]
+        result = QueryResult(tuple(map(printable, result.columns)), result.types, rows)
+    return format_result(result, fmt).rstrip("\r\n")

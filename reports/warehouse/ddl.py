@@ -6,7 +6,7 @@ page in step). The schema version is stored in ``warehouse_info``; :data:`MIGRAT
 an older file up one version at a time.
 
 >>> SCHEMA_VERSION, [c.name for c in TABLES["pairs"]][:3]
-(2, ['match_id', 'deal_no', 'action_no'])
+(4, ['match_id', 'deal_no', 'action_no'])
 >>> create_table_sql("pairs").splitlines()[0]
 'CREATE TABLE pairs ('
 """
@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import pyarrow as pa
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 4
 """The schema this code writes and reads; a file with a higher one is refused."""
 
 
@@ -122,14 +122,21 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c("score_ew", "SMALLINT", "Final match score of EW, as replayed.", null=False),
         _c("winner", "VARCHAR", "`NS`, `EW`, or NULL when no team reached the target."),
         _c("has_result", "BOOLEAN", "The log records a match `result`.", null=False),
-        _c("recorded_score_ns", "SMALLINT", "NS score as the log records it."),
-        _c("recorded_score_ew", "SMALLINT", "EW score as the log records it."),
+        _c("recorded_score_ns", "INTEGER", "NS score as the log records it."),
+        _c("recorded_score_ew", "INTEGER", "EW score as the log records it."),
         _c("recorded_winner", "VARCHAR", "The winner as the log records it."),
         _c("errors", "INTEGER", "Findings of severity `error` in the match.", null=False),
         _c("warnings", "INTEGER", "Findings of severity `warning`.", null=False),
         _c("source", "VARCHAR", "The file it was loaded from (`<stdin>` for standard input)."),
         _c("source_line", "INTEGER", "Its line in that file (JSONL, text), or NULL."),
         _c("loaded_at", "TIMESTAMP", "When it was stored (UTC, as its batch began).", null=False),
+        _c(
+            "content_hash",
+            "VARCHAR",
+            "16 hex digits of the SHA-256 of the log's content: a load of the same id with "
+            "other content says so (and `--replace` stores it). NULL for matches stored "
+            "before schema version 4.",
+        ),
     ),
     "match_players": (
         _MATCH_KEY,
@@ -209,10 +216,10 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c("hands_known", "BOOLEAN", "All 32 cards of the deal are recorded.", null=False),
         _c("has_hands", "BOOLEAN", "The log's deal has a `hands` object.", null=False),
         _c("has_result", "BOOLEAN", "The log's deal has a `result` object.", null=False),
-        _c("recorded_points_ns", "SMALLINT", "NS card points as the log records them."),
-        _c("recorded_points_ew", "SMALLINT", "EW card points as recorded."),
-        _c("recorded_score_ns", "SMALLINT", "NS match score after the deal, as recorded."),
-        _c("recorded_score_ew", "SMALLINT", "EW match score after the deal, as recorded."),
+        _c("recorded_points_ns", "INTEGER", "NS card points as the log records them."),
+        _c("recorded_points_ew", "INTEGER", "EW card points as recorded."),
+        _c("recorded_score_ns", "INTEGER", "NS match score after the deal, as recorded."),
+        _c("recorded_score_ew", "INTEGER", "EW match score after the deal, as recorded."),
         _c("recorded_thrown_in", "VARCHAR", "Throw-in reason as recorded."),
     ),
     "deal_cards": (
@@ -606,6 +613,167 @@ _TRICK_CARDS: Final = (
     "ELSE [substr(c, 1, 2), substr(c, 3, 2), substr(c, 5, 2), substr(c, 7, 2)] END"
 )
 
+# The statistics of `player_stats` and `role_stats`, written once: `{keys}` gives, for each
+# seat of each deal in scope, the key its figures are counted under (a player, or a role); a
+# seat of a deal may count under several keys (a role: its position and its part in the call).
+_STATS: Final = """
+WITH keys AS ({keys}
+), per_deal AS (
+    SELECT k.key,
+        count(DISTINCT pd.match_id) AS matches,
+        count(*) AS deals,
+        count(*) FILTER (role = 'caller') AS calls,
+        count(*) FILTER (role = 'caller' AND scored_call AND made) AS calls_made,
+        count(*) FILTER (role = 'caller' AND scored_call AND NOT made) AS calls_failed,
+        avg(call) FILTER (role = 'caller') AS average_call,
+        count(*) FILTER (role = 'defender' AND scored_call) AS defences,
+        count(*) FILTER (role = 'defender' AND scored_call AND NOT made) AS defences_broken,
+        avg(own_points) FILTER (role = 'caller' AND scored_call) AS caller_points_per_deal,
+        avg(own_points) FILTER (role = 'defender' AND scored_call)
+            AS defender_points_per_deal,
+        count(*) FILTER (single_hand = pd.seat) AS single_hands,
+        count(*) FILTER (single_hand = pd.seat AND made) AS single_hands_won
+    FROM player_deals pd
+    JOIN keys k USING (match_id, deal_no, seat)
+    GROUP BY k.key
+), shows AS (
+    SELECT k.key,
+        count(*) AS show_chances,
+        count(*) FILTER (asked) AS shows_asked,
+        count(*) FILTER (asked AND trumped) AS asked_then_trumped,
+        count(*) FILTER (asked AND trick_won) AS asked_then_won_trick,
+        count(*) FILTER (NOT asked AND trick_won) AS not_asked_then_won_trick,
+        count(*) FILTER (is_caller) AS caller_show_chances,
+        count(*) FILTER (is_caller AND asked) AS caller_shows,
+        count(*) FILTER (is_caller AND asked AND trick_won) AS caller_shows_won,
+        count(*) FILTER (is_caller AND NOT asked) AS caller_not_shown,
+        count(*) FILTER (is_caller AND NOT asked AND trick_won) AS caller_not_shown_won,
+        count(*) FILTER (s.team <> d.caller_team) AS defender_show_chances,
+        count(*) FILTER (s.team <> d.caller_team AND asked) AS defender_asks,
+        count(*) FILTER (s.team <> d.caller_team AND asked AND trick_won)
+            AS defender_asks_won,
+        count(*) FILTER (s.team <> d.caller_team AND NOT asked)
+            AS defender_not_asked,
+        count(*) FILTER (s.team <> d.caller_team AND NOT asked AND trick_won)
+            AS defender_not_asked_won
+    FROM show_chances s
+    JOIN deals d USING (match_id, deal_no)
+    JOIN keys k USING (match_id, deal_no, seat)
+    GROUP BY k.key
+), ladder AS (
+    SELECT k.key,
+        count(*) FILTER (a.type = 'double') AS doubles,
+        count(*) FILTER (a.type = 'double' AND single_hand IS NULL AND NOT made) AS doubles_won,
+        sum(greatest(swing, 0)) FILTER (a.type = 'double') AS double_points_won,
+        sum(greatest(-swing, 0)) FILTER (a.type = 'double') AS double_points_lost,
+        count(*) FILTER (a.type = 'redouble') AS redoubles,
+        count(*) FILTER (a.type = 'redouble' AND single_hand IS NULL AND made) AS redoubles_won,
+        count(*) FILTER (a.type = 'set') AS sets,
+        count(*) FILTER (a.type = 'set' AND single_hand IS NULL AND NOT made) AS sets_won
+    FROM (
+        -- the game points the deal moved toward the seat's side: its change less the other's
+        SELECT a.*, d.single_hand, d.made, CASE WHEN a.seat IN ('N', 'S')
+            THEN d.score_change_ns - d.score_change_ew
+            ELSE d.score_change_ew - d.score_change_ns END AS swing
+        FROM other_actions a
+        JOIN deals d USING (match_id, deal_no)
+    ) a
+    JOIN keys k USING (match_id, deal_no, seat)
+    WHERE a.type IN ('double', 'redouble', 'set')
+    GROUP BY k.key
+), pairs_shown AS (
+    SELECT k.key, count(*) AS pairs
+    FROM pairs p
+    JOIN keys k USING (match_id, deal_no, seat)
+    GROUP BY k.key
+), found AS (
+    SELECT k.key, count(*) AS findings
+    FROM findings f
+    JOIN keys k USING (match_id, deal_no, seat)
+    GROUP BY k.key
+)
+SELECT p.key AS {key}, {label}, p.matches, p.deals,
+    p.calls, p.calls / p.deals AS call_share,
+    p.calls_made, p.calls_failed,
+    p.calls_made / nullif(p.calls_made + p.calls_failed, 0) AS make_rate,
+    p.average_call,
+    p.defences, p.defences_broken,
+    p.defences_broken / nullif(p.defences, 0) AS break_rate,
+    p.caller_points_per_deal, p.defender_points_per_deal,
+    coalesce(s.show_chances, 0) AS show_chances,
+    coalesce(s.shows_asked, 0) AS shows_asked,
+    s.shows_asked / nullif(s.show_chances, 0) AS ask_rate,
+    s.asked_then_trumped / nullif(s.shows_asked, 0) AS asked_trump_rate,
+    s.asked_then_won_trick / nullif(s.shows_asked, 0) AS asked_trick_win_rate,
+    s.not_asked_then_won_trick / nullif(s.show_chances - s.shows_asked, 0)
+        AS not_asked_trick_win_rate,
+    coalesce(s.caller_show_chances, 0) AS caller_show_chances,
+    coalesce(s.caller_shows, 0) AS caller_shows,
+    s.caller_shows_won / nullif(s.caller_shows, 0) AS caller_shown_trick_win_rate,
+    s.caller_not_shown_won / nullif(s.caller_not_shown, 0) AS caller_not_shown_trick_win_rate,
+    coalesce(s.defender_show_chances, 0) AS defender_show_chances,
+    coalesce(s.defender_asks, 0) AS defender_asks,
+    s.defender_asks_won / nullif(s.defender_asks, 0) AS defender_asked_trick_win_rate,
+    s.defender_not_asked_won / nullif(s.defender_not_asked, 0)
+        AS defender_not_asked_trick_win_rate,
+    coalesce(l.doubles, 0) AS doubles, coalesce(l.doubles_won, 0) AS doubles_won,
+    coalesce(l.double_points_won, 0) AS double_points_won,
+    coalesce(l.double_points_lost, 0) AS double_points_lost,
+    coalesce(l.redoubles, 0) AS redoubles, coalesce(l.redoubles_won, 0) AS redoubles_won,
+    coalesce(l.sets, 0) AS sets, coalesce(l.sets_won, 0) AS sets_won,
+    coalesce(ps.pairs, 0) AS pairs,
+    p.single_hands, p.single_hands_won,
+    coalesce(f.findings, 0) AS findings,
+    100 * coalesce(f.findings, 0) / p.deals AS findings_per_100_deals
+FROM per_deal p
+{labels}
+LEFT JOIN shows s USING (key)
+LEFT JOIN ladder l USING (key)
+LEFT JOIN pairs_shown ps USING (key)
+LEFT JOIN found f USING (key)"""
+
+SCOPE: Final = "SELECT match_id FROM matches"
+"""The matches the statistics count: all of them; :func:`stats_sql` takes a narrower one."""
+
+PLAYER_KEYS: Final = """
+    SELECT d.match_id, d.deal_no, mp.seat, mp.player_id AS key
+    FROM deals d
+    JOIN match_players mp USING (match_id)
+    WHERE d.match_id IN ({scope})"""
+PLAYER_NAMES: Final = ("pl.name", "JOIN players pl ON pl.player_id = p.key")
+
+ROLE_KEYS: Final = f"""
+    SELECT * FROM (
+        SELECT d.match_id, d.deal_no, mp.seat, unnest([
+            'P' || {_SEAT_POSITION.format(seat="mp.seat")},
+            CASE WHEN d.caller = mp.seat THEN 'caller'
+                WHEN d.caller_team = mp.team THEN 'partner'
+                WHEN d.caller IS NOT NULL THEN 'defender' END]) AS key
+        FROM deals d
+        JOIN matches m USING (match_id)
+        JOIN match_players mp USING (match_id)
+        WHERE d.match_id IN ({{scope}})
+    )
+    WHERE key IS NOT NULL"""
+ROLE_MEANINGS: Final = (
+    "CASE p.key WHEN 'P1' THEN 'first to bid' WHEN 'P2' THEN 'second to bid' "
+    "WHEN 'P3' THEN 'third to bid' WHEN 'P4' THEN 'fourth to bid (the dealer)' "
+    "WHEN 'caller' THEN 'won the auction' WHEN 'partner' THEN 'partner of the caller' "
+    "ELSE 'the other side' END AS meaning",
+    "",
+)
+
+
+def stats_sql(keys: str, key: str, labels: tuple[str, str], scope: str = SCOPE) -> str:
+    """The query of the statistics counted under ``keys`` (:data:`PLAYER_KEYS`,
+    :data:`ROLE_KEYS`), for the matches of ``scope``.
+
+    >>> "GROUP BY k.key" in stats_sql(PLAYER_KEYS, "player_id", PLAYER_NAMES)
+    True
+    """
+    return _STATS.format(keys=keys.format(scope=scope), key=key, label=labels[0], labels=labels[1])
+
+
 VIEWS: Final[dict[str, str]] = {
     "plays": f"""
 SELECT match_id, deal_no, i::SMALLINT AS action_no, seat, substr(cards, 2 * i + 1, 2) AS card,
@@ -748,87 +916,20 @@ SELECT player_id, call,
 FROM player_deals
 WHERE role = 'caller'
 GROUP BY player_id, call""",
-    "player_stats": """
-WITH per_deal AS (
-    SELECT player_id,
-        count(DISTINCT match_id) AS matches,
-        count(*) AS deals,
-        count(*) FILTER (role = 'caller') AS calls,
-        count(*) FILTER (role = 'caller' AND scored_call AND made) AS calls_made,
-        count(*) FILTER (role = 'caller' AND scored_call AND NOT made) AS calls_failed,
-        avg(call) FILTER (role = 'caller') AS average_call,
-        count(*) FILTER (role = 'defender' AND scored_call) AS defences,
-        count(*) FILTER (role = 'defender' AND scored_call AND NOT made) AS defences_broken,
-        avg(own_points) FILTER (role = 'caller' AND scored_call) AS caller_points_per_deal,
-        avg(own_points) FILTER (role = 'defender' AND scored_call)
-            AS defender_points_per_deal,
-        count(*) FILTER (single_hand = seat) AS single_hands,
-        count(*) FILTER (single_hand = seat AND made) AS single_hands_won
-    FROM player_deals
-    GROUP BY player_id
-), shows AS (
-    SELECT player_id,
-        count(*) AS show_chances,
-        count(*) FILTER (asked) AS shows_asked,
-        count(*) FILTER (asked AND trumped) AS asked_then_trumped,
-        count(*) FILTER (asked AND trick_won) AS asked_then_won_trick,
-        count(*) FILTER (NOT asked AND trick_won) AS not_asked_then_won_trick
-    FROM show_decisions
-    GROUP BY player_id
-), ladder AS (
-    SELECT mp.player_id,
-        count(*) FILTER (a.type = 'double') AS doubles,
-        count(*) FILTER (a.type = 'double' AND d.single_hand IS NULL AND NOT d.made)
-            AS doubles_won,
-        count(*) FILTER (a.type = 'redouble') AS redoubles,
-        count(*) FILTER (a.type = 'redouble' AND d.single_hand IS NULL AND d.made)
-            AS redoubles_won,
-        count(*) FILTER (a.type = 'set') AS sets,
-        count(*) FILTER (a.type = 'set' AND d.single_hand IS NULL AND NOT d.made) AS sets_won
-    FROM other_actions a
-    JOIN deals d USING (match_id, deal_no)
-    JOIN match_players mp ON mp.match_id = a.match_id AND mp.seat = a.seat
-    WHERE a.type IN ('double', 'redouble', 'set')
-    GROUP BY mp.player_id
-), pairs_shown AS (
-    SELECT mp.player_id, count(*) AS pairs
-    FROM pairs p
-    JOIN match_players mp ON mp.match_id = p.match_id AND mp.seat = p.seat
-    GROUP BY mp.player_id
-), found AS (
-    SELECT mp.player_id, count(*) AS findings
-    FROM findings f
-    JOIN match_players mp ON mp.match_id = f.match_id AND mp.seat = f.seat
-    GROUP BY mp.player_id
-)
-SELECT p.player_id, pl.name, p.matches, p.deals,
-    p.calls, p.calls / p.deals AS call_share,
-    p.calls_made, p.calls_failed,
-    p.calls_made / nullif(p.calls_made + p.calls_failed, 0) AS make_rate,
-    p.average_call,
-    p.defences, p.defences_broken,
-    p.defences_broken / nullif(p.defences, 0) AS break_rate,
-    p.caller_points_per_deal, p.defender_points_per_deal,
-    coalesce(s.show_chances, 0) AS show_chances,
-    coalesce(s.shows_asked, 0) AS shows_asked,
-    s.shows_asked / nullif(s.show_chances, 0) AS ask_rate,
-    s.asked_then_trumped / nullif(s.shows_asked, 0) AS asked_trump_rate,
-    s.asked_then_won_trick / nullif(s.shows_asked, 0) AS asked_trick_win_rate,
-    s.not_asked_then_won_trick / nullif(s.show_chances - s.shows_asked, 0)
-        AS not_asked_trick_win_rate,
-    coalesce(l.doubles, 0) AS doubles, coalesce(l.doubles_won, 0) AS doubles_won,
-    coalesce(l.redoubles, 0) AS redoubles, coalesce(l.redoubles_won, 0) AS redoubles_won,
-    coalesce(l.sets, 0) AS sets, coalesce(l.sets_won, 0) AS sets_won,
-    coalesce(ps.pairs, 0) AS pairs,
-    p.single_hands, p.single_hands_won,
-    coalesce(f.findings, 0) AS findings,
-    100 * coalesce(f.findings, 0) / p.deals AS findings_per_100_deals
-FROM per_deal p
-JOIN players pl USING (player_id)
-LEFT JOIN shows s USING (player_id)
-LEFT JOIN ladder l USING (player_id)
-LEFT JOIN pairs_shown ps USING (player_id)
-LEFT JOIN found f USING (player_id)""",
+    "player_stats": "\n" + stats_sql(PLAYER_KEYS, "player_id", PLAYER_NAMES),
+    "role_stats": "\n" + stats_sql(ROLE_KEYS, "role", ROLE_MEANINGS),
+    "contracts": f"""
+SELECT d.match_id, d.deal_no, m.preset, m.started_at, d.caller AS seat, mp.player_id,
+    mp.name AS player, {_SEAT_POSITION.format(seat="d.caller")} AS position, d.call, d.trump,
+    d.trump_mode, d.doubling, d.stake, d.pairs, d.target, d.made,
+    d.caller_points, d.defender_points,
+    CASE d.caller_team WHEN 'NS' THEN d.score_change_ns ELSE d.score_change_ew END
+        AS caller_score_change,
+    d.show_seat, d.show_trick
+FROM deals d
+JOIN matches m USING (match_id)
+JOIN match_players mp ON mp.match_id = d.match_id AND mp.seat = d.caller
+WHERE d.caller IS NOT NULL AND d.single_hand IS NULL AND d.thrown_in IS NULL""",
     "partnership_stats": """
 WITH partners AS (
     SELECT a.match_id, a.team,
@@ -873,6 +974,12 @@ GROUP BY ALL""",
 def create_view_sql(view: str) -> str:
     """The ``CREATE OR REPLACE VIEW`` statement of one view."""
     return f"CREATE OR REPLACE VIEW {view} AS{VIEWS[view]}"
+
+
+MATCH_TABLES: Final[tuple[str, ...]] = tuple(
+    name for name, columns in TABLES.items() if columns[0].name == "match_id"
+)
+"""The tables that hold rows of a stored match (``players`` is shared by all matches)."""
 
 
 def create_schema_sql() -> list[str]:
@@ -975,7 +1082,28 @@ def _pack_v1(con: Any) -> None:
         con.execute(f"DROP TABLE {table}")
 
 
-MIGRATIONS: Final[dict[int, Migration]] = {1: _pack_v1}
+def _stats_views_v2(con: Any) -> None:
+    """Schema 2 to 3: views only (`contracts`, `role_stats`, new `player_stats` columns);
+    the tables are unchanged, and the views are re-created after every migration."""
+
+
+_RECORDED: Final = {
+    "matches": ("recorded_score_ns", "recorded_score_ew"),
+    "deals": ("recorded_points_ns", "recorded_points_ew", "recorded_score_ns", "recorded_score_ew"),
+}
+"""What a log records of points and scores, kept as recorded however absurd (version 4)."""
+
+
+def _content_hash_v3(con: Any) -> None:
+    """Version 3 to 4: ``matches.content_hash`` (NULL for the matches already stored), and
+    the recorded points and scores widened to INTEGER."""
+    con.execute("ALTER TABLE matches ADD COLUMN IF NOT EXISTS content_hash VARCHAR")
+    for table, columns in _RECORDED.items():
+        for column in columns:
+            con.execute(f"ALTER TABLE {table} ALTER COLUMN {column} SET DATA TYPE INTEGER")
+
+
+MIGRATIONS: Final[dict[int, Migration]] = {1: _pack_v1, 2: _stats_views_v2, 3: _content_hash_v3}
 """``MIGRATIONS[v]`` takes a connection from schema version ``v`` to ``v + 1`` (in the
 loader's transaction); the views are re-created afterwards."""
 

@@ -19,7 +19,10 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import decimal
+import glob
 import io
+import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -140,25 +143,33 @@ class ExportSummary:
 def export_parquet(directory: str | Path, *, db: str | Path = DEFAULT_DB) -> ExportSummary:
     """``twentynine export [--db FILE] --parquet DIR``: every table as partitioned Parquet.
 
-    ``DIR`` must not exist yet, or be empty. Raises
+    ``DIR`` must not exist yet, or be empty (the folders above it are made as needed); it gets
+    the mode a new folder gets (the umask's).
+    The export is written into a hidden staging folder beside ``DIR``; staging folders that
+    an export killed before it ended left behind are removed first. Raises
     :class:`~reports.warehouse.errors.ExportFailedError` (nothing is left behind) and the
-    open errors of
-    :func:`~reports.warehouse.store.open_warehouse`.
+    open errors of :func:`~reports.warehouse.store.open_warehouse`.
     """
     target = Path(directory)
     name = str(target)
-    if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        raise ExportFailedError(name, "exists and is not an empty folder; choose a new one")
     parent = target.parent if str(target.parent) else Path()
-    if not parent.is_dir():
-        raise ExportFailedError(name, f"cannot write it: no folder {parent}")
+    try:
+        if target.exists() and (not target.is_dir() or any(target.iterdir())):
+            raise ExportFailedError(name, "exists and is not an empty folder; choose a new one")
+    except OSError as exc:
+        raise ExportFailedError(name, f"cannot write it: {exc.strerror or exc}") from None
+    open_warehouse(db, read_only=True).close()  # a warehouse it refuses makes no folder
+    try:  # exports/2026-11: the folders above it are made as needed
+        parent.mkdir(parents=True, exist_ok=True)
+        _remove_stale(parent, target.name)
+        prefix = f".{target.name}.export-{os.getpid()}."
+        staging = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+        staging.chmod(_folder_mode())
+    except OSError as exc:
+        raise ExportFailedError(name, f"cannot write it: {exc.strerror or exc}") from None
     summary = ExportSummary(directory=name)
-    with open_warehouse(db, read_only=True, sandbox=False) as wh:
-        try:
-            staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
-        except OSError as exc:
-            raise ExportFailedError(name, f"cannot write it: {exc.strerror or exc}") from None
-        try:
+    try:
+        with open_warehouse(db, read_only=True, export_to=staging) as wh:
             for table in EXPORTED:
                 summary.rows[table] = _copy(wh.con, table, staging / table)
             players = staging / "players"
@@ -169,17 +180,48 @@ def export_parquet(directory: str | Path, *, db: str | Path = DEFAULT_DB) -> Exp
             summary.rows["players"] = int(
                 wh.con.execute("SELECT count(*) FROM players").fetchone()[0]  # type: ignore[index]
             )
-            summary.files = sum(1 for _ in staging.rglob("*.parquet"))
-            if target.exists():
-                target.rmdir()
-            staging.replace(target)
-        except duckdb.Error as exc:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise ExportFailedError(name, str(exc).strip().splitlines()[0]) from None
-        except OSError as exc:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise ExportFailedError(name, f"cannot write it: {exc.strerror or exc}") from None
+        summary.files = sum(1 for _ in staging.rglob("*.parquet"))
+        if target.exists():
+            target.rmdir()
+        staging.replace(target)
+    except duckdb.Error as exc:
+        raise ExportFailedError(name, str(exc).strip().splitlines()[0]) from None
+    except OSError as exc:
+        raise ExportFailedError(name, f"cannot write it: {exc.strerror or exc}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return summary
+
+
+_STAGING: Final = re.compile(r"\.(?P<name>.+)\.export-(?P<pid>\d+)\.[^.]+")
+
+
+def _remove_stale(parent: Path, name: str) -> None:
+    """Remove the staging folders of exports to ``parent/name`` whose process has ended."""
+    for folder in parent.glob(f".{glob.escape(name)}.export-*"):
+        found = _STAGING.fullmatch(folder.name)
+        if found is None or found["name"] != name or not folder.is_dir():
+            continue
+        if not _alive(int(found["pid"])):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (on this machine)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it runs, as someone else
+        return True
+    return True
+
+
+def _folder_mode() -> int:
+    # mkdtemp makes a folder only its owner may enter; an export is for others to read too
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o777 & ~umask
 
 
 def _quoted(path: Path) -> str:

@@ -55,6 +55,7 @@ from schema.fastlog import (
     FastPlay,
     FastShow,
     FastTrump,
+    content_fingerprint,
     recorded_thrown_in,
 )
 from schema.log import (
@@ -119,6 +120,49 @@ class RowError(ValueError):
     """A match that cannot be stored as it is (e.g. a number beyond 64 bits)."""
 
 
+_RANGES: Final = {"SMALLINT": (-(2**15), 2**15 - 1), "INTEGER": (-(2**31), 2**31 - 1)}
+
+
+Bound = tuple[int, str, int, int]
+"""An integer column narrower than Python's: its place in a row, its name and its range."""
+
+
+def _bounds(table: str, skip: int = 0) -> tuple[Bound, ...]:
+    """The bounded columns of ``table``'s rows (which leave out its first ``skip`` columns and
+    start with one value of their own instead, when ``skip``)."""
+    offset = 1 - skip if skip else 0
+    return tuple(
+        (place + offset, f"{table}.{column.name}", *_RANGES[column.sql_type])
+        for place, column in enumerate(TABLES[table])
+        if column.sql_type in _RANGES and place >= skip
+    )
+
+
+_BOUNDED: Final = (
+    ("match_rows", _bounds("matches")),
+    ("player_rows", _bounds("match_players")),
+    ("deal_rows", _bounds("deals")),
+    ("finding_rows", _bounds("findings")),
+    ("pair_rows", _bounds("pairs", skip=2)),  # a pair row starts with its deal's index
+)
+
+
+def check_ranges(rows: Sequence[tuple[Any, ...]], bounds: Sequence[Bound]) -> None:
+    """Raise :class:`RowError` when a value does not fit its column (a SMALLINT holds up to
+    32,767): only a log no real match gives holds such a number, and it must not stop a load.
+
+    >>> check_ranges([(1, 40_000)], [(1, "deals.points_ns", -32_768, 32_767)])
+    Traceback (most recent call last):
+    ...
+    reports.warehouse.rows.RowError: deals.points_ns 40000 is out of range (-32768 to 32767)
+    """
+    for row in rows:
+        for place, name, low, high in bounds:
+            value = row[place]
+            if value is not None and not low <= value <= high:
+                raise RowError(f"{name} {value} is out of range ({low} to {high})")
+
+
 def started_at(meta: Mapping[str, Any] | None) -> dt.datetime | None:
     """When the match began, from ``meta``'s first ISO 8601 time under a known key (UTC).
 
@@ -126,6 +170,8 @@ def started_at(meta: Mapping[str, Any] | None) -> dt.datetime | None:
     datetime.datetime(2026, 11, 29, 13, 30)
     >>> started_at({"date": "2026-11-29"}), started_at({"start": 17}), started_at(None)
     (datetime.datetime(2026, 11, 29, 0, 0), None, None)
+    >>> started_at({"start": "0001-01-01T00:00:00+06:00"}) is None  # before year 1 in UTC
+    True
     """
     if not meta:
         return None
@@ -138,7 +184,10 @@ def started_at(meta: Mapping[str, Any] | None) -> dt.datetime | None:
         except ValueError:
             continue
         if moment.tzinfo is not None:
-            moment = moment.astimezone(dt.UTC).replace(tzinfo=None)
+            try:
+                moment = moment.astimezone(dt.UTC).replace(tzinfo=None)
+            except OverflowError:  # a time in year 1 or 9999 whose UTC lies beyond
+                return None
         return moment
     return None
 
@@ -270,6 +319,7 @@ class Batch:
     def __init__(self, loaded_at: dt.datetime) -> None:
         self.loaded_at = loaded_at
         self.match_ids: list[str] = []
+        self.replaced: list[str] = []  # ids stored before, whose old rows this batch replaces
         self.deals = 0
         self.findings = 0
         self.match_rows: list[tuple[Any, ...]] = []
@@ -314,8 +364,11 @@ class Batch:
         Raises :class:`RowError` (and adds nothing) when the match cannot be stored.
         """
         marks = list(map(len, self._lists))
+        starts = [len(getattr(self, name)) for name, _ in _BOUNDED]
         try:
             self._match(match, audited, source, line)
+            for (name, bounds), start in zip(_BOUNDED, starts, strict=True):
+                check_ranges(getattr(self, name)[start:], bounds)
         except RowError:
             for values, mark in zip(self._lists, marks, strict=True):
                 del values[mark:]
@@ -359,6 +412,7 @@ class Batch:
                 source,
                 line,
                 self.loaded_at,
+                content_fingerprint(match),
             )
         )
         for seat, entry in match.players.items():

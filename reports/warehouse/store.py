@@ -27,7 +27,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from types import TracebackType
@@ -46,6 +46,7 @@ from importers.formats import (
     detect_format,
     expand_inputs,
     guarded,
+    limited,
     read_format_fast,
 )
 from importers.formats import read_any as _read_stdin
@@ -64,7 +65,7 @@ from reports.warehouse.errors import (
     WarehouseTooNewError,
 )
 from reports.warehouse.rows import Batch, RowError
-from schema.fastlog import FastMatchLog
+from schema.fastlog import FastMatchLog, content_fingerprint
 from schema.log import MatchLog
 
 DEFAULT_DB: Final = "twentynine.duckdb"
@@ -111,9 +112,20 @@ class LoadSummary:
     duplicate_lines: list[str] = field(default_factory=list)
     dropped_lines: int = 0
 
+    replaced: int = 0
+    unreadable: int = 0
+    """Inputs that could not be opened at all (a missing file, a folder one may not read)."""
+
     @property
     def exit_code(self) -> int:
-        """0 when every match was stored or already there, 1 when some were skipped."""
+        """0 when every match was stored or already there, 1 when some were skipped, 2 when
+        no input could be read at all (as ``twentynine audit`` exits).
+
+        >>> LoadSummary("w", files=1, read=1, skipped=1, unreadable=1).exit_code
+        2
+        """
+        if self.files and self.unreadable == self.files:
+            return 2
         return 1 if self.skipped else 0
 
     def _keep(self, lines: list[str], line: str) -> None:
@@ -122,22 +134,24 @@ class LoadSummary:
         else:
             self.dropped_lines += 1
 
-    def lines(self) -> list[str]:
-        """Problems and duplicates one a line, then the counts."""
+    def lines(self, prefix: str = "") -> list[str]:
+        """Problems (each after ``prefix``, the CLI's error prefix) and duplicates one a line,
+        then the counts."""
         # every problem matters; duplicates are alike, so a few show what they are
         shown = self.duplicate_lines[:SHOWN_DUPLICATES]
         hidden = len(self.duplicate_lines) - len(shown) + self.dropped_lines
-        out = [*self.problems, *shown]
+        out = [*(prefix + problem for problem in self.problems), *shown]
         if hidden:
             out.append(f"... and {hidden} more lines like these")
         if self.read and not self.stored and self.duplicates == self.read:
             out.append(f"nothing new: every match read was already stored in {self.database}")
         files = "file" if self.files == 1 else "files"
         matches = "match" if self.read == 1 else "matches"
+        replaced = f", {self.replaced} replaced" if self.replaced else ""
         out.append(
             f"{self.read} {matches} read from {self.files} {files}: {self.stored} stored "
-            f"({self.deals} deals, {self.findings} findings), {self.duplicates} already "
-            f"stored, {self.skipped} skipped -> {self.database}"
+            f"({self.deals} deals, {self.findings} findings{replaced}), {self.duplicates} "
+            f"already stored, {self.skipped} skipped -> {self.database}"
         )
         return out
 
@@ -150,6 +164,7 @@ class LoadSummary:
             "stored": self.stored,
             "duplicates": self.duplicates,
             "skipped": self.skipped,
+            "replaced": self.replaced,
             "deals": self.deals,
             "findings": self.findings,
             "problems": list(self.problems),
@@ -238,6 +253,7 @@ class Warehouse:
         progress: Progress | None = None,
         batch_deals: int = BATCH_DEALS,
         summary: LoadSummary | None = None,
+        replace: bool = False,
     ) -> LoadSummary:
         """Audit and store matches (or importer records), many per transaction.
 
@@ -245,8 +261,11 @@ class Warehouse:
         both are stored alike.
 
         A record with problems is skipped and its problems kept; a match already stored,
-        or met earlier in this load, is counted as a duplicate. Raises :class:`LoadFailedError`
-        when DuckDB cannot store a batch (that batch is rolled back; earlier ones stay).
+        or met earlier in this load, is counted as a duplicate. A match stored before with
+        other content under the same id is skipped with a line that says so, or, with
+        ``replace``, stored in place of the old one (in the same transaction). Raises
+        :class:`LoadFailedError` when DuckDB cannot store a batch (that batch is rolled back;
+        earlier ones stay).
 
         >>> import tempfile
         >>> from replay import random_match
@@ -256,7 +275,8 @@ class Warehouse:
         >>> s.stored, s.deals > 0
         (2, True)
         """
-        return self._load(((item, None) for item in items), progress, batch_deals, summary)
+        pairs = ((item, None) for item in items)
+        return self._load(pairs, progress, batch_deals, summary, replace=replace)
 
     def load_audited(
         self,
@@ -274,12 +294,17 @@ class Warehouse:
         progress: Progress | None,
         batch_deals: int,
         summary: LoadSummary | None,
+        *,
+        replace: bool = False,
     ) -> LoadSummary:
         if self.read_only:
             raise WarehouseError(self.name, "opened read-only: cannot load")
         summary = summary if summary is not None else LoadSummary(database=self.name)
-        with _load_settings(self.con):
-            return self._load_all(items, progress, batch_deals, summary)
+        try:
+            with _load_settings(self.con):
+                return self._load_all(items, progress, batch_deals, summary, replace)
+        except duckdb.Error as exc:  # a batch that fails to store says so itself
+            raise LoadFailedError(self.name, f"loading failed: {_first_line(exc)}") from None
 
     def _load_all(
         self,
@@ -287,6 +312,7 @@ class Warehouse:
         progress: Progress | None,
         batch_deals: int,
         summary: LoadSummary,
+        replace: bool,
     ) -> LoadSummary:
         batch = _new_batch()
         pending: list[_Pending] = []  # read, not yet checked against the database
@@ -321,7 +347,7 @@ class Warehouse:
                 pending.append(_Pending(match, audited, match_id, where, source, line))
                 pending_deals += len(match.deals)
                 if pending_deals >= min(CHECK_DEALS, batch_deals):
-                    self._admit(pending, batch, summary)
+                    self._admit(pending, batch, summary, replace)
                     pending, pending_deals = [], 0
                     if batch.deals >= batch_deals:
                         self._commit(batch, summary)
@@ -332,25 +358,39 @@ class Warehouse:
                 if progress is not None and summary.read % PROGRESS_EVERY == 0:
                     progress(summary)
             if pending:
-                self._admit(pending, batch, summary)
+                self._admit(pending, batch, summary, replace)
             if len(batch):
                 self._commit(batch, summary)
         if progress is not None:
             progress(summary)
         return summary
 
-    def _admit(self, pending: list[_Pending], batch: Batch, summary: LoadSummary) -> None:
-        """Audit the matches not stored yet and add their rows to the batch."""
+    def _admit(
+        self, pending: list[_Pending], batch: Batch, summary: LoadSummary, replace: bool
+    ) -> None:
+        """Audit the matches not stored yet (or stored with other content, to ``replace``)
+        and add their rows to the batch."""
         stored = self._stored_sources([p.match_id for p in pending])
         for p in pending:
             if p.match_id in stored:
-                summary.duplicates += 1
-                summary._keep(
-                    summary.duplicate_lines,
-                    f"{p.where}: match {p.match_id!r} is already stored "
-                    f"(from {stored[p.match_id]})",
-                )
-                continue
+                source, content = stored[p.match_id]
+                if content is None or content == content_fingerprint(p.match):
+                    summary.duplicates += 1
+                    summary._keep(
+                        summary.duplicate_lines,
+                        f"{p.where}: match {p.match_id!r} is already stored (from {source})",
+                    )
+                    continue
+                if not replace:
+                    summary.skipped += 1
+                    summary._keep(
+                        summary.problems,
+                        f"{p.where}: match {p.match_id!r} is already stored (from {source}) "
+                        "with other content; load again with --replace to store this one "
+                        "in its place",
+                    )
+                    continue
+                batch.replaced.append(p.match_id)
             try:
                 audited = p.audited if p.audited is not None else audit_match(p.match)
                 batch.add(p.match, audited, p.source, p.line)
@@ -367,27 +407,38 @@ class Warehouse:
 
     def _commit(self, batch: Batch, summary: LoadSummary) -> None:
         """Store the batch in one transaction."""
-        self._insert(batch.arrow_tables(), batch.loaded_at)
+        self._insert(batch.arrow_tables(), batch.loaded_at, batch.replaced)
         summary.stored += len(batch)
+        summary.replaced += len(batch.replaced)
         summary.deals += batch.deals
         summary.findings += batch.findings
 
-    def _stored_sources(self, match_ids: list[str]) -> dict[str, str]:
+    def _stored_sources(self, match_ids: list[str]) -> dict[str, tuple[str, str | None]]:
+        """Where each stored match of ``match_ids`` came from, and its content hash."""
         rows = self.con.execute(
-            "SELECT match_id, source, source_line FROM matches "
+            "SELECT match_id, source, source_line, content_hash FROM matches "
             "WHERE match_id IN (SELECT unnest($ids::VARCHAR[]))",
             {"ids": match_ids},
         ).fetchall()
         return {
-            mid: (src or "<match>") if line is None else f"{src}:{line}" for mid, src, line in rows
+            mid: ((src or "<match>") if line is None else f"{src}:{line}", content)
+            for mid, src, line, content in rows
         }
 
-    def _insert(self, tables: dict[str, pa.Table], loaded_at: dt.datetime) -> None:
+    def _insert(
+        self, tables: dict[str, pa.Table], loaded_at: dt.datetime, replaced: list[str]
+    ) -> None:
         con = self.con
         for name, table in tables.items():
             con.register(f"_batch_{name}", table)
         try:
             con.begin()
+            if replaced:
+                for table in ddl.MATCH_TABLES:
+                    con.execute(
+                        f"DELETE FROM {table} WHERE match_id IN (SELECT unnest($ids::VARCHAR[]))",
+                        {"ids": replaced},
+                    )
             for table in tables:
                 con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _batch_{table}")
             con.execute(
@@ -426,7 +477,7 @@ class Warehouse:
         if not statements:
             raise QueryFailedError(self.name, "no SQL statement given")
         for statement in statements:
-            kind = statement.type.name
+            kind = _statement_kind(statement)
             if kind not in allowed:
                 raise QueryRefusedError(self.name, kind)
         try:
@@ -440,6 +491,15 @@ class Warehouse:
         return QueryResult(
             tuple(d[0] for d in description), tuple(str(d[1]) for d in description), rows
         )
+
+
+def _statement_kind(statement: duckdb.Statement) -> str:
+    """A statement's type name (``SELECT``, ...); DuckDB's Python API has no name for some
+    types (UPDATE EXTENSIONS): the statement's first words then."""
+    try:
+        return statement.type.name
+    except ValueError:
+        return " ".join(statement.query.split()[:2]).upper()
 
 
 @dataclass(frozen=True, slots=True)
@@ -515,12 +575,15 @@ def _first_line(exc: BaseException) -> str:
 
 # ----------------------------------------------------------------------------------- open
 def open_warehouse(
-    path: str | Path = DEFAULT_DB, *, read_only: bool = False, sandbox: bool | None = None
+    path: str | Path = DEFAULT_DB, *, read_only: bool = False, export_to: Path | None = None
 ) -> Warehouse:
     """Open a warehouse: create it (writable and absent or empty), migrate it, or refuse it.
 
-    ``sandbox`` (the default when ``read_only``) keeps SQL from reading or writing any
-    other file. Raises a :class:`~reports.warehouse.errors.WarehouseError` with a one-line message:
+    Every warehouse is opened here, and only here: ``path`` must be a plain local file (not
+    ``:memory:``, nor a name DuckDB reads as remote, such as ``md:...`` or ``s3://...``); no
+    extension is loaded or installed on the way; and SQL may read or write no other file,
+    except into ``export_to`` (the export's folder). Raises a
+    :class:`~reports.warehouse.errors.WarehouseError` with a one-line message:
     :class:`WarehouseMissingError`, :class:`WarehouseLockedError`,
     :class:`WarehouseCorruptError`, :class:`NotAWarehouseError`, :class:`WarehouseTooNewError`
     or :class:`WarehouseOutdatedError`; the file is never changed when one is raised.
@@ -529,31 +592,78 @@ def open_warehouse(
     Traceback (most recent call last):
     ...
     reports.warehouse.errors.WarehouseMissingError: /no/such/dir/w.duckdb: no such warehouse; ...
+    >>> open_warehouse("md:club")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    reports.warehouse.errors.WarehouseError: md:club: not a local file path; ...
     """
-    path = Path(path)
     name = str(path)
-    if path.is_dir():
-        raise WarehouseError(name, "is a folder, not a database file")
-    exists = path.exists()
-    if not exists:
-        if read_only:
-            raise WarehouseMissingError(name)
-        if not path.parent.is_dir():
-            raise WarehouseError(name, f"cannot create it: no folder {path.parent}")
-    sandboxed = read_only if sandbox is None else sandbox
-    config: dict[str, Any] = {}
-    if sandboxed:
-        config = {"enable_external_access": False, "lock_configuration": True}
+    path = Path(path)
+    _check_local(name)
     try:
-        con = duckdb.connect(name, read_only=read_only, config=config)
+        if path.is_dir():
+            raise WarehouseError(name, "is a folder, not a database file")
+        exists = path.exists()
+        if not exists:
+            if read_only:
+                raise WarehouseMissingError(name)
+            if not path.parent.is_dir():
+                raise WarehouseError(name, f"cannot create it: no folder {path.parent}")
+        elif _is_sqlite(path):
+            raise WarehouseError(
+                name, "a SQLite database, not a DuckDB warehouse; nothing was changed"
+            )
+    except OSError as exc:
+        raise WarehouseError(name, f"cannot open it: {exc.strerror or exc}") from None
+    config: dict[str, Any] = {
+        "autoinstall_known_extensions": False,
+        "autoload_known_extensions": False,
+    }
+    if export_to is None:  # the export's folder can only be allowed once DuckDB runs
+        config["enable_external_access"] = False
+        config["lock_configuration"] = read_only  # the loader sets its own memory settings
+    try:
+        # DuckDB reads some relative names (md:x) as remote: it is given the absolute path
+        con = duckdb.connect(str(path.absolute()), read_only=read_only, config=config)
     except duckdb.Error as exc:
         raise _open_error(name, exc) from None
     try:
+        if export_to is not None:
+            _allow_only(con, export_to)
         _prepare(con, name, read_only=read_only)
     except BaseException:
         con.close()
         raise
     return Warehouse(path, con, read_only=read_only)
+
+
+_DIGITS: Final = re.compile(r"[0-9]+")  # str.isdigit() takes "²", which int() refuses
+_REMOTE: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")  # a scheme; not a drive letter
+_SQLITE_HEADER: Final = b"SQLite format 3\x00"
+
+
+def _check_local(name: str) -> None:
+    """Refuse a ``--db`` that DuckDB would not read as a local file: ``:memory:`` keeps
+    nothing, and ``md:``, ``s3://`` and the like reach for the network."""
+    if name.startswith(":memory:") or not name or _REMOTE.match(name):
+        raise WarehouseError(
+            name,
+            "not a local file path; name a DuckDB file on this machine, e.g. --db club.duckdb "
+            "(a file whose name has a colon: give its absolute path)",
+        )
+
+
+def _is_sqlite(path: Path) -> bool:
+    with path.open("rb") as stream:
+        return stream.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER
+
+
+def _allow_only(con: duckdb.DuckDBPyConnection, folder: Path) -> None:
+    """Keep SQL on this connection from any file but the warehouse and ``folder``."""
+    quoted = str(folder.absolute()).replace("'", "''")
+    con.execute(f"SET allowed_directories = ['{quoted}/']")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
 
 
 def _open_error(name: str, exc: duckdb.Error) -> WarehouseError:
@@ -583,8 +693,10 @@ def _prepare(con: duckdb.DuckDBPyConnection, name: str, *, read_only: bool) -> N
             row = con.execute(
                 "SELECT value FROM warehouse_info WHERE key = 'schema_version'"
             ).fetchone()
-            if row is None or not str(row[0]).isdigit():
+            if row is None:
                 raise NotAWarehouseError(name)
+            if not _DIGITS.fullmatch(str(row[0])):
+                raise _unknown_version(name, str(row[0]))
             version = int(row[0])
     except duckdb.Error as exc:
         raise WarehouseCorruptError(name, _first_line(exc)) from None
@@ -597,10 +709,27 @@ def _prepare(con: duckdb.DuckDBPyConnection, name: str, *, read_only: bool) -> N
         return
     if version > ddl.SCHEMA_VERSION:
         raise WarehouseTooNewError(name, version, ddl.SCHEMA_VERSION)
+    if version < min(ddl.MIGRATIONS, default=ddl.SCHEMA_VERSION):
+        raise _unknown_version(name, str(version))
     if version < ddl.SCHEMA_VERSION:
         if read_only:
             raise WarehouseOutdatedError(name, version, ddl.SCHEMA_VERSION)
         _migrate(con, name, version)
+        return
+    missing = [t for t in (*ddl.TABLES, *ddl.VIEWS) if t not in names]
+    if missing:
+        kind = "table" if missing[0] in ddl.TABLES else "view"
+        raise WarehouseError(
+            name,
+            f"the {kind} {missing[0]} is missing (was the file changed by hand?); "
+            "nothing was changed",
+        )
+
+
+def _unknown_version(name: str, version: str) -> WarehouseError:
+    return WarehouseError(
+        name, f"schema version {version!r} is not one twentynine wrote; nothing was changed"
+    )
 
 
 def _create(con: duckdb.DuckDBPyConnection, name: str) -> None:
@@ -660,7 +789,12 @@ def read_inputs(
     """
     if from_format is not None and from_format not in FORMATS:
         raise ValueError(f"unknown format {from_format!r} (known: {', '.join(FORMAT_NAMES)})")
-    inputs = expand_inputs(paths)
+    return _read_files(expand_inputs(paths), from_format, summary)
+
+
+def _read_files(
+    inputs: list[Path], from_format: str | None, summary: LoadSummary
+) -> Iterator[Record | FastRecord]:
     summary.files = len(inputs)
     sizes = {}
     for path in inputs:
@@ -680,11 +814,12 @@ def read_inputs(
                 head = stream.read(HEAD_SIZE)
                 stream.seek(0)
                 name = from_format or detect_format(path, head)
-                records = read_format_fast(stream, source, path, name)
+                records = read_format_fast(limited(stream, head), source, path, name)
                 for record in guarded(records, source, name):
                     summary.bytes_read = done + _tell(stream)
                     yield record
         except OSError as exc:
+            summary.unreadable += 1
             reason = f"cannot read: {exc.strerror or exc}"
             yield Record(source, None, None, (InputProblem(source, None, None, reason),))
         done += sizes[path]
@@ -705,16 +840,43 @@ def load_paths(
     from_format: str | None = None,
     progress: Progress | None = None,
     batch_deals: int = BATCH_DEALS,
+    replace: bool = False,
 ) -> LoadSummary:
-    """``twentynine load PATH... [--db FILE] [--from FORMAT]``: read, audit and store.
+    """``twentynine load PATH... [--db FILE] [--from FORMAT] [--replace]``: read, audit and
+    store (``replace``: a match stored with other content is replaced, see
+    :meth:`Warehouse.load`).
 
     Raises :class:`~reports.warehouse.errors.WarehouseError` (one line) when the warehouse cannot be
-    opened or written, ``ValueError`` for an unknown format name.
+    opened or written, ``ValueError`` for an unknown format name or when ``paths`` hold no
+    match log (an empty folder: the warehouse is then not opened).
     """
+    paths = list(paths)
+    if from_format is not None and from_format not in FORMATS:
+        raise ValueError(f"unknown format {from_format!r} (known: {', '.join(FORMAT_NAMES)})")
+    missing = [str(path) for path in paths if str(path) != "-" and not _exists(Path(path))]
+    if missing and len(missing) == len(paths):  # nothing to read: no warehouse made for it
+        raise ValueError(f"{missing[0]}: no such file or folder; nothing was stored")
+    inputs = expand_inputs(paths)
+    if not inputs:
+        raise ValueError("no match logs found in " + ", ".join(map(str, paths)))
     with open_warehouse(db) as wh:
         summary = LoadSummary(database=wh.name)
-        records = read_inputs(paths, from_format, summary)
-        return wh.load(records, progress=progress, batch_deals=batch_deals, summary=summary)
+        records = _read_files(inputs, from_format, summary)
+        return wh.load(
+            records, progress=progress, batch_deals=batch_deals, summary=summary, replace=replace
+        )
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` exists; a path one may not look at, or a symlink loop, counts
+    (reading it says why)."""
+    try:
+        path.stat()
+    except FileNotFoundError:
+        return path.is_symlink()
+    except OSError:
+        return True
+    return True
 
 
 def run_query(sql: str, *, db: str | Path = DEFAULT_DB) -> QueryResult:
@@ -724,4 +886,28 @@ def run_query(sql: str, *, db: str | Path = DEFAULT_DB) -> QueryResult:
     DuckDB rejects, and the open errors of :func:`open_warehouse`.
     """
     with open_warehouse(db, read_only=True) as wh:
-        return wh.query(sql)
+        try:
+            statements = wh.con.extract_statements(sql)
+        except duckdb.Error as exc:
+            raise QueryFailedError(wh.name, _first_line(exc)) from None
+        if len(statements) > 1:
+            for statement in statements:  # a write is refused first, as alone
+                if statement.type.name not in _READ_ONLY_STATEMENTS:
+                    raise QueryRefusedError(wh.name, statement.type.name)
+            kinds = ", ".join(statement.type.name for statement in statements)
+            raise QueryFailedError(
+                wh.name,
+                f"one statement at a time: this text holds {len(statements)} ({kinds}); "
+                "run each by itself",
+            )
+        result = wh.query(sql)
+    return replace(result, columns=tuple(readable_column(c) for c in result.columns))
+
+
+def readable_column(name: str) -> str:
+    """A result column as the query wrote it, where DuckDB names it after an internal function.
+
+    >>> readable_column("count_star() FILTER (WHERE made)"), readable_column("avg(points)")
+    ('count(*) FILTER (WHERE made)', 'avg(points)')
+    """
+    return name.replace("count_star()", "count(*)")

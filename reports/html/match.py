@@ -1,0 +1,391 @@
+"""The match report: one self-contained HTML file for one match.
+
+Players and rules, the score over the match, and per deal the auction (each bid with its
+annotation), the trump, the show, the tricks, points against the target, doubling and stake,
+the audit's findings and the analysis' annotations; above them the step-by-step viewer.
+
+>>> from replay import audit_match, random_match
+>>> from schema import Rules
+>>> log = random_match(Rules.preset("pagat"), seed=3)
+>>> page = match_report(log, audit_match(log), None)
+>>> page.startswith("<!DOCTYPE html>"), "not analyzed" in page
+(True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+import plotly.graph_objects as go
+from markupsafe import Markup
+
+from replay import AuditedMatch, DealFacts, Finding
+from reports.html.annotations import AnnotationRow
+from reports.html.render import figure_json, plotly_bundle, render, script_json
+from reports.html.viewer import deal_data, seat_names, suit_words
+from schema.cards import SEATS, Card, Seat, Suit, Team
+from schema.log import MatchLog, PlayAction
+
+_RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
+
+
+@dataclass(frozen=True, slots=True)
+class CardView:
+    """A card as the page shows it: ``10♥``, red or not, with its log text for tests."""
+
+    text: str
+    label: str
+    red: bool
+
+    @staticmethod
+    def of(card: Card) -> CardView:
+        """The card's view.
+
+        >>> CardView.of(Card.parse("TH"))
+        CardView(text='TH', label='10♥', red=True)
+        """
+        rank = "10" if card.rank.value == "T" else card.rank.value
+        return CardView(card.text, rank + card.suit.symbol, card.suit in _RED)
+
+
+@dataclass(frozen=True, slots=True)
+class FindingView:
+    code: str
+    severity: str
+    message: str
+    anchor: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoteView:
+    """An annotation as shown: its label (or none), what was chosen and the best, the loss."""
+
+    label: str | None
+    kind: str
+    method: str
+    chosen: str
+    best: str
+    loss: str
+    explanation: str
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionRow:
+    number: int
+    anchor: str
+    seat: str
+    player: str
+    said: str
+    findings: tuple[FindingView, ...]
+    notes: tuple[NoteView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedView:
+    seat: str
+    card: CardView
+    won: bool
+    anchor: str
+    findings: tuple[FindingView, ...]
+    notes: tuple[NoteView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRow:
+    number: int
+    leader: str
+    cards: tuple[PlayedView, ...]
+    winner: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealView:
+    """One deal's summary."""
+
+    number: int
+    anchor: str
+    dealer: str
+    headline: str
+    contract: str
+    trump: str
+    show: str
+    doubling: str
+    points: str
+    score: str
+    auction: tuple[AuctionRow, ...]
+    tricks: tuple[TrickRow, ...]
+    findings: tuple[FindingView, ...]
+    deal_notes: tuple[NoteView, ...]
+    has_errors: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    seat: str
+    team: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchContext:
+    """Everything the match template shows, already in words."""
+
+    title: str
+    match_id: str
+    players: tuple[PlayerView, ...]
+    rules: tuple[tuple[str, str], ...]
+    preset: str
+    result: str
+    findings_count: str
+    match_findings: tuple[FindingView, ...]
+    analyzed: bool
+    notes_count: int
+    deals: tuple[DealView, ...]
+    score_figure: Markup
+    viewer_data: Markup
+    plotly: str
+
+
+def _anchor(deal: int, action: int | None) -> str:
+    """The page address of a step: ``#deal=3&action=17`` (the deal's start without action)."""
+    return f"#deal={deal}" if action is None else f"#deal={deal}&action={action}"
+
+
+def _finding(f: Finding) -> FindingView:
+    return FindingView(f.code, f.severity, f.message, _anchor(f.deal or 1, f.action))
+
+
+def _number(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _note(a: AnnotationRow) -> NoteView:
+    unit = {"card_points": "card points", "make_probability": "make chance"}.get(a.unit, a.unit)
+    loss = f"{_number(a.loss)} {unit}"
+    if a.ci_low is not None and a.ci_high is not None:
+        loss += f" (95%: {_number(a.ci_low)} to {_number(a.ci_high)})"
+    return NoteView(a.label, a.kind, a.method, a.chosen, a.best, loss, a.explanation)
+
+
+def _said(text: str) -> str:
+    """An action's words without the seat in front: ``bids 17``, ``chooses the trump: ...``."""
+    return text.split(" ", 1)[1] if " " in text else text
+
+
+def _suit_text(trump: str | None, mode: str | None, seventh: bool) -> str:
+    if mode == "no_trump":
+        return "no trump"
+    if mode == "reverse":
+        return "reverse"
+    chosen = suit_words(trump) if trump else "not seen by the recorder"
+    return f"{chosen} (the seventh card)" if seventh else chosen
+
+
+def _deal_view(
+    match: MatchLog,
+    audited: AuditedMatch,
+    number: int,
+    steps: dict[str, Any],
+    notes: list[AnnotationRow],
+) -> DealView:
+    deal = match.deals[number - 1]
+    facts = audited.deals[number - 1]
+    names = seat_names(match)
+    found = [f for f in audited.findings if f.deal == number]
+    mine = [a for a in notes if a.deal == number]
+
+    def findings_at(k: int) -> tuple[FindingView, ...]:
+        return tuple(_finding(f) for f in found if f.action == k)
+
+    def notes_at(k: int) -> tuple[NoteView, ...]:
+        return tuple(_note(a) for a in mine if a.action == k)
+
+    says: list[str] = [step["say"] for step in steps["steps"]]
+    auction = tuple(
+        AuctionRow(
+            k,
+            _anchor(number, k),
+            action.seat.value,
+            names[action.seat.value],
+            _said(says[k + 1]),
+            findings_at(k),
+            notes_at(k),
+        )
+        for k, action in enumerate(deal.actions)
+        if not isinstance(action, PlayAction)
+    )
+    # Each card of a trick links to the play that put it there (a log's stray plays skipped).
+    plays: dict[tuple[Seat, Card], int] = {}
+    for k, action in enumerate(deal.actions):
+        if isinstance(action, PlayAction):
+            plays.setdefault((action.seat, action.card), k)
+    tricks: list[TrickRow] = []
+    for trick in facts.tricks:
+        cards: list[PlayedView] = []
+        for seat, card in trick.cards:
+            k = plays.get((seat, card), -1)
+            cards.append(
+                PlayedView(
+                    seat.value,
+                    CardView.of(card),
+                    seat is trick.winner,
+                    _anchor(number, k),
+                    findings_at(k),
+                    notes_at(k),
+                )
+            )
+        tricks.append(
+            TrickRow(
+                trick.number, trick.leader.value, tuple(cards), trick.winner.value, trick.points
+            )
+        )
+    return DealView(
+        number=number,
+        anchor=_anchor(number, None),
+        dealer=f"{deal.dealer.value} ({names[deal.dealer.value]})",
+        headline=_headline(facts, names),
+        contract=_contract(facts, names),
+        trump=_suit_text(facts.trump, facts.trump_mode, facts.seventh) if facts.caller else "-",
+        show=_show_text(facts, names, says),
+        doubling=_doubling_text(facts),
+        points=_points_text(facts),
+        score=f"NS {facts.score_after[Team.NS]}, EW {facts.score_after[Team.EW]}",
+        auction=auction,
+        tricks=tuple(tricks),
+        findings=tuple(_finding(f) for f in found if f.action is None),
+        deal_notes=tuple(_note(a) for a in mine if a.action is None),
+        has_errors=any(f.severity == "error" for f in found),
+    )
+
+
+def _headline(facts: DealFacts, names: dict[str, str]) -> str:
+    if facts.thrown_in is not None:
+        return f"thrown in ({facts.thrown_in.replace('_', ' ')})"
+    if facts.single_hand is not None:
+        won = "won" if facts.made else "lost"
+        return f"single hand by {facts.single_hand.value} ({names[facts.single_hand.value]}): {won}"
+    if facts.caller is None or facts.made is None:
+        return "unfinished"
+    change = facts.score_change[facts.caller.team]
+    verb = "made" if facts.made else "failed"
+    return f"{facts.caller.value} {verb} {facts.call} ({change:+d} for {facts.caller.team.value})"
+
+
+def _contract(facts: DealFacts, names: dict[str, str]) -> str:
+    if facts.caller is None:
+        return "no call"
+    return (
+        f"{facts.caller.value} ({names[facts.caller.value]}) called {facts.call}; "
+        f"target {facts.target}"
+    )
+
+
+def _show_text(facts: DealFacts, names: dict[str, str], says: list[str]) -> str:
+    show = facts.show
+    if show is None:
+        return "never shown" if facts.caller is not None else "-"
+    what = str(says[show.action + 1])
+    text = f"trick {show.trick}, action {show.action}: {what}"
+    if 0 < show.trick <= len(facts.tricks):
+        trick = facts.tricks[show.trick - 1]
+        side = "won" if trick.winner.team is show.seat.team else "lost"
+        text += (
+            f"; {show.seat.value} ({names[show.seat.value]})'s side {side} that trick "
+            f"({trick.points} points)"
+        )
+    return text
+
+
+def _doubling_text(facts: DealFacts) -> str:
+    word = facts.doubling or "none"
+    return f"{word}; stake {facts.stake}"
+
+
+def _points_text(facts: DealFacts) -> str:
+    ns, ew = facts.points[Team.NS], facts.points[Team.EW]
+    if facts.caller is None or facts.target is None:
+        return f"NS {ns}, EW {ew}"
+    team = facts.caller.team
+    return (
+        f"NS {ns}, EW {ew}: the caller's side ({team.value}) took {facts.points[team]} "
+        f"against a target of {facts.target}"
+    )
+
+
+def _score_figure(audited: AuditedMatch) -> Markup:
+    deals = list(range(len(audited.deals) + 1))
+    figure = go.Figure()
+    for team in (Team.NS, Team.EW):
+        scores = [0, *(d.score_after[team] for d in audited.deals)]
+        figure.add_trace(go.Scatter(x=deals, y=scores, mode="lines+markers", name=team.value))
+    target = audited.rules.match_target
+    # A match is won at +target and lost at -target (the rules' match_target).
+    figure.add_hline(y=target, line_dash="dot", annotation_text=f"won at {target}")
+    figure.add_hline(y=-target, line_dash="dot", annotation_text=f"lost at {-target}")
+    figure.update_layout(
+        title="Match score after each deal",
+        xaxis_title="deal",
+        yaxis_title="game points",
+        height=320,
+        margin={"l": 50, "r": 20, "t": 50, "b": 40},
+    )
+    return figure_json(figure)
+
+
+def match_context(
+    match: MatchLog, audited: AuditedMatch, annotations: list[AnnotationRow] | None
+) -> MatchContext:
+    """The match report's context; ``annotations`` None when the match was not analyzed."""
+    notes = annotations or []
+    names = seat_names(match)
+    viewer_deals = [deal_data(match, audited, n, notes) for n in range(1, len(match.deals) + 1)]
+    errors, warnings = audited.errors, audited.warnings
+    winner = audited.winner.value if audited.winner else "nobody yet"
+    score = audited.score
+    options = audited.rules.options()
+    rules = tuple((key, _show(value)) for key, value in options.items())
+    viewer = {
+        "match": audited.match_id,
+        "names": names,
+        "teams": {seat.value: seat.team.value for seat in SEATS},
+        "deals": viewer_deals,
+    }
+    return MatchContext(
+        title=f"Match {audited.match_id}",
+        match_id=audited.match_id,
+        players=tuple(PlayerView(s.value, s.team.value, names[s.value]) for s in SEATS),
+        rules=rules,
+        preset=_preset(match),
+        result=f"NS {score[Team.NS]}, EW {score[Team.EW]}: {winner} won",
+        findings_count=f"{errors} errors, {warnings} warnings",
+        match_findings=tuple(_finding(f) for f in audited.findings if f.deal is None),
+        analyzed=annotations is not None,
+        notes_count=len(notes),
+        deals=tuple(
+            _deal_view(match, audited, n, viewer_deals[n - 1], notes)
+            for n in range(1, len(match.deals) + 1)
+        ),
+        score_figure=_score_figure(audited),
+        viewer_data=script_json(viewer),
+        plotly=plotly_bundle(),
+    )
+
+
+def _preset(match: MatchLog) -> str:
+    rules = match.rules
+    return rules if isinstance(rules, str) else f"{rules['preset']} (with options changed)"
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def match_report(
+    match: MatchLog, audited: AuditedMatch, annotations: list[AnnotationRow] | None
+) -> str:
+    """The match report's HTML; the same match, audit and annotations give the same bytes."""
+    return render("match.html", page=match_context(match, audited, annotations))

@@ -1,0 +1,223 @@
+"""The step-by-step viewer's data: every step of a deal as each seat could see it.
+
+The engine computes what a seat may know (``DealState.hand``, ``trump_status``,
+``seat_view``); the page's script only shows it. A step is the position after one action
+(``k``, the audit's 0-based action index), or before any (``k`` None). Each step carries five
+views: ``all`` (every recorded card) and one per seat.
+
+>>> from replay import audit_match, random_match
+>>> from schema import Rules
+>>> log = random_match(Rules.preset("pagat"), seed=1)
+>>> deal = deal_data(log, audit_match(log), 1, [])
+>>> first = deal["steps"][0]
+>>> first["k"], sorted(first["hands"]), first["hands"]["N"][1]
+(None, ['E', 'N', 'S', 'W', 'all'], 4)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from replay import AuditedMatch, DealState, describe, walk_deal
+from replay.steps import side_needs
+from reports.html.annotations import AnnotationRow
+from schema.cards import SEATS, Card, Seat, Suit, Team
+from schema.log import MatchLog, PlayAction, TrumpAction, player_name
+
+VIEWERS: Final[tuple[str, ...]] = ("all", "N", "E", "S", "W")
+"""The views of each step: every card, then each seat's own."""
+
+TEAMS: Final = (Team.NS, Team.EW)
+_LEVELS: Final = ("", "doubled", "redoubled", "set")
+
+
+def _viewer(name: str) -> Seat | None:
+    return None if name == "all" else Seat(name)
+
+
+def hand_text(cards: list[Card | None]) -> str | int:
+    """A hand as the page reads it: cards in log notation, ``??`` for one not known; a hand
+    of which nothing is known is just its number of cards (most of a seat's view).
+
+    >>> hand_text([Card.parse("JS"), None]), hand_text([None, None])
+    ('JS ??', 2)
+    """
+    if all(card is None for card in cards):
+        return len(cards)
+    return " ".join(card.text if card is not None else "??" for card in cards)
+
+
+def suit_words(letter: str) -> str:
+    """A suit letter as the page says it; anything else (``no trump``) as it is.
+
+    >>> suit_words("H"), suit_words("no trump")
+    ('♥ hearts', 'no trump')
+    """
+    if letter not in ("S", "H", "D", "C"):
+        return letter
+    suit = Suit(letter)
+    return f"{suit.symbol} {suit.name.lower()}"
+
+
+def trump_words(status: str, caller: Seat | None) -> str:
+    """The engine's trump status in words, with who knows it.
+
+    >>> trump_words("known to the caller: H", Seat.W)
+    '♥ hearts, hidden: known to the caller (W) only'
+    >>> trump_words("shown: D", Seat.W), trump_words("hidden", Seat.W)
+    ('♦ diamonds, shown to all', 'hidden (chosen by W)')
+    """
+    if status.startswith("shown: "):
+        suit = status.removeprefix("shown: ")
+        return f"{suit_words(suit)}, shown to all"
+    if status.startswith("known to the caller: "):
+        suit = status.removeprefix("known to the caller: ")
+        who = f" ({caller.value})" if caller is not None else ""
+        return f"{suit_words(suit)}, hidden: known to the caller{who} only"
+    if status == "hidden" and caller is not None:
+        return f"hidden (chosen by {caller.value})"
+    return status
+
+
+def _stake(state: DealState) -> int:
+    # As the terminal replay's StepView says it: a single hand has its own stake.
+    return state.rules.single_hand_points if state.single >= 0 else state.stake
+
+
+def _step(
+    state: DealState,
+    held: DealState,
+    k: int | None,
+    who: Seat | None,
+    says: dict[str, str],
+    findings: list[int],
+    notes: list[int],
+) -> dict[str, Any]:
+    """One step's data: ``held`` is the state the hands are shown from (``state`` but at
+    the trump choice, where a seat still holds its first four, as the terminal replay shows)."""
+    public = state.seat_view(None)
+    caller = public.caller
+    hands: dict[str, list[str | int]] = {}
+    trump: dict[str, str] = {}
+    face_down: dict[str, str] = {}
+    caller_view = state.seat_view(caller) if caller is not None else None
+    for name in VIEWERS:
+        viewer = _viewer(name)
+        hands[name] = [hand_text(held.hand(seat, viewer)) for seat in SEATS]
+        trump[name] = trump_words(state.trump_status(viewer), caller)
+        # The face-down trump card: seen by the caller, and in the view of every card.
+        known = caller_view.face_down if caller_view is not None else None
+        if known is not None and (viewer is None or viewer is caller):
+            face_down[name] = known.text
+    standing = public.standing
+    needs = side_needs(state)
+    step: dict[str, Any] = {
+        "k": k,
+        "who": who.value if who is not None else None,
+        "say": says["all"],
+        "to": public.to_act.value if public.to_act is not None else None,
+        "phase": "over" if state.is_over else public.phase,
+        "bid": [standing[0].value, standing[1]] if standing is not None else None,
+        "caller": caller.value if caller is not None else None,
+        "target": public.target,
+        "doubled": _LEVELS[public.doubled],
+        "stake": _stake(state) if caller is not None else None,
+        "trick": [[seat.value, card.text] for seat, card in public.trick],
+        "tricks": len(public.tricks),
+        "points": list(public.points),
+        "needs": [needs[team] for team in TEAMS] if needs is not None else None,
+        "hands": hands,
+        "trump": trump,
+        "face_down": face_down,
+        "findings": findings,
+        "notes": notes,
+    }
+    others = {name: text for name, text in says.items() if text != says["all"]}
+    if others:
+        step["say_seen"] = others
+    return step
+
+
+def deal_data(
+    match: MatchLog, audited: AuditedMatch, number: int, annotations: list[AnnotationRow]
+) -> dict[str, Any]:
+    """Deal ``number`` (1-based) for the viewer: steps, tricks, findings and annotations.
+
+    ``findings`` and ``notes`` of a step are indices into the deal's lists; findings about
+    the deal as a whole, and the par annotation, belong to the last step.
+    """
+    deal = match.deals[number - 1]
+    facts = audited.deals[number - 1]
+    found = [f for f in audited.findings if f.deal == number]
+    mine = [a for a in annotations if a.deal == number]
+    last = len(deal.actions) - 1
+
+    def at(k: int | None) -> tuple[list[int], list[int]]:
+        here = [i for i, f in enumerate(found) if f.action == k or (k == last and f.action is None)]
+        notes = [i for i, a in enumerate(mine) if a.action == k or (k == last and a.action is None)]
+        return here, notes
+
+    steps: list[dict[str, Any]] = []
+    auction: list[int] = []
+    for k, action, before, state in walk_deal(audited.rules, deal, number):
+        if action is None or before is None:
+            says = dict.fromkeys(VIEWERS, "the deal begins")
+        else:
+            says = {name: describe(before, state, action, _viewer(name)) for name in VIEWERS}
+            if not isinstance(action, PlayAction):
+                auction.append(len(steps))
+        here, notes = at(k) if k is not None or last < 0 else ([], [])
+        who = action.seat if action is not None else None
+        held = before if isinstance(action, TrumpAction) and before is not None else state
+        steps.append(_step(state, held, k, who, says, here, notes))
+    return {
+        "number": number,
+        "dealer": deal.dealer.value,
+        "steps": steps,
+        "auction": auction,
+        "tricks": [
+            {
+                "leader": trick.leader.value,
+                "cards": [[seat.value, card.text] for seat, card in trick.cards],
+                "winner": trick.winner.value,
+                "points": trick.points,
+            }
+            for trick in facts.tricks
+        ],
+        "findings": [
+            {
+                "k": f.action,
+                "code": f.code,
+                "severity": f.severity,
+                "message": f.message,
+                "seat": deal.actions[f.action].seat.value if f.action is not None else None,
+            }
+            for f in found
+        ],
+        "notes": [
+            {
+                "k": a.action,
+                "seat": a.seat,
+                "kind": a.kind,
+                "method": a.method,
+                "chosen": a.chosen,
+                "best": a.best,
+                "loss": round(a.loss, 3),
+                "unit": a.unit,
+                "label": a.label,
+                "explanation": a.explanation,
+            }
+            for a in mine
+        ],
+    }
+
+
+def seat_names(match: MatchLog) -> dict[str, str]:
+    """Each seat's player name, for the viewer.
+
+    >>> from replay import random_match
+    >>> from schema import Rules
+    >>> seat_names(random_match(Rules.preset("pagat"), seed=1))["N"]
+    'Bot N'
+    """
+    return {seat.value: player_name(match.players[seat]) for seat in SEATS}

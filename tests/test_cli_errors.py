@@ -1,0 +1,190 @@
+"""Errors that teach and a command line as people expect it, through ``python -m twentynine``.
+
+These run the real program (its ``main()``), since the one error line for click's usage errors,
+the quiet end on a closed pipe and shell completion live there, not in the Typer app.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from importers.formats import FORMAT_NAMES
+from schema.rules import PRESET_NAMES
+from twentynine.cli import InputFormat, Preset, app
+from twentynine.textout import ERROR_PREFIX
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m twentynine ARGS`` from the checkout, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "twentynine", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "COLUMNS": "100"},
+        check=False,
+    )
+
+
+def test_usage_errors_are_one_prefixed_line() -> None:
+    for args, text in [
+        (["audit", "--bogus"], "No such option: --bogus (see twentynine audit --help)"),
+        (["import", "x.json", "--from", "foo", "-o", "y.jsonl"], "'foo' is not one of 'canonical'"),
+        (["simulate", "--rules", "hearts"], "'hearts' is not one of 'bangladesh'"),
+    ]:
+        done = run_cli(*args)
+        assert done.returncode == 2, (args, done.stderr)
+        [line] = done.stderr.splitlines()
+        assert line.startswith(ERROR_PREFIX) and text in line, (args, line)
+        assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_import_from_an_unknown_format_says_only_that(tmp_path: Path) -> None:
+    out = str(tmp_path / "x.jsonl")
+    done = run_cli("import", "sample_logs/formats/sample.29", "--from", "foo", "-o", out)
+    [line] = done.stderr.splitlines()
+    assert "'foo' is not one of" in line and "found" not in line
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    done = subprocess.run(
+        f"'{sys.executable}' -m twentynine simulate --rules pagat --matches 20 | head -c 10",
+        shell=True,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert done.stdout == '{"format":'
+    assert done.stderr == ""
+
+
+def test_one_statement_at_a_time_and_readable_columns(tmp_path: Path) -> None:
+    db = str(tmp_path / "w.duckdb")
+    assert runner.invoke(app, ["load", "sample_logs/pagat.json", "--db", db]).exit_code == 0
+    two = runner.invoke(app, ["query", "select 1; select 2", "--db", db])
+    assert two.exit_code == 2
+    assert two.stderr.strip().endswith(
+        "one statement at a time: this text holds 2 (SELECT, SELECT); run each by itself"
+    )
+    one = runner.invoke(app, ["query", "SELECT count(*) FROM matches", "--db", db])
+    assert one.stdout.splitlines()[0].strip() == "count(*)"
+
+
+def test_a_load_of_nothing_makes_no_database(tmp_path: Path) -> None:
+    missing, db = str(tmp_path / "missing.jsonl"), str(tmp_path / "new.duckdb")
+    result = runner.invoke(app, ["load", missing, "--db", db])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        f"{ERROR_PREFIX}{tmp_path / 'missing.jsonl'}: no such file or folder; nothing was stored"
+    )
+    assert not (tmp_path / "new.duckdb").exists()
+
+
+@pytest.mark.parametrize("command", ["audit", "load", "import"])
+def test_an_empty_file_gets_a_warning(tmp_path: Path, command: str) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n\n")
+    extra = {"audit": [], "load": ["--db", str(tmp_path / "w.duckdb")], "import": ["-o", "-"]}
+    result = runner.invoke(app, [command, str(empty), *extra[command]])
+    assert f"{ERROR_PREFIX}warning: {empty}: empty: no match in it" in result.stderr.splitlines()
+
+
+def test_json_strict_prints_its_finding_as_a_json_line() -> None:
+    result = runner.invoke(
+        app, ["audit", "sample_logs/bad/revoke.json", "--format", "json", "--strict"]
+    )
+    assert result.exit_code == 1
+    [line] = result.stdout.splitlines()
+    assert json.loads(line) == {
+        "file": "sample_logs/bad/revoke.json",
+        "line": None,
+        "match": "bad-revoke",
+        "deal": 1,
+        "action": 7,
+        "code": "REVOKE",
+        "severity": "error",
+        "message": "W played 8C holding 9D: must follow diamonds",
+    }
+
+
+# --- help ------------------------------------------------------------------------------
+
+RAW_TYPE = re.compile(r"<(?:str|int|float|bool|path|file|list\[[^\]]*\]|[a-z]+ range)>")
+
+
+def _commands() -> list[str]:
+    return sorted(command.name or "" for command in app.registered_commands)
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_help_has_an_example_and_no_raw_types(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"], terminal_width=100)
+    assert result.exit_code == 0
+    text = result.stdout
+    assert f"Example: twentynine {command}" in text, f"twentynine {command} --help: no example"
+    raw = RAW_TYPE.findall(text)
+    assert not raw, f"twentynine {command} --help shows Python types {raw}: give a metavar"
+
+
+def test_help_lists_the_allowed_values() -> None:
+    assert tuple(p.value for p in Preset) == PRESET_NAMES
+    assert tuple(f.value for f in InputFormat) == FORMAT_NAMES
+    text = runner.invoke(app, ["audit", "--help"], terminal_width=100).stdout
+    assert "<" + "|".join(PRESET_NAMES) + ">" in text
+    assert "<" + "|".join(FORMAT_NAMES) + ">" in text
+    assert "<text|json>" in text
+    assert "<table|csv|json>" in runner.invoke(app, ["query", "--help"]).stdout
+
+
+def test_shell_completion_is_offered() -> None:
+    assert "--install-completion" in runner.invoke(app, ["--help"]).stdout
+    shown = run_cli("--show-completion", "bash")
+    assert shown.returncode == 0 and "_TWENTYNINE_COMPLETE" in shown.stdout
+
+
+def test_a_json_problem_names_line_and_column_and_the_spelling_to_write(tmp_path: Path) -> None:
+    document = {
+        "format": "twentynine.match",
+        "version": 1,
+        "rules": "pagat",
+        "players": {"N": "a", "E": "b", "S": "c", "W": "d"},
+        "deals": [{"dealer": "N", "actions": [{"seat": "E", "type": "play", "card": "10H"}]}],
+    }
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(document, indent=2))
+    text = path.read_text().splitlines()
+    row = next(i for i, line in enumerate(text, 1) if '"10H"' in line)
+    column = text[row - 1].index('"10H"') + 1
+    result = runner.invoke(app, ["audit", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0] == (
+        f"{ERROR_PREFIX}{path}:{row}:{column}: deals[0].actions[0].card: "
+        "'10H' is not a card; write TH"
+    )
+
+
+def test_a_text_notation_finding_points_at_the_line_of_its_card(tmp_path: Path) -> None:
+    text = (ROOT / "sample_logs" / "formats" / "sample.29").read_text()
+    show = "  N show=D {North has no club and asks}"
+    assert show in text
+    path = tmp_path / "gap.29"
+    path.write_text(text.replace(show, "", 1))
+    row = next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith("6. S 9C"))
+    result = runner.invoke(app, ["audit", str(path)])
+    lines = result.stdout.splitlines()
+    gap = f"{path}:{row}:1:29: MISSING_ACTION a show by N seems to be missing before action 29"
+    assert any(line.startswith(gap) for line in lines), lines
+    deal_row = next(i for i, line in enumerate(text.splitlines(), 1) if line == "[Deal 1]")
+    assert any(line.startswith(f"{path}:{deal_row}:1:-: POINTS_MISMATCH") for line in lines)

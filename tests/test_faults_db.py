@@ -1,0 +1,93 @@
+"""`--db` is a plain local file, opened with no extension loaded or installed on the way."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from reports.warehouse.errors import WarehouseError
+from reports.warehouse.store import open_warehouse
+from twentynine.cli import app
+
+runner = CliRunner()
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+PAGAT = str(SAMPLES / "pagat.json")
+
+
+def _one_line_exit_2(args: list[str], *needles: str) -> str:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("db", ["md:test", ":memory:", ":memory:x", "s3://bucket/w.duckdb"])
+@pytest.mark.parametrize("command", ["load", "query", "stats"])
+def test_only_a_local_file_path(
+    db: str, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = {"load": ["load", PAGAT], "query": ["query", "SELECT 1"], "stats": ["stats"]}[command]
+    _one_line_exit_2([*args, "--db", db], "not a local file path")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_local_file_whose_name_has_a_colon_is_fine(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["load", PAGAT, "--db", str(tmp_path / "md:test")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "md:test").is_file()
+
+
+@pytest.fixture
+def lite(tmp_path: Path) -> Path:
+    path = tmp_path / "club.db"
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE games (id INTEGER)")
+    con.close()
+    return path
+
+
+@pytest.mark.parametrize("command", ["load", "query", "stats"])
+def test_a_sqlite_file_is_refused_untouched(command: str, lite: Path) -> None:
+    before = hashlib.sha256(lite.read_bytes()).hexdigest()
+    args = {"load": ["load", PAGAT], "query": ["query", "SELECT 1"], "stats": ["stats"]}[command]
+    _one_line_exit_2([*args, "--db", str(lite)], str(lite), "SQLite")
+    assert hashlib.sha256(lite.read_bytes()).hexdigest() == before
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_every_connection_loads_and_installs_no_extension(tmp_path: Path, read_only: bool) -> None:
+    db = tmp_path / "w.duckdb"
+    open_warehouse(db).close()
+    with open_warehouse(db, read_only=read_only) as wh:
+        settings = dict(
+            wh.con.execute(
+                "SELECT name, value FROM duckdb_settings() WHERE name IN "
+                "('autoinstall_known_extensions', 'autoload_known_extensions', "
+                "'enable_external_access')"
+            ).fetchall()
+        )
+    assert settings == {
+        "autoinstall_known_extensions": "false",
+        "autoload_known_extensions": "false",
+        "enable_external_access": "false",
+    }
+
+
+def test_open_warehouse_refuses_memory() -> None:
+    with pytest.raises(WarehouseError, match="not a local file path"):
+        open_warehouse(":memory:")
+
+
+def test_update_extensions_is_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    assert runner.invoke(app, ["load", PAGAT, "--db", str(db)]).exit_code == 0
+    _one_line_exit_2(["query", "UPDATE EXTENSIONS", "--db", str(db)], str(db))

@@ -1,0 +1,244 @@
+"""The HTML reports in a real headless Chromium (Debian's, driven by playwright).
+
+Each report opens with no console error; the viewer steps forward and back and shows the
+trick and the hands the engine computed; it jumps to a finding; a seat's view shows none of
+the other seats' cards. Screenshots go to the test's temporary folder. Without Chromium the
+tests are skipped, except in CI (CI=true), where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from importers.formats import read_any
+from replay import audit_match, walk_deal
+from reports.html.match import CardView
+from schema.cards import SEATS, Card
+from schema.log import MatchLog, TrumpAction
+from twentynine.cli import app
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+runner = CliRunner()
+
+
+def _chromium() -> str | None:
+    return os.environ.get("TWENTYNINE_CHROMIUM") or shutil.which("chromium")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = _chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - the test extra installs it
+        executable = None
+    if executable is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI needs Chromium and playwright for the browser tests (.ci/run)")
+        pytest.skip("no chromium on this machine")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+class Opened:
+    """A page with the console's errors and the page's uncaught exceptions collected."""
+
+    def __init__(self, browser: Any, url: str) -> None:
+        self.page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        self.errors: list[str] = []
+        self.page.on(
+            "console",
+            lambda m: self.errors.append(m.text) if m.type in ("error", "warning") else None,
+        )
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", self._request)
+        self.page.goto(url)
+        self.page.wait_for_selector("body[data-charts=drawn]", timeout=60_000)
+
+    def _request(self, request: Any) -> None:
+        if not request.url.startswith(("file:", "data:", "blob:", "about:")):
+            self.errors.append(f"fetched {request.url}")
+
+    def text(self, selector: str) -> str:
+        return str(self.page.inner_text(selector))
+
+    def cards(self, selector: str) -> list[str]:
+        found = self.page.eval_on_selector_all(
+            selector + " [data-card]", "els => els.map(e => e.dataset.card)"
+        )
+        return [str(c) for c in found]
+
+
+def _sample(name: str) -> MatchLog:
+    return next(r.match for r in read_any(SAMPLES / name) if r.match is not None)
+
+
+@pytest.fixture(scope="module")
+def match_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("match") / "mixed.html"
+    result = runner.invoke(
+        app, ["report", "match", str(SAMPLES / "bad" / "mixed.json"), "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _states(match: MatchLog, number: int) -> list[tuple[list[list[str]], list[str]]]:
+    """Per step of a deal, as the engine has it: each seat's cards and the trick's cards."""
+    rules = match.resolved_rules()
+    out = []
+    for _, action, before, state in walk_deal(rules, match.deals[number - 1], number):
+        # at the trump choice a seat still holds its first four
+        dealt = before if isinstance(action, TrumpAction) and before is not None else state
+        hands = [[c.text for c in dealt.hand(seat) if c is not None] for seat in SEATS]
+        out.append((hands, [card.text for _, card in state.trick()]))
+    return out
+
+
+def test_match_report_steps_forward_and_back(
+    browser: Any, match_page: Path, tmp_path: Path
+) -> None:
+    match = _sample("bad/mixed.json")
+    opened = Opened(browser, match_page.as_uri() + "#deal=2")
+    page = opened.page
+    engine = _states(match, 2)
+    assert "deal 2 of" in opened.text("#step-label") and "start" in opened.text("#step-label")
+    for step in range(1, 16):
+        page.keyboard.press("ArrowRight")
+        hands, trick = engine[step]
+        for seat_no, seat in enumerate(SEATS):
+            assert opened.cards(f"#seat-{seat.value} .hand") == hands[seat_no], (step, seat)
+        if trick:
+            assert sorted(opened.cards("#trick")) == sorted(trick)
+        assert f"action {step - 1}" in opened.text("#step-label")
+    assert page.url.endswith(f"#deal=2&action={step - 1}")
+    page.screenshot(path=str(tmp_path / "forward.png"))
+    page.click("button[data-go=back]")
+    assert f"action {step - 2}" in opened.text("#step-label")
+    page.keyboard.press("Home")
+    assert "start" in opened.text("#step-label")
+    page.keyboard.press("End")
+    last = len(match.deals[1].actions) - 1
+    assert f"action {last}" in opened.text("#step-label")
+    # the last trick stays on the table, whole, after its fourth card
+    assert len(opened.cards("#trick")) == 4 and "won by" in opened.text("#trick")
+    assert opened.errors == []
+
+
+def test_jump_to_the_next_finding_and_open_a_step_by_its_address(
+    browser: Any, match_page: Path, tmp_path: Path
+) -> None:
+    match = _sample("bad/mixed.json")
+    first = audit_match(match).findings[0]
+    assert first.deal is not None
+    # a finding about the whole deal is shown at the deal's last step
+    action = (
+        first.action if first.action is not None else len(match.deals[first.deal - 1].actions) - 1
+    )
+    opened = Opened(browser, match_page.as_uri())
+    page = opened.page
+    page.click("button[data-go=next-finding]")
+    assert page.url.endswith(f"#deal={first.deal}&action={action}")
+    assert first.code in opened.text("#judged")
+    page.screenshot(path=str(tmp_path / "finding.png"))
+    linked = Opened(browser, match_page.as_uri() + "#deal=3&action=5")
+    assert "deal 3 of" in linked.text("#step-label")
+    assert "action 5 " in linked.text("#step-label") + " "
+    assert opened.errors == [] and linked.errors == []
+
+
+def test_a_seat_view_hides_the_other_hands(browser: Any, match_page: Path, tmp_path: Path) -> None:
+    match = _sample("bad/mixed.json")
+    opened = Opened(browser, match_page.as_uri() + "#deal=2&action=12")
+    page = opened.page
+    rules = match.resolved_rules()
+    state = next(s for k, _, _, s in walk_deal(rules, match.deals[1], 2) if k == 12)
+    held = {seat: [c for c in state.hand(seat) if c is not None] for seat in SEATS}
+    everyone = page.inner_text("body")
+    assert all(CardView.of(c).label in everyone for c in held[SEATS[0]])
+    page.select_option("#view-select", "S")
+    visible = page.inner_text("body")
+    south = [CardView.of(c).label for c in held[SEATS[2]]]
+    assert all(label in visible for label in south)
+    for seat in (SEATS[0], SEATS[1], SEATS[3]):
+        for card in held[seat]:
+            assert CardView.of(card).label not in visible, (seat, card)
+            assert card.text not in opened.cards("#table")
+    assert page.is_hidden("#deals-h")
+    page.screenshot(path=str(tmp_path / "seat-south.png"))
+    page.select_option("#view-select", "all")
+    assert page.is_visible("#deals-h")
+    assert opened.errors == []
+
+
+def test_players_report_sorts_and_draws_its_charts(browser: Any, tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    loaded = runner.invoke(app, ["load", str(SAMPLES / "league.jsonl"), "--db", str(db)])
+    assert loaded.exit_code == 0, loaded.output
+    out = tmp_path / "players.html"
+    result = runner.invoke(app, ["report", "players", "--db", str(db), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    opened = Opened(browser, out.as_uri())
+    page = opened.page
+    drawn = page.eval_on_selector_all(".chart[data-drawn=yes] .main-svg", "els => els.length")
+    assert drawn >= 4
+    names = "#players tbody tr td:first-child"
+    before = page.eval_on_selector_all(names, "els => els.map(e => e.textContent)")
+    page.click("#players thead th:first-child button")
+    after = page.eval_on_selector_all(names, "els => els.map(e => e.textContent)")
+    assert after == sorted(before) != before
+    page.click("#players thead th:first-child button")
+    again = page.eval_on_selector_all(names, "els => els.map(e => e.textContent)")
+    assert again == sorted(before, reverse=True)
+    page.screenshot(path=str(tmp_path / "players.png"), full_page=True)
+    assert opened.errors == []
+
+
+def test_card_view_labels() -> None:
+    assert CardView.of(Card.parse("TD")).label == "10♦" and CardView.of(Card.parse("JS")).label
+
+
+def test_jump_to_the_next_annotation_and_hide_it_from_other_seats(
+    browser: Any, tmp_path: Path
+) -> None:
+    from tests.test_reports_html import _with_annotations
+
+    match = _sample("pagat.json")
+    db = _with_annotations(tmp_path, SAMPLES / "pagat.json", match.match_id)
+    out = tmp_path / "annotated.html"
+    result = runner.invoke(
+        app, ["report", "match", str(SAMPLES / "pagat.json"), "--db", str(db), "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    opened = Opened(browser, out.as_uri())
+    page = opened.page
+    page.click("button[data-go=next-note]")
+    assert page.url.endswith("#deal=1&action=0")
+    judged = opened.text("#judged").lower()  # the label is shown in capitals
+    assert "mistake" in judged and "bid 16" in judged and "<script>alert(1)</script>" in judged
+    page.screenshot(path=str(tmp_path / "annotation.png"))
+    page.select_option("#view-select", "S")  # the bid was E's: not shown in South's view
+    assert "mistake" not in opened.text("#judged").lower()
+    assert "1 more about other seats" in opened.text("#judged")
+    page.select_option("#view-select", "E")
+    assert "mistake" in opened.text("#judged").lower()
+    assert opened.errors == []

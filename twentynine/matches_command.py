@@ -1,0 +1,89 @@
+"""``twentynine matches``: the matches of some files, or of a warehouse, one numbered row each.
+
+The number and the id of a row are what ``twentynine replay PATH --match`` takes. Registered
+on the app by :mod:`twentynine.cli`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from importers.canonical import FastRecord, Record
+from importers.formats import read_for_audit
+from replay import audit_match
+from reports.warehouse.errors import WarehouseError
+from reports.warehouse.listing import match_row, match_table, run_matches
+from reports.warehouse.rows import preset_of, started_at
+from schema.cards import Seat
+from twentynine.cli import FromOption, TableFormat, _read_inputs, app, fail
+from twentynine.textout import error_line, result_text
+
+
+@app.command("matches")
+def matches_command(
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="[PATH]...", help="Files or folders of match logs; - is stdin."),
+    ] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", metavar="FILE", help="List the matches stored in this warehouse."),
+    ] = None,
+    output: Annotated[TableFormat, typer.Option("--format", help="table, csv or json.")] = (
+        TableFormat.table
+    ),
+    from_format: FromOption = None,
+) -> None:
+    """List matches: number, id, date, rules, players, deals, result and findings.
+
+    The number or the id goes to `twentynine replay PATH --match`. Exit status: 0 listed,
+    2 an input could not be read.
+
+    \b
+    Example: twentynine matches sample_logs/league.jsonl
+    """
+    if (db is None) == (not paths):
+        raise fail("give files or folders of match logs, or --db FILE (not both)")
+    if db is not None:
+        try:
+            table = run_matches(db=db)
+        except WarehouseError as exc:
+            raise fail(str(exc), exc.exit_code) from None
+        typer.echo(result_text(table, output.value))
+        return
+    rows: list[tuple[Any, ...]] = []
+    unreadable: list[str] = []
+    for _, record in _read_inputs(paths or [], from_format, read_for_audit):
+        if record.match is None:
+            unreadable.extend(str(problem) for problem in record.problems)
+            continue
+        rows.append(_row(len(rows) + 1, record))
+    typer.echo(result_text(match_table(rows), output.value))
+    for line in unreadable:
+        typer.echo(error_line(line), err=True)
+    if unreadable:
+        raise typer.Exit(2)
+
+
+def _row(number: int, record: Record | FastRecord) -> tuple[Any, ...]:
+    match = record.match
+    assert match is not None
+    audited = audit_match(match)
+    players = [match.players[seat] for seat in Seat]
+    names = [p if isinstance(p, str) else p.name for p in players]
+    score = {team.value: points for team, points in audited.score.items()}
+    winner = audited.winner.value if audited.winner else None
+    return match_row(
+        number,
+        audited.match_id,
+        started_at(match.meta),
+        preset_of(match.rules),
+        names,
+        len(match.deals),
+        score,
+        winner,
+        len(audited.findings),
+    )
