@@ -107,15 +107,19 @@ def render_text(state: DealState, solution: Solution, heading: str, *, colour: b
 
 
 def solve_command(
-    path: Annotated[str, typer.Argument(help="A file of match logs; - is stdin.")],
-    deal_number: Annotated[int, typer.Option("--deal", min=1, help="The deal, from 1.")],
+    path: Annotated[str, typer.Argument(metavar="PATH", help="A file of match logs; - is stdin.")],
+    deal_number: Annotated[
+        int, typer.Option("--deal", min=1, metavar="N", help="The deal, from 1.")
+    ],
     match_id: Annotated[
-        str | None, typer.Option("--match", help="The match's id (default: the first).")
+        str | None,
+        typer.Option("--match", metavar="ID", help="The match's id (default: the first)."),
     ] = None,
     at: Annotated[
         int | None,
         typer.Option(
             "--at",
+            metavar="K",
             help="Solve the position before this action of the deal (0-based, as the "
             "audit numbers them); default: the first card led.",
         ),
@@ -124,13 +128,17 @@ def solve_command(
         SolveFormat.text
     ),
     from_format: Annotated[
-        str | None, typer.Option("--from", help="The input format; detected when not given.")
+        str | None,
+        typer.Option("--from", metavar="FORMAT", help="The input format; detected when not given."),
     ] = None,
 ) -> None:
     """Solve a position of a recorded deal exactly: the caller's side's card points with
     best play by both sides, all cards known, and the value of each legal move.
 
     Exit status: 0 solved, 2 the input, the deal or the position cannot be solved.
+
+    \b
+    Example: twentynine solve sample_logs/bhoos.json --deal 1 --at 10
     """
     from importers.formats import read_any
     from twentynine.cli import _read_inputs, fail
