@@ -510,8 +510,10 @@ def _compare_result(
     theirs = {ns: score.NS, ew: score.EW}
     # Judge this deal's change only: start from the previous recorded score where there is one.
     base = recorded_before if recorded_before is not None else before
-    expected = {ns: base[ns] + after[ns] - before[ns], ew: base[ew] + after[ew] - before[ew]}
-    if theirs != expected and not state.points_uncertain:
+    expected_ns = base[ns] + after[ns] - before[ns]
+    expected_ew = base[ew] + after[ew] - before[ew]
+    if (expected_ns, expected_ew) != (score.NS, score.EW) and not state.points_uncertain:
+        expected = {ns: expected_ns, ew: expected_ew}
         extra.append(
             make_finding(
                 "SCORE_MISMATCH",
@@ -527,17 +529,26 @@ def _beyond(value: int) -> bool:
     return not -LARGEST_RECORDED <= value <= LARGEST_RECORDED
 
 
+_LIMIT: Final = f"at most {LARGEST_RECORDED:,}"
+
+
 def _out_of_range(deal: Deal | FastDeal, number: int) -> list[Finding]:
     """A deal's recorded numbers that no real deal holds (:data:`LARGEST_RECORDED`)."""
     out: list[Finding] = []
-    limit = f"at most {LARGEST_RECORDED:,}"
+    limit = _LIMIT
     if len(deal.actions) > LARGEST_RECORDED:
         message = f"the deal has {len(deal.actions):,} actions, beyond any real deal ({limit})"
         out.append(make_finding("VALUE_OUT_OF_RANGE", number, None, message))
     result = deal.result
     if result is None:
         return out
-    for what, scores in (("points", result.points), ("score", result.score)):
+    points, score = result.points, result.score
+    largest = LARGEST_RECORDED
+    if (points is None or (abs(points.NS) <= largest and abs(points.EW) <= largest)) and (
+        score is None or (abs(score.NS) <= largest and abs(score.EW) <= largest)
+    ):  # the usual case, told without a loop
+        return out
+    for what, scores in (("points", points), ("score", score)):
         if scores is not None and (_beyond(scores.NS) or _beyond(scores.EW)):
             message = (
                 f"the recorded {what} NS {scores.NS} EW {scores.EW} are beyond any real match "
@@ -550,7 +561,7 @@ def _out_of_range(deal: Deal | FastDeal, number: int) -> list[Finding]:
 def _match_out_of_range(match: MatchLog | FastMatchLog) -> list[Finding]:
     """The match's recorded numbers that no real match holds."""
     out: list[Finding] = []
-    limit = f"at most {LARGEST_RECORDED:,}"
+    limit = _LIMIT
     if len(match.deals) > LARGEST_RECORDED:
         message = f"the match has {len(match.deals):,} deals, beyond any real match ({limit})"
         out.append(make_finding("VALUE_OUT_OF_RANGE", None, None, message))

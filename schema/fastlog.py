@@ -306,15 +306,8 @@ def _colons(texts: Iterable[object]) -> int:
     return "".join([text for text in texts if isinstance(text, str)]).count(":")
 
 
-def _expected_colons(match: FastMatchLog) -> int:
-    """The colons a document that gives each key once, and writes no optional field as
-    ``null`` (bar ``thrown_in``), has when it decodes to ``match``: one per key, plus those
-    in its strings. Strings the structs hold as seats, cards, suits, teams or action types
-    have none. Counted a field at a time over all the deals (C loops, not Python ones).
-
-    >>> _expected_colons(_DECODER.decode(_SMALL)), _SMALL.count(":")
-    (11, 11)
-    """
+def _colons_but_times_and_notes(match: FastMatchLog) -> tuple[int, list[FastAction]]:
+    """:func:`_expected_colons` less the actions' times and notes, and every action."""
     keys = 6  # format, version, rules, players, deals, id
     colons = (match.id or "").count(":")
     rules_keys, rules_colons = _text_keys(match.rules)
@@ -345,12 +338,6 @@ def _expected_colons(match: FastMatchLog) -> int:
     thrown_in = list(map(_THROWN_IN, results))
     keys += len(thrown_in) - thrown_in.count(UNSET)
     colons += _colons(thrown_in)
-    keys += _written(list(map(_TIME, actions)))
-    notes = list(map(_NOTE, actions))
-    written = _written(notes)
-    if written:
-        keys += written
-        colons += _colons(notes)
     kinds = list(map(type, actions))
     keys += kinds.count(FastBid) + kinds.count(FastPlay)  # a bid's value, a play's card
     for at in _places(kinds, FastTrump):
@@ -362,7 +349,30 @@ def _expected_colons(match: FastMatchLog) -> int:
         show = actions[at]
         assert isinstance(show, FastShow)
         keys += show.suit is not None
-    return keys + colons
+    return keys + colons, actions
+
+
+def _times_and_notes(actions: list[FastAction]) -> int:
+    """The colons the actions' times and notes add: a key each, and those in the notes."""
+    colons = _written(list(map(_TIME, actions)))
+    notes = list(map(_NOTE, actions))
+    written = _written(notes)
+    if written:
+        colons += written + _colons(notes)
+    return colons
+
+
+def _expected_colons(match: FastMatchLog) -> int:
+    """The colons a document that gives each key once, and writes no optional field as
+    ``null`` (bar ``thrown_in``), has when it decodes to ``match``: one per key, plus those
+    in its strings. Strings the structs hold as seats, cards, suits, teams or action types
+    have none. Counted a field at a time over all the deals (C loops, not Python ones).
+
+    >>> _expected_colons(_DECODER.decode(_SMALL)), _SMALL.count(":")
+    (11, 11)
+    """
+    colons, actions = _colons_but_times_and_notes(match)
+    return colons + _times_and_notes(actions)
 
 
 def _may_repeat_keys(data: bytes | str, match: FastMatchLog) -> bool:
@@ -371,13 +381,16 @@ def _may_repeat_keys(data: bytes | str, match: FastMatchLog) -> bool:
     decoding.
 
     In JSON a colon outside a string follows a key, and only there. Every key of the
-    structs, and of the dicts they hold, was read from at least one key of the document,
-    and every string they hold from a string of the document; without a backslash in the
-    document, strings read as they are written. So the document has at least
-    :func:`_expected_colons` colons, and exactly that many only if no key appears twice
-    (a second one adds its colon), no optional field is written ``null`` and no value is
-    dropped. Any other count, or a backslash, is checked key by key
-    (:func:`schema.log.repeated_key`), which is exact but slower.
+    structs, and of the dicts they hold, was read from a key of the document of its own,
+    and every string they hold from a string of its own; without a backslash in the
+    document, strings read as they are written. So the document's colons are at least
+    the structs' keys and the colons in their strings, which are at least
+    :func:`_expected_colons`, which is at least the same count less the actions' times and
+    notes. A document with exactly as many colons as either count therefore has no key
+    beyond the structs' (a second one would add its colon): no key twice, no optional field
+    written ``null``, no value dropped. The count less times and notes, which spares a look
+    at every action, clears a document without them. Any other count, or a backslash, is
+    checked key by key (:func:`schema.log.repeated_key`), which is exact but slower.
 
     >>> doc = _SMALL.replace('"deals": []', '"deals": [], "id": "t2"')
     >>> _may_repeat_keys(_SMALL, _DECODER.decode(_SMALL))
@@ -385,12 +398,14 @@ def _may_repeat_keys(data: bytes | str, match: FastMatchLog) -> bool:
     >>> _may_repeat_keys(doc, _DECODER.decode(doc))
     True
     """
-    expected = _expected_colons(match)
     if isinstance(data, str):
-        if "\\" not in data and data.count(":") == expected:
+        found = -1 if "\\" in data else data.count(":")
+    else:
+        found = -1 if b"\\" in data else data.count(b":")
+    if found >= 0:
+        least, actions = _colons_but_times_and_notes(match)
+        if found == least or found == least + _times_and_notes(actions):
             return False
-    elif b"\\" not in data and data.count(b":") == expected:
-        return False
     return repeated_key(data) is not None
 
 
