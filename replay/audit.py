@@ -607,6 +607,7 @@ _PLAYED: Final = tuple((seat, card) for seat in SEATS for card in ALL_CARDS)
 
 
 _MODES: Final = {MODE_NO_TRUMP: "no_trump", MODE_REVERSE: "reverse"}
+_new_facts: Final = tuple.__new__
 _TRUMP_LETTER: Final = ("S", "H", "D", "C")
 
 
@@ -627,26 +628,32 @@ def _facts(
     stake = state.rules.single_hand_points if state.single >= 0 else state.stake
     over = state.is_over
     trump = state.trump
-    return DealFacts(
-        number,
-        SEATS[state.dealer],
-        SEATS[state.caller] if called else None,
-        state.call if called else None,
-        _TRUMP_LETTER[trump] if 0 <= trump < 4 else None,
-        _MODES.get(state.trump_mode),
-        state.seventh,
-        show,
-        TrickList(state.tricks),  # the state is dropped: nothing else changes the list
-        {TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]},
-        state.target if called else None,
-        stake,
-        _LADDER[state.doubled],
-        tuple([PairFacts(SEATS[s], a, d) for s, a, d in state.pairs]),
-        SEATS[state.single] if state.single >= 0 else None,
-        thrown_in,
-        outcome.made if thrown_in is None and over else None,
-        change,
-        score_after,
-        state.hard_end or thrown_in is not None,
-        over or thrown_in is not None,
+    pairs = state.pairs
+    # tuple.__new__ with the fields in order: a named tuple's own __new__ binds 21 arguments
+    # in Python, a cost paid once a deal
+    return _new_facts(
+        DealFacts,
+        (
+            number,
+            SEATS[state.dealer],
+            SEATS[state.caller] if called else None,
+            state.call if called else None,
+            _TRUMP_LETTER[trump] if 0 <= trump < 4 else None,
+            _MODES.get(state.trump_mode),
+            state.seventh,
+            show,
+            TrickList(state.tricks),  # the state is dropped: nothing else changes the list
+            {_NS: state.points[0], _EW: state.points[1]},
+            state.target if called else None,
+            stake,
+            _LADDER[state.doubled],
+            tuple([PairFacts(SEATS[s], a, d) for s, a, d in pairs]) if pairs else (),
+            SEATS[state.single] if state.single >= 0 else None,
+            thrown_in,
+            outcome.made if thrown_in is None and over else None,
+            change,
+            score_after,
+            state.hard_end or thrown_in is not None,
+            over or thrown_in is not None,
+        ),
     )

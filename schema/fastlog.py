@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import operator
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Annotated, Any, ClassVar, Final, Literal
 
 import msgspec
@@ -286,21 +286,6 @@ def _written(values: list[Any]) -> int:
     return len(values) - values.count(None)
 
 
-def _places(kinds: list[type], wanted: type) -> Iterator[int]:
-    """The indexes at which ``wanted`` is in ``kinds``, found by C loops.
-
-    >>> list(_places([int, str, int, int], int)), list(_places([], int))
-    ([0, 2, 3], [])
-    """
-    at = -1
-    while True:
-        try:
-            at = kinds.index(wanted, at + 1)
-        except ValueError:
-            return
-        yield at
-
-
 def _colons(texts: Iterable[object]) -> int:
     """Colons in those of the values that are strings."""
     return "".join([text for text in texts if isinstance(text, str)]).count(":")
@@ -340,12 +325,16 @@ def _colons_but_times_and_notes(match: FastMatchLog) -> tuple[int, list[FastActi
     colons += _colons(thrown_in)
     kinds = list(map(type, actions))
     keys += kinds.count(FastBid) + kinds.count(FastPlay)  # a bid's value, a play's card
-    for at in _places(kinds, FastTrump):
+    at = -1
+    for _ in range(kinds.count(FastTrump)):  # about one a deal: found by C loops
+        at = kinds.index(FastTrump, at + 1)
         trump = actions[at]
         assert isinstance(trump, FastTrump)
         fields = (trump.suit, trump.seventh, trump.card, trump.mode)
         keys += len(fields) - fields.count(None)
-    for at in _places(kinds, FastShow):
+    at = -1
+    for _ in range(kinds.count(FastShow)):
+        at = kinds.index(FastShow, at + 1)
         show = actions[at]
         assert isinstance(show, FastShow)
         keys += show.suit is not None
@@ -434,13 +423,12 @@ def decode_match(data: bytes | str) -> FastMatchLog | None:
         return None
     if match.meta and _nesting(match.meta) >= MAX_NESTING:  # the document is one level more
         return None
-    if _may_repeat_keys(data, match):  # after the nesting: this walks ``meta`` too
-        return None
     try:
         match.resolved_rules()
     except RulesError:
         return None
-    return match
+    # Last: it walks ``meta`` and ``rules``, whose depth the checks above have bounded
+    return None if _may_repeat_keys(data, match) else match
 
 
 _SORTED: Final = msgspec.json.Encoder(order="sorted")
