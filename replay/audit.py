@@ -510,8 +510,10 @@ def _compare_result(
     theirs = {ns: score.NS, ew: score.EW}
     # Judge this deal's change only: start from the previous recorded score where there is one.
     base = recorded_before if recorded_before is not None else before
-    expected = {ns: base[ns] + after[ns] - before[ns], ew: base[ew] + after[ew] - before[ew]}
-    if theirs != expected and not state.points_uncertain:
+    expected_ns = base[ns] + after[ns] - before[ns]
+    expected_ew = base[ew] + after[ew] - before[ew]
+    if (expected_ns, expected_ew) != (score.NS, score.EW) and not state.points_uncertain:
+        expected = {ns: expected_ns, ew: expected_ew}
         extra.append(
             make_finding(
                 "SCORE_MISMATCH",
@@ -527,17 +529,26 @@ def _beyond(value: int) -> bool:
     return not -LARGEST_RECORDED <= value <= LARGEST_RECORDED
 
 
+_LIMIT: Final = f"at most {LARGEST_RECORDED:,}"
+
+
 def _out_of_range(deal: Deal | FastDeal, number: int) -> list[Finding]:
     """A deal's recorded numbers that no real deal holds (:data:`LARGEST_RECORDED`)."""
     out: list[Finding] = []
-    limit = f"at most {LARGEST_RECORDED:,}"
+    limit = _LIMIT
     if len(deal.actions) > LARGEST_RECORDED:
         message = f"the deal has {len(deal.actions):,} actions, beyond any real deal ({limit})"
         out.append(make_finding("VALUE_OUT_OF_RANGE", number, None, message))
     result = deal.result
     if result is None:
         return out
-    for what, scores in (("points", result.points), ("score", result.score)):
+    points, score = result.points, result.score
+    largest = LARGEST_RECORDED
+    if (points is None or (abs(points.NS) <= largest and abs(points.EW) <= largest)) and (
+        score is None or (abs(score.NS) <= largest and abs(score.EW) <= largest)
+    ):  # the usual case, told without a loop
+        return out
+    for what, scores in (("points", points), ("score", score)):
         if scores is not None and (_beyond(scores.NS) or _beyond(scores.EW)):
             message = (
                 f"the recorded {what} NS {scores.NS} EW {scores.EW} are beyond any real match "
@@ -550,7 +561,7 @@ def _out_of_range(deal: Deal | FastDeal, number: int) -> list[Finding]:
 def _match_out_of_range(match: MatchLog | FastMatchLog) -> list[Finding]:
     """The match's recorded numbers that no real match holds."""
     out: list[Finding] = []
-    limit = f"at most {LARGEST_RECORDED:,}"
+    limit = _LIMIT
     if len(match.deals) > LARGEST_RECORDED:
         message = f"the match has {len(match.deals):,} deals, beyond any real match ({limit})"
         out.append(make_finding("VALUE_OUT_OF_RANGE", None, None, message))
@@ -596,6 +607,7 @@ _PLAYED: Final = tuple((seat, card) for seat in SEATS for card in ALL_CARDS)
 
 
 _MODES: Final = {MODE_NO_TRUMP: "no_trump", MODE_REVERSE: "reverse"}
+_new_facts: Final = tuple.__new__
 _TRUMP_LETTER: Final = ("S", "H", "D", "C")
 
 
@@ -616,26 +628,32 @@ def _facts(
     stake = state.rules.single_hand_points if state.single >= 0 else state.stake
     over = state.is_over
     trump = state.trump
-    return DealFacts(
-        number,
-        SEATS[state.dealer],
-        SEATS[state.caller] if called else None,
-        state.call if called else None,
-        _TRUMP_LETTER[trump] if 0 <= trump < 4 else None,
-        _MODES.get(state.trump_mode),
-        state.seventh,
-        show,
-        TrickList(state.tricks),  # the state is dropped: nothing else changes the list
-        {TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]},
-        state.target if called else None,
-        stake,
-        _LADDER[state.doubled],
-        tuple([PairFacts(SEATS[s], a, d) for s, a, d in state.pairs]),
-        SEATS[state.single] if state.single >= 0 else None,
-        thrown_in,
-        outcome.made if thrown_in is None and over else None,
-        change,
-        score_after,
-        state.hard_end or thrown_in is not None,
-        over or thrown_in is not None,
+    pairs = state.pairs
+    # tuple.__new__ with the fields in order: a named tuple's own __new__ binds 21 arguments
+    # in Python, a cost paid once a deal
+    return _new_facts(
+        DealFacts,
+        (
+            number,
+            SEATS[state.dealer],
+            SEATS[state.caller] if called else None,
+            state.call if called else None,
+            _TRUMP_LETTER[trump] if 0 <= trump < 4 else None,
+            _MODES.get(state.trump_mode),
+            state.seventh,
+            show,
+            TrickList(state.tricks),  # the state is dropped: nothing else changes the list
+            {_NS: state.points[0], _EW: state.points[1]},
+            state.target if called else None,
+            stake,
+            _LADDER[state.doubled],
+            tuple([PairFacts(SEATS[s], a, d) for s, a, d in pairs]) if pairs else (),
+            SEATS[state.single] if state.single >= 0 else None,
+            thrown_in,
+            outcome.made if thrown_in is None and over else None,
+            change,
+            score_after,
+            state.hard_end or thrown_in is not None,
+            over or thrown_in is not None,
+        ),
     )

@@ -216,6 +216,13 @@ def _positions(order: tuple[int, int, int, int]) -> tuple[int, ...]:
 _ORDERS: Final = tuple(
     (_seat_list(d, step), _positions(_seat_list(d, step))) for d in range(4) for step in range(4)
 )
+# By trump + 1 (unknown, the four suits, no trump): the trump King and Queen, whose fall
+# can change which side may still show the Pair
+_PAIR_CARDS: Final[tuple[tuple[int, ...], ...]] = (
+    (),
+    *((suit * 8 + KING_PLACE, suit * 8 + QUEEN_PLACE) for suit in range(4)),
+    (),
+)
 _NOT_DEALT: Final = [-1] * 8  # the row of a seat whose cards were not recorded; never changed
 
 
@@ -1504,8 +1511,11 @@ class DealState:
                         else:
                             if led < 0:
                                 self.led = idx >> 3
-                            if self.fast_decide:
-                                self._check_decided()  # a King or Queen of trumps may have fallen
+                            if self.fast_decide and idx in _PAIR_CARDS[self.trump + 1]:
+                                # Mid-trick, the fast path changes nothing result_fixed reads
+                                # (every other change was checked where it was made) but the
+                                # cards played: only a King or Queen of trumps can matter.
+                                self._check_decided()
                             nxt = (seat + step) & 3
                             skip = self.fast_skip
                             while nxt in seats or nxt == skip:

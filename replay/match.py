@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from replay.deal import DealOutcome, DealState
-from schema.cards import Card, Seat, Team
+from schema.cards import SEATS, Card, Seat, Team
 from schema.rules import Rules
 
 _TEAMS: Final = (Team.NS, Team.EW)
@@ -30,7 +30,7 @@ class MatchState:
     deals included. A team wins at ``+match_target``; a team at ``-match_target`` loses.
     """
 
-    __slots__ = ("deals_played", "next_dealer", "rules", "score", "winner")
+    __slots__ = ("_next_of", "deals_played", "next_dealer", "rules", "score", "winner")
 
     def __init__(self, rules: Rules, first_dealer: Seat = Seat.N) -> None:
         self.rules = rules
@@ -38,6 +38,8 @@ class MatchState:
         self.next_dealer = first_dealer
         self.winner: Team | None = None
         self.deals_played = 0
+        # by the dealer's number: who deals next (a table: this runs once a deal)
+        self._next_of = tuple(seat.next(rules.direction) for seat in SEATS)
 
     @property
     def is_over(self) -> bool:
@@ -68,7 +70,7 @@ class MatchState:
         for team, change in result.score_change.items():
             self.score[team] += change
         self.deals_played += 1
-        self.next_dealer = deal.dealer_seat.next(self.rules.direction)
+        self.next_dealer = self._next_of[deal.dealer]
         if self.winner is None:
             self.winner = self.decide(self.score)
         return result.score_change

@@ -21,7 +21,10 @@ True
 from __future__ import annotations
 
 import hashlib
-from typing import Annotated, Any, ClassVar, Final, Literal
+import itertools
+import operator
+from collections.abc import Iterable
+from typing import Annotated, Any, ClassVar, Final, Literal, get_args
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -240,30 +243,168 @@ def _nesting(value: object) -> int:
     return 0
 
 
-_ENCODER: Final = msgspec.json.Encoder()
+def _text_keys(value: object) -> tuple[int, int]:
+    """Keys and colons in the strings of a free-form value (``meta``, ``rules`` overrides).
+
+    >>> _text_keys({"at": "10:30", "x": [{"y": None}, "a:b:c"]})
+    (3, 3)
+    """
+    if isinstance(value, str):
+        return 0, value.count(":")
+    keys = colons = 0
+    if isinstance(value, dict):
+        keys = len(value)
+        for key, item in value.items():
+            inner_keys, inner_colons = _text_keys(item)
+            keys += inner_keys
+            colons += key.count(":") + inner_colons
+    elif isinstance(value, list):
+        for item in value:
+            inner_keys, inner_colons = _text_keys(item)
+            keys += inner_keys
+            colons += inner_colons
+    return keys, colons
+
+
+_SMALL: Final = (  # a match for the examples
+    '{"format": "twentynine.match", "version": 1, "rules": "pagat", "deals": [], '
+    '"players": {"N": "a", "E": "b", "S": "c", "W": "d:e"}, "id": "t1"}'
+)
+_ACTIONS: Final = operator.attrgetter("actions")
+_HANDS: Final = operator.attrgetter("hands")
+_RESULT: Final = operator.attrgetter("result")
+_POINTS: Final = operator.attrgetter("points")
+_SCORE: Final = operator.attrgetter("score")
+_THROWN_IN: Final = operator.attrgetter("thrown_in")
+_NOTE: Final = operator.attrgetter("note")
+_TIME: Final = operator.attrgetter("t")
+# A byte for each kind of action: a bid or play (one key more), a trump, a show, any other
+_VALUED, _TRUMP, _SHOW = b"v", b"t", b"s"
+_KIND_BYTE: Final[dict[type, int]] = {kind: ord("o") for kind in get_args(FastAction)} | {
+    FastBid: ord(_VALUED),
+    FastPlay: ord(_VALUED),
+    FastTrump: ord(_TRUMP),
+    FastShow: ord(_SHOW),
+}
+_SCORES_KEYS: Final = 3  # the key of a FastTeamScores and its NS and EW
+
+
+def _written(values: list[Any]) -> int:
+    """How many of the values are not None (a field left out, or written null, reads None)."""
+    return len(values) - values.count(None)
+
+
+def _colons(texts: Iterable[object]) -> int:
+    """Colons in those of the values that are strings."""
+    return "".join([text for text in texts if isinstance(text, str)]).count(":")
+
+
+def _colons_but_times_and_notes(match: FastMatchLog) -> tuple[int, list[FastAction]]:
+    """:func:`_expected_colons` less the actions' times and notes, and every action."""
+    keys = 6  # format, version, rules, players, deals, id
+    colons = (match.id or "").count(":")
+    rules_keys, rules_colons = _text_keys(match.rules)
+    keys += rules_keys + len(match.players)
+    colons += rules_colons
+    for player in match.players.values():
+        if isinstance(player, str):
+            colons += player.count(":")
+        else:
+            keys += 2
+            colons += player.name.count(":") + player.id.count(":")
+    if match.meta is not None:
+        meta_keys, meta_colons = _text_keys(match.meta)
+        keys += 1 + meta_keys
+        colons += meta_colons
+    if match.result is not None:
+        keys += 1 + _SCORES_KEYS + (match.result.winner is not None)
+    deals = match.deals
+    actions = list(itertools.chain.from_iterable(map(_ACTIONS, deals)))
+    keys += 2 * len(deals) + 2 * len(actions)  # dealer, actions; each action's type and seat
+    hands = [hand for hand in map(_HANDS, deals) if hand is not None]
+    keys += len(hands) + sum(map(len, hands))
+    results = [result for result in map(_RESULT, deals) if result is not None]
+    keys += len(results)
+    keys += _SCORES_KEYS * (
+        _written(list(map(_POINTS, results))) + _written(list(map(_SCORE, results)))
+    )
+    thrown_in = list(map(_THROWN_IN, results))
+    keys += len(thrown_in) - thrown_in.count(UNSET)
+    colons += _colons(thrown_in)
+    # One byte an action, its kind's: counted and searched at C speed (types compare slowly)
+    kinds = bytes(map(_KIND_BYTE.__getitem__, map(type, actions)))
+    keys += kinds.count(_VALUED)  # a bid's value, a play's card
+    at = -1
+    for _ in range(kinds.count(_TRUMP)):  # about one a deal
+        at = kinds.index(_TRUMP, at + 1)
+        trump = actions[at]
+        assert isinstance(trump, FastTrump)
+        fields = (trump.suit, trump.seventh, trump.card, trump.mode)
+        keys += len(fields) - fields.count(None)
+    at = -1
+    for _ in range(kinds.count(_SHOW)):
+        at = kinds.index(_SHOW, at + 1)
+        show = actions[at]
+        assert isinstance(show, FastShow)
+        keys += show.suit is not None
+    return keys + colons, actions
+
+
+def _times_and_notes(actions: list[FastAction]) -> int:
+    """The colons the actions' times and notes add: a key each, and those in the notes."""
+    colons = _written(list(map(_TIME, actions)))
+    notes = list(map(_NOTE, actions))
+    written = _written(notes)
+    if written:
+        colons += written + _colons(notes)
+    return colons
+
+
+def _expected_colons(match: FastMatchLog) -> int:
+    """The colons a document that gives each key once, and writes no optional field as
+    ``null`` (bar ``thrown_in``), has when it decodes to ``match``: one per key, plus those
+    in its strings. Strings the structs hold as seats, cards, suits, teams or action types
+    have none. Counted a field at a time over all the deals (C loops, not Python ones).
+
+    >>> _expected_colons(_DECODER.decode(_SMALL)), _SMALL.count(":")
+    (11, 11)
+    """
+    colons, actions = _colons_but_times_and_notes(match)
+    return colons + _times_and_notes(actions)
 
 
 def _may_repeat_keys(data: bytes | str, match: FastMatchLog) -> bool:
-    """Whether the document gives a key twice (the decoder keeps the last value), told by
-    counting, at a fraction of the cost of decoding.
+    """Whether the document may give a key twice (the decoder keeps the last value): False
+    only when it surely does not, told by counting colons, at a fraction of the cost of
+    decoding.
 
-    Each key has one colon after it, and the struct written out gives every field (one the
-    document left out as ``null``); strings are the same in both. So a document that repeats
-    no key has as many colons less nulls as the struct written out, and a repeated key adds
-    its colon and whatever its dropped value held. A document that writes characters as
-    ``\\u00XX`` escapes is checked key by key (:func:`schema.log.repeated_key`). Only a
-    repeat whose dropped value is nothing but nulls passes.
+    In JSON a colon outside a string follows a key, and only there. Every key of the
+    structs, and of the dicts they hold, was read from a key of the document of its own,
+    and every string they hold from a string of its own; without a backslash in the
+    document, strings read as they are written. So the document's colons are at least
+    the structs' keys and the colons in their strings, which are at least
+    :func:`_expected_colons`, which is at least the same count less the actions' times and
+    notes. A document with exactly as many colons as either count therefore has no key
+    beyond the structs' (a second one would add its colon): no key twice, no optional field
+    written ``null``, no value dropped. The count less times and notes, which spares a look
+    at every action, clears a document without them. Any other count, or a backslash, is
+    checked key by key (:func:`schema.log.repeated_key`), which is exact but slower.
 
-    >>> _may_repeat_keys(b'{"NS": 1, "EW": 2}', FastTeamScores(NS=1, EW=2))
+    >>> doc = _SMALL.replace('"deals": []', '"deals": [], "id": "t2"')
+    >>> _may_repeat_keys(_SMALL, _DECODER.decode(_SMALL))
     False
-    >>> _may_repeat_keys(b'{"NS": 1, "EW": 2, "NS": 3}', FastTeamScores(NS=3, EW=2))
+    >>> _may_repeat_keys(doc, _DECODER.decode(doc))
     True
     """
-    raw = data.encode() if isinstance(data, str) else data
-    if b"\\u00" in raw:
-        return repeated_key(raw) is not None
-    encoded = _ENCODER.encode(match)
-    return raw.count(b":") - raw.count(b"null") != encoded.count(b":") - encoded.count(b"null")
+    if isinstance(data, str):
+        found = -1 if "\\" in data else data.count(":")
+    else:
+        found = -1 if b"\\" in data else data.count(b":")
+    if found >= 0:
+        least, actions = _colons_but_times_and_notes(match)
+        if found == least or found == least + _times_and_notes(actions):
+            return False
+    return repeated_key(data) is not None
 
 
 def decode_match(data: bytes | str) -> FastMatchLog | None:
@@ -287,7 +428,7 @@ def decode_match(data: bytes | str) -> FastMatchLog | None:
         match = _DECODER.decode(data)
     except (msgspec.DecodeError, RecursionError):
         return None
-    if not match.id or len(match.players) != 4 or _may_repeat_keys(data, match):
+    if not match.id or len(match.players) != 4:
         return None
     if match.meta and _nesting(match.meta) >= MAX_NESTING:  # the document is one level more
         return None
@@ -295,7 +436,8 @@ def decode_match(data: bytes | str) -> FastMatchLog | None:
         match.resolved_rules()
     except RulesError:
         return None
-    return match
+    # Last: it walks ``meta`` and ``rules``, whose depth the checks above have bounded
+    return None if _may_repeat_keys(data, match) else match
 
 
 _SORTED: Final = msgspec.json.Encoder(order="sorted")

@@ -143,6 +143,20 @@ def test_decided_once_the_pair_is_broken() -> None:
     assert facts.score_change == {Team.NS: 0, Team.EW: 1}
 
 
+@pytest.mark.parametrize(("cards", "decided"), [("W:9D", False), ("W:9D S:KD", True)])
+def test_the_auditors_loop_decides_when_the_trump_king_falls_mid_trick(
+    cards: str, decided: bool
+) -> None:
+    """``run`` (the auditor's loop) looks again mid-trick only when a King or Queen of
+    trumps falls: S's KD ends the Pair, and with it the deal, before the trick is over."""
+    deal = make_deal("N", HANDS, f"{FIVE_TRICKS} {cards}")
+    state = DealState(BANGLADESH, Seat.N, deal.hands)
+    state.run(deal.actions)
+    assert state.fast  # the cards went by the loop's fast path
+    assert state.trick_cards and state.decided is decided
+    assert state.decided is bangladesh(f"{FIVE_TRICKS} {cards}").decided  # as apply says
+
+
 def test_deals_without_end_when_decided_must_be_played_out() -> None:
     rules = {"preset": "bangladesh", "end_when_decided": False}
     deal = make_deal("N", HANDS, f"{FIVE_TRICKS} W:9D S:KD E:AC N:KC")
