@@ -448,36 +448,60 @@ def sure_trumps(st: Ints, b: int) -> int:
 
     Only where every card is played (no early end): the run's cards are still to come."""
     trump = st[b + TRUMP]
+    table = 0
+    table_points = 0
+    side_one = st[b + HELD + 1] | st[b + HELD + 3]  # the cards of seats E and W
+    for i in range(st[b + N_TRICK]):
+        card = st[b + TRICK_CARDS + i]
+        table |= 1 << card
+        if team_of(st[b + TRICK_SEATS + i]):
+            side_one |= 1 << card
+        table_points += CARD_POINTS[card]
+    trumps = (live_cards(st, b)) & SUIT_MASK[trump]
+    if trumps == 0:
+        return 0
     side = -1
     points = 0
-    table_counted = False
     for step in range(8):
         place = 7 - step if st[b + REVERSE] else step
-        card = trump * 8 + place
-        holder = -1
-        on_table = False
-        for seat in range(4):
-            if st[b + HELD + seat] >> card & 1:
-                holder = seat
-        for i in range(st[b + N_TRICK]):
-            if st[b + TRICK_CARDS + i] == card:
-                holder = st[b + TRICK_SEATS + i]
-                on_table = True
-        if holder < 0:
+        bit = 1 << (trump * 8 + place)
+        if not trumps & bit:
             continue  # played in an earlier trick
+        team = 1 if side_one & bit else 0
         if side < 0:
-            side = team_of(holder)
-        elif team_of(holder) != side:
+            side = team
+        elif team != side:
             break
-        if not on_table:
-            points += CARD_POINTS[card]
-        elif not table_counted:
-            table_counted = True
-            for i in range(st[b + N_TRICK]):
-                points += CARD_POINTS[st[b + TRICK_CARDS + i]]
-    if side < 0:
-        return 0
+        if not table & bit:
+            points += CARD_POINTS[trump * 8 + place]
+        else:
+            points += table_points  # the trick it is on, all its points
+            table_points = 0
     return points << 2 | side << 1 | 1
+
+
+def last_trick(st: Ints, b: int, ru: Ints, team: int) -> int:
+    """After the show, at the last trick's lead: the points ``team`` takes from it (every
+    card is forced, one a hand; no show is left to make)."""
+    leader = st[b + TO_PLAY]
+    led = lowest_index(st[b + HELD + leader]) >> 3
+    trump = st[b + TRUMP] if st[b + SINGLE] < 0 else -1
+    points = ru[R_BONUS]
+    best_key = -1
+    winner = leader
+    for seat in range(4):
+        held = st[b + HELD + seat]
+        if held == 0:
+            continue  # the partner of a single hand sits out
+        card = lowest_index(held)
+        points += CARD_POINTS[card]
+        place = card & 7
+        rank = place if st[b + REVERSE] else 7 - place
+        key = 17 + rank if card >> 3 == trump else (1 + rank if card >> 3 == led else 0)
+        if key > best_key:
+            best_key = key
+            winner = seat
+    return points if team_of(winner) == team else 0
 
 
 def tt_key(st: Ints, b: int, ru: Ints) -> int:
@@ -692,6 +716,8 @@ def enter(
         # what is left.
         beta = min(beta, most)
         alpha = max(alpha, least)
+        if st[b + TRICK_NO] == 7 and st[b + N_TRICK] == 0 and st[b + SHOWN]:
+            return mine + last_trick(st, b, ru, team)
         key = 0
         slot = 0
         best_move = -1
