@@ -440,13 +440,14 @@ def equivalent(st: Ints, b: int, live: int, low: int, high: int) -> bool:
     return True
 
 
-def sure_trumps(st: Ints, b: int) -> int:
+def sure_trumps(st: Ints, b: int, table_counted: int) -> int:
     """After the show: the points one side takes whatever happens, from the run of top
     trumps it holds (each wins its trick, or falls to its partner's; a run card on the table
     wins this trick, with all its points), as ``points << 2 | side << 1 | 1``; 0 when no side
     holds the top trump.
 
-    Only where every card is played (no early end): the run's cards are still to come."""
+    Only where every card is played (no early end): the run's cards are still to come. With
+    ``table_counted`` the points on the table are credited already (:func:`trick_taken`)."""
     trump = st[b + TRUMP]
     table = 0
     table_points = 0
@@ -474,10 +475,31 @@ def sure_trumps(st: Ints, b: int) -> int:
             break
         if not table & bit:
             points += CARD_POINTS[trump * 8 + place]
-        else:
+        elif not table_counted:
             points += table_points  # the trick it is on, all its points
             table_points = 0
     return points << 2 | side << 1 | 1
+
+
+def trick_taken(st: Ints, b: int) -> int:
+    """After the show, inside a trick: 1 + the side whose card wins the trick whatever the
+    seats still to play hold (no opponent to come has a card that beats it), else 0."""
+    slot = winning(st, b, 1)
+    card = st[b + TRICK_CARDS + slot]
+    side = team_of(st[b + TRICK_SEATS + slot])
+    trump = st[b + TRUMP]
+    beats = higher_trumps(st, b, card)  # higher in its suit, as the shown ranks go
+    if card >> 3 != trump:
+        beats |= SUIT_MASK[trump]
+    to_come = 0
+    for seat in range(4):
+        if team_of(seat) != side:
+            to_come |= st[b + HELD + seat]
+    for i in range(st[b + N_TRICK]):
+        seat = st[b + TRICK_SEATS + i]
+        if team_of(seat) != side:
+            to_come &= ~st[b + HELD + seat]  # played already
+    return 0 if to_come & beats else side + 1
 
 
 def last_trick(st: Ints, b: int, ru: Ints, team: int) -> int:
@@ -502,6 +524,115 @@ def last_trick(st: Ints, b: int, ru: Ints, team: int) -> int:
             best_key = key
             winner = seat
     return points if team_of(winner) == team else 0
+
+
+def trick_key(st: Ints, b: int, card: int, led: int) -> int:
+    """After the show: how strongly ``card`` stands in a trick led in suit ``led``."""
+    place = card & 7
+    rank = place if st[b + REVERSE] else 7 - place
+    if card >> 3 == st[b + TRUMP]:
+        return 17 + rank
+    return 1 + rank if card >> 3 == led else 0
+
+
+def follow(hand: int, led: int) -> int:
+    """The cards of ``hand`` that may be played to a trick led in ``led``, after the show
+    trick (follow suit, nothing else)."""
+    suit = hand & SUIT_MASK[led]
+    return suit if suit else hand
+
+
+def two_tricks(st: Ints, b: int, ru: Ints, team: int) -> int:
+    """After the show trick, at the lead of the last two tricks (all four seats playing,
+    every card played): the points ``team`` takes from them with best play, by trying
+    every line (at most 16). From the trick after the show on, the only rule left is to
+    follow suit."""
+    step = ru[R_DIR]
+    seat0 = st[b + TO_PLAY]
+    seat1 = (seat0 + step) & 3
+    seat2 = (seat1 + step) & 3
+    seat3 = (seat2 + step) & 3
+    hand0 = st[b + HELD + seat0]
+    hand1 = st[b + HELD + seat1]
+    hand2 = st[b + HELD + seat2]
+    hand3 = st[b + HELD + seat3]
+    max0 = team_of(seat0) == team
+    max1 = team_of(seat1) == team
+    best0 = -INFINITY if max0 else INFINITY
+    left0 = hand0
+    while left0:
+        card0 = lowest_index(left0)
+        left0 &= left0 - 1
+        led = card0 >> 3
+        best1 = -INFINITY if max1 else INFINITY
+        left1 = follow(hand1, led)
+        while left1:
+            card1 = lowest_index(left1)
+            left1 &= left1 - 1
+            best2 = -INFINITY if max0 else INFINITY  # seat2 is seat0's partner
+            left2 = follow(hand2, led)
+            while left2:
+                card2 = lowest_index(left2)
+                left2 &= left2 - 1
+                best3 = -INFINITY if max1 else INFINITY
+                left3 = follow(hand3, led)
+                while left3:
+                    card3 = lowest_index(left3)
+                    left3 &= left3 - 1
+                    value = two_tricks_line(st, b, ru, team, seat0, card0, card1, card2, card3)
+                    best3 = max(best3, value) if max1 else min(best3, value)
+                best2 = max(best2, best3) if max0 else min(best2, best3)
+            best1 = max(best1, best2) if max1 else min(best1, best2)
+        best0 = max(best0, best1) if max0 else min(best0, best1)
+    return best0
+
+
+def two_tricks_line(
+    st: Ints,
+    b: int,
+    ru: Ints,
+    team: int,
+    seat0: int,
+    card0: int,
+    card1: int,
+    card2: int,
+    card3: int,
+) -> int:
+    """The points ``team`` takes when the next trick is ``card0`` to ``card3`` (led by
+    ``seat0``, in turn) and the last trick follows with the cards left."""
+    step = ru[R_DIR]
+    led = card0 >> 3
+    win = 0
+    best_key = trick_key(st, b, card0, led)
+    key = trick_key(st, b, card1, led)
+    if key > best_key:
+        best_key = key
+        win = 1
+    key = trick_key(st, b, card2, led)
+    if key > best_key:
+        best_key = key
+        win = 2
+    key = trick_key(st, b, card3, led)
+    if key > best_key:
+        win = 3
+    points = CARD_POINTS[card0] + CARD_POINTS[card1] + CARD_POINTS[card2] + CARD_POINTS[card3]
+    winner = (seat0 + win * step) & 3
+    value = points if team_of(winner) == team else 0
+    played = (1 << card0) | (1 << card1) | (1 << card2) | (1 << card3)
+    leader = winner
+    last = lowest_index(st[b + HELD + leader] & ~played)
+    led = last >> 3
+    best_key = trick_key(st, b, last, led)
+    points = CARD_POINTS[last] + ru[R_BONUS]
+    for seat in range(4):
+        if seat != leader:
+            card = lowest_index(st[b + HELD + seat] & ~played)
+            points += CARD_POINTS[card]
+            key = trick_key(st, b, card, led)
+            if key > best_key:
+                best_key = key
+                winner = seat
+    return value + points if team_of(winner) == team else value
 
 
 def tt_key(st: Ints, b: int, ru: Ints) -> int:
@@ -700,7 +831,16 @@ def enter(
             most += ru[R_BONUS]
         least = mine
         if st[b + SHOWN] and st[b + SINGLE] < 0 and not ru[R_END_DECIDED] and st[b + TRUMP] < 4:
-            sure = sure_trumps(st, b)
+            taken = trick_taken(st, b) if st[b + N_TRICK] else 0
+            if taken:
+                table = 0
+                for i in range(st[b + N_TRICK]):
+                    table += CARD_POINTS[st[b + TRICK_CARDS + i]]
+                if taken - 1 == team:
+                    least += table
+                else:
+                    most -= table
+            sure = sure_trumps(st, b, taken)
             if sure > 0:
                 if sure >> 1 & 1 == team:
                     least += sure >> 2
@@ -716,8 +856,11 @@ def enter(
         # what is left.
         beta = min(beta, most)
         alpha = max(alpha, least)
-        if st[b + TRICK_NO] == 7 and st[b + N_TRICK] == 0 and st[b + SHOWN]:
-            return mine + last_trick(st, b, ru, team)
+        if st[b + N_TRICK] == 0 and st[b + SHOWN]:
+            if st[b + TRICK_NO] == 7:
+                return mine + last_trick(st, b, ru, team)
+            if st[b + TRICK_NO] == 6 and st[b + SINGLE] < 0 and not ru[R_END_DECIDED]:
+                return mine + two_tricks(st, b, ru, team)
         key = 0
         slot = 0
         best_move = -1
