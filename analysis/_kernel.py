@@ -542,22 +542,59 @@ def follow(hand: int, led: int) -> int:
     return suit if suit else hand
 
 
-def two_tricks(st: Ints, b: int, ru: Ints, team: int) -> int:
-    """After the show trick, at the lead of the last two tricks (all four seats playing,
-    every card played): the points ``team`` takes from them with best play, by trying
+def hand_of(seat: int, north: int, east: int, south: int, west: int) -> int:
+    if seat == 0:
+        return north
+    if seat == 1:
+        return east
+    return south if seat == 2 else west
+
+
+def trick_winner(st: Ints, b: int, ru: Ints, seat0: int, c0: int, c1: int, c2: int, c3: int) -> int:
+    """After the show: the seat that takes the trick ``c0`` to ``c3`` led by ``seat0``."""
+    led = c0 >> 3
+    win = 0
+    best_key = trick_key(st, b, c0, led)
+    key = trick_key(st, b, c1, led)
+    if key > best_key:
+        best_key = key
+        win = 1
+    key = trick_key(st, b, c2, led)
+    if key > best_key:
+        best_key = key
+        win = 2
+    if trick_key(st, b, c3, led) > best_key:
+        win = 3
+    return (seat0 + win * ru[R_DIR]) & 3
+
+
+def trick_points(
+    st: Ints, b: int, ru: Ints, team: int, seat0: int, c0: int, c1: int, c2: int, c3: int
+) -> int:
+    """After the show: 1 + the seat that takes the trick ``c0`` to ``c3`` led by
+    ``seat0``, times 64, plus the points of the trick that go to ``team``."""
+    winner = trick_winner(st, b, ru, seat0, c0, c1, c2, c3)
+    points = CARD_POINTS[c0] + CARD_POINTS[c1] + CARD_POINTS[c2] + CARD_POINTS[c3]
+    return (winner + 1) * 64 + (points if team_of(winner) == team else 0)
+
+
+def two_tricks(
+    st: Ints, b: int, ru: Ints, team: int, seat0: int, north: int, east: int, south: int, west: int
+) -> int:
+    """After the show trick, at the lead of the last two tricks (``seat0`` to lead, the
+    hands given by seat): the points ``team`` takes from them with best play, by trying
     every line (at most 16). From the trick after the show on, the only rule left is to
     follow suit."""
     step = ru[R_DIR]
-    seat0 = st[b + TO_PLAY]
     seat1 = (seat0 + step) & 3
     seat2 = (seat1 + step) & 3
     seat3 = (seat2 + step) & 3
-    hand0 = st[b + HELD + seat0]
-    hand1 = st[b + HELD + seat1]
-    hand2 = st[b + HELD + seat2]
-    hand3 = st[b + HELD + seat3]
+    hand0 = hand_of(seat0, north, east, south, west)
+    hand1 = hand_of(seat1, north, east, south, west)
+    hand2 = hand_of(seat2, north, east, south, west)
+    hand3 = hand_of(seat3, north, east, south, west)
     max0 = team_of(seat0) == team
-    max1 = team_of(seat1) == team
+    max1 = not max0
     best0 = -INFINITY if max0 else INFINITY
     left0 = hand0
     while left0:
@@ -579,7 +616,24 @@ def two_tricks(st: Ints, b: int, ru: Ints, team: int) -> int:
                 while left3:
                     card3 = lowest_index(left3)
                     left3 &= left3 - 1
-                    value = two_tricks_line(st, b, ru, team, seat0, card0, card1, card2, card3)
+                    won = trick_points(st, b, ru, team, seat0, card0, card1, card2, card3)
+                    # the last trick: one card a hand, led by the winner
+                    leader = (won >> 6) - 1
+                    played = (1 << card0) | (1 << card1) | (1 << card2) | (1 << card3)
+                    c0 = lowest_index(hand_of(leader, north, east, south, west) & ~played)
+                    c1 = lowest_index(
+                        hand_of((leader + step) & 3, north, east, south, west) & ~played
+                    )
+                    c2 = lowest_index(
+                        hand_of((leader + 2 * step) & 3, north, east, south, west) & ~played
+                    )
+                    c3 = lowest_index(
+                        hand_of((leader + 3 * step) & 3, north, east, south, west) & ~played
+                    )
+                    last = trick_points(st, b, ru, team, leader, c0, c1, c2, c3)
+                    value = (won & 63) + (last & 63)
+                    if team_of((last >> 6) - 1) == team:
+                        value += ru[R_BONUS]
                     best3 = max(best3, value) if max1 else min(best3, value)
                 best2 = max(best2, best3) if max0 else min(best2, best3)
             best1 = max(best1, best2) if max1 else min(best1, best2)
@@ -587,52 +641,111 @@ def two_tricks(st: Ints, b: int, ru: Ints, team: int) -> int:
     return best0
 
 
-def two_tricks_line(
-    st: Ints,
-    b: int,
-    ru: Ints,
-    team: int,
-    seat0: int,
-    card0: int,
-    card1: int,
-    card2: int,
-    card3: int,
-) -> int:
-    """The points ``team`` takes when the next trick is ``card0`` to ``card3`` (led by
-    ``seat0``, in turn) and the last trick follows with the cards left."""
+def three_tricks(st: Ints, b: int, ru: Ints, team: int, alpha: int, beta: int) -> int:
+    """After the show trick, at the lead of the last three tricks: the points ``team``
+    takes from them with best play, fail-soft within (alpha, beta) as :func:`search`; every
+    line of the next trick (alpha-beta), then :func:`two_tricks`."""
     step = ru[R_DIR]
-    led = card0 >> 3
-    win = 0
-    best_key = trick_key(st, b, card0, led)
-    key = trick_key(st, b, card1, led)
-    if key > best_key:
-        best_key = key
-        win = 1
-    key = trick_key(st, b, card2, led)
-    if key > best_key:
-        best_key = key
-        win = 2
-    key = trick_key(st, b, card3, led)
-    if key > best_key:
-        win = 3
-    points = CARD_POINTS[card0] + CARD_POINTS[card1] + CARD_POINTS[card2] + CARD_POINTS[card3]
-    winner = (seat0 + win * step) & 3
-    value = points if team_of(winner) == team else 0
-    played = (1 << card0) | (1 << card1) | (1 << card2) | (1 << card3)
-    leader = winner
-    last = lowest_index(st[b + HELD + leader] & ~played)
-    led = last >> 3
-    best_key = trick_key(st, b, last, led)
-    points = CARD_POINTS[last] + ru[R_BONUS]
-    for seat in range(4):
-        if seat != leader:
-            card = lowest_index(st[b + HELD + seat] & ~played)
-            points += CARD_POINTS[card]
-            key = trick_key(st, b, card, led)
-            if key > best_key:
-                best_key = key
-                winner = seat
-    return value + points if team_of(winner) == team else value
+    seat0 = st[b + TO_PLAY]
+    seat1 = (seat0 + step) & 3
+    seat2 = (seat1 + step) & 3
+    seat3 = (seat2 + step) & 3
+    north = st[b + HELD]
+    east = st[b + HELD + 1]
+    south = st[b + HELD + 2]
+    west = st[b + HELD + 3]
+    max0 = team_of(seat0) == team
+    max1 = not max0
+    best0 = -INFINITY if max0 else INFINITY
+    low0 = alpha
+    high0 = beta
+    left0 = st[b + HELD + seat0]
+    while left0 and low0 < high0:
+        card0 = lowest_index(left0)
+        left0 &= left0 - 1
+        led = card0 >> 3
+        best1 = -INFINITY if max1 else INFINITY
+        low1 = low0
+        high1 = high0
+        left1 = follow(st[b + HELD + seat1], led)
+        while left1 and low1 < high1:
+            card1 = lowest_index(left1)
+            left1 &= left1 - 1
+            best2 = -INFINITY if max0 else INFINITY
+            low2 = low1
+            high2 = high1
+            left2 = follow(st[b + HELD + seat2], led)
+            while left2 and low2 < high2:
+                card2 = lowest_index(left2)
+                left2 &= left2 - 1
+                best3 = -INFINITY if max1 else INFINITY
+                low3 = low2
+                high3 = high2
+                left3 = follow(st[b + HELD + seat3], led)
+                while left3 and low3 < high3:
+                    card3 = lowest_index(left3)
+                    left3 &= left3 - 1
+                    won = trick_points(st, b, ru, team, seat0, card0, card1, card2, card3)
+                    played = ~((1 << card0) | (1 << card1) | (1 << card2) | (1 << card3))
+                    value = (won & 63) + two_tricks(
+                        st,
+                        b,
+                        ru,
+                        team,
+                        (won >> 6) - 1,
+                        north & played,
+                        east & played,
+                        south & played,
+                        west & played,
+                    )
+                    if max1:
+                        best3 = max(best3, value)
+                        low3 = max(low3, value)
+                    else:
+                        best3 = min(best3, value)
+                        high3 = min(high3, value)
+                if max0:
+                    best2 = max(best2, best3)
+                    low2 = max(low2, best3)
+                else:
+                    best2 = min(best2, best3)
+                    high2 = min(high2, best3)
+            if max1:
+                best1 = max(best1, best2)
+                low1 = max(low1, best2)
+            else:
+                best1 = min(best1, best2)
+                high1 = min(high1, best2)
+        if max0:
+            best0 = max(best0, best1)
+            low0 = max(low0, best1)
+        else:
+            best0 = min(best0, best1)
+            high0 = min(high0, best1)
+    return best0
+
+
+def tt_store(tt: Ints, key: int, best: int, mine: int, low: int, high: int, move: int) -> None:
+    """Keep at ``key`` what a search within (low, high) found, ``best`` (fail-soft), as
+    bounds of the points still to come."""
+    slot = tt_place(tt, key)
+    lo = 0
+    hi = INFINITY
+    if tt[slot + T_KEY] == key:
+        lo = tt[slot + T_LOW]
+        hi = tt[slot + T_HIGH]
+    rel = best - mine
+    if best <= low:
+        hi = min(hi, rel)
+    elif best >= high:
+        lo = max(lo, rel)
+    else:
+        lo = rel
+        hi = rel
+    tt[slot + T_KEY] = key
+    tt[slot + T_LOW] = lo
+    tt[slot + T_HIGH] = hi
+    tt[slot + T_MOVE] = move
 
 
 def tt_key(st: Ints, b: int, ru: Ints) -> int:
@@ -860,7 +973,17 @@ def enter(
             if st[b + TRICK_NO] == 7:
                 return mine + last_trick(st, b, ru, team)
             if st[b + TRICK_NO] == 6 and st[b + SINGLE] < 0 and not ru[R_END_DECIDED]:
-                return mine + two_tricks(st, b, ru, team)
+                return mine + two_tricks(
+                    st,
+                    b,
+                    ru,
+                    team,
+                    st[b + TO_PLAY],
+                    st[b + HELD],
+                    st[b + HELD + 1],
+                    st[b + HELD + 2],
+                    st[b + HELD + 3],
+                )
         key = 0
         slot = 0
         best_move = -1
@@ -877,6 +1000,15 @@ def enter(
                 alpha = max(alpha, lo)
                 beta = min(beta, hi)
                 best_move = tt[slot + T_MOVE]
+            if (
+                st[b + SHOWN]
+                and st[b + TRICK_NO] == 5
+                and st[b + SINGLE] < 0
+                and not ru[R_END_DECIDED]
+            ):
+                value = mine + three_tricks(st, b, ru, team, alpha - mine, beta - mine)
+                tt_store(tt, key, value, mine, alpha, beta, -1)
+                return value
         n = legal_moves(st, b, ru, moves, o)
         if n == 0:
             return mine
@@ -943,24 +1075,7 @@ def child_done(st: Ints, d: int, ru: Ints, moves: Ints, tt: Ints, fr: Ints, valu
         return PENDING
     key = fr[f + F_KEY]
     if key:
-        slot = tt_place(tt, key)
-        lo = 0
-        hi = INFINITY
-        if tt[slot + T_KEY] == key:
-            lo = tt[slot + T_LOW]
-            hi = tt[slot + T_HIGH]
-        rel = best - fr[f + F_MINE]
-        if best <= fr[f + F_LOW]:
-            hi = min(hi, rel)
-        elif best >= fr[f + F_HIGH]:
-            lo = max(lo, rel)
-        else:
-            lo = rel
-            hi = rel
-        tt[slot + T_KEY] = key
-        tt[slot + T_LOW] = lo
-        tt[slot + T_HIGH] = hi
-        tt[slot + T_MOVE] = fr[f + F_BEST_MOVE]
+        tt_store(tt, key, best, fr[f + F_MINE], fr[f + F_LOW], fr[f + F_HIGH], fr[f + F_BEST_MOVE])
     else:
         reply_at = fr[f + F_REPLY_SLOT]
         tt[reply_at] = fr[f + F_REPLY_KEY]
