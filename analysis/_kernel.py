@@ -641,25 +641,32 @@ def two_tricks(
     return best0
 
 
-def three_tricks(st: Ints, b: int, ru: Ints, team: int, alpha: int, beta: int) -> int:
+def three_tricks(
+    st: Ints,
+    b: int,
+    ru: Ints,
+    team: int,
+    seat0: int,
+    north: int,
+    east: int,
+    south: int,
+    west: int,
+    alpha: int,
+    beta: int,
+) -> int:
     """After the show trick, at the lead of the last three tricks: the points ``team``
     takes from them with best play, fail-soft within (alpha, beta) as :func:`search`; every
     line of the next trick (alpha-beta), then :func:`two_tricks`."""
     step = ru[R_DIR]
-    seat0 = st[b + TO_PLAY]
     seat1 = (seat0 + step) & 3
     seat2 = (seat1 + step) & 3
     seat3 = (seat2 + step) & 3
-    north = st[b + HELD]
-    east = st[b + HELD + 1]
-    south = st[b + HELD + 2]
-    west = st[b + HELD + 3]
     max0 = team_of(seat0) == team
     max1 = not max0
     best0 = -INFINITY if max0 else INFINITY
     low0 = alpha
     high0 = beta
-    left0 = st[b + HELD + seat0]
+    left0 = hand_of(seat0, north, east, south, west)
     while left0 and low0 < high0:
         card0 = lowest_index(left0)
         left0 &= left0 - 1
@@ -667,21 +674,21 @@ def three_tricks(st: Ints, b: int, ru: Ints, team: int, alpha: int, beta: int) -
         best1 = -INFINITY if max1 else INFINITY
         low1 = low0
         high1 = high0
-        left1 = follow(st[b + HELD + seat1], led)
+        left1 = follow(hand_of(seat1, north, east, south, west), led)
         while left1 and low1 < high1:
             card1 = lowest_index(left1)
             left1 &= left1 - 1
             best2 = -INFINITY if max0 else INFINITY
             low2 = low1
             high2 = high1
-            left2 = follow(st[b + HELD + seat2], led)
+            left2 = follow(hand_of(seat2, north, east, south, west), led)
             while left2 and low2 < high2:
                 card2 = lowest_index(left2)
                 left2 &= left2 - 1
                 best3 = -INFINITY if max1 else INFINITY
                 low3 = low2
                 high3 = high2
-                left3 = follow(st[b + HELD + seat3], led)
+                left3 = follow(hand_of(seat3, north, east, south, west), led)
                 while left3 and low3 < high3:
                     card3 = lowest_index(left3)
                     left3 &= left3 - 1
@@ -723,6 +730,133 @@ def three_tricks(st: Ints, b: int, ru: Ints, team: int, alpha: int, beta: int) -
             best0 = min(best0, best1)
             high0 = min(high0, best1)
     return best0
+
+
+def four_tricks(
+    st: Ints,
+    b: int,
+    ru: Ints,
+    tt: Ints,
+    team: int,
+    seat0: int,
+    north: int,
+    east: int,
+    south: int,
+    west: int,
+    alpha: int,
+    beta: int,
+) -> int:
+    """After the show trick, at the lead of the last four tricks: as :func:`three_tricks`,
+    the next trick's lines by alpha-beta, then the last three through the table
+    (:func:`after_trick`)."""
+    step = ru[R_DIR]
+    seat1 = (seat0 + step) & 3
+    seat2 = (seat1 + step) & 3
+    seat3 = (seat2 + step) & 3
+    max0 = team_of(seat0) == team
+    max1 = not max0
+    best0 = -INFINITY if max0 else INFINITY
+    low0 = alpha
+    high0 = beta
+    left0 = hand_of(seat0, north, east, south, west)
+    while left0 and low0 < high0:
+        card0 = lowest_index(left0)
+        left0 &= left0 - 1
+        led = card0 >> 3
+        best1 = -INFINITY if max1 else INFINITY
+        low1 = low0
+        high1 = high0
+        left1 = follow(hand_of(seat1, north, east, south, west), led)
+        while left1 and low1 < high1:
+            card1 = lowest_index(left1)
+            left1 &= left1 - 1
+            best2 = -INFINITY if max0 else INFINITY
+            low2 = low1
+            high2 = high1
+            left2 = follow(hand_of(seat2, north, east, south, west), led)
+            while left2 and low2 < high2:
+                card2 = lowest_index(left2)
+                left2 &= left2 - 1
+                best3 = -INFINITY if max1 else INFINITY
+                low3 = low2
+                high3 = high2
+                left3 = follow(hand_of(seat3, north, east, south, west), led)
+                while left3 and low3 < high3:
+                    card3 = lowest_index(left3)
+                    left3 &= left3 - 1
+                    won = trick_points(st, b, ru, team, seat0, card0, card1, card2, card3)
+                    played = ~((1 << card0) | (1 << card1) | (1 << card2) | (1 << card3))
+                    value = (won & 63) + after_trick(
+                        st,
+                        b,
+                        ru,
+                        tt,
+                        team,
+                        (won >> 6) - 1,
+                        north & played,
+                        east & played,
+                        south & played,
+                        west & played,
+                        low3 - (won & 63),
+                        high3 - (won & 63),
+                    )
+                    if max1:
+                        best3 = max(best3, value)
+                        low3 = max(low3, value)
+                    else:
+                        best3 = min(best3, value)
+                        high3 = min(high3, value)
+                if max0:
+                    best2 = max(best2, best3)
+                    low2 = max(low2, best3)
+                else:
+                    best2 = min(best2, best3)
+                    high2 = min(high2, best3)
+            if max1:
+                best1 = max(best1, best2)
+                low1 = max(low1, best2)
+            else:
+                best1 = min(best1, best2)
+                high1 = min(high1, best2)
+        if max0:
+            best0 = max(best0, best1)
+            low0 = max(low0, best1)
+        else:
+            best0 = min(best0, best1)
+            high0 = min(high0, best1)
+    return best0
+
+
+def after_trick(
+    st: Ints,
+    b: int,
+    ru: Ints,
+    tt: Ints,
+    team: int,
+    seat0: int,
+    north: int,
+    east: int,
+    south: int,
+    west: int,
+    alpha: int,
+    beta: int,
+) -> int:
+    """:func:`three_tricks` through the transposition table (the key :func:`tt_key` gives
+    that position after the show; no early end)."""
+    key = ((north | east | south | west | seat0 << 32 | 1 << 34) + 1) | (ru[R_GENERATION] << 41)
+    slot = tt_lookup(tt, key)
+    if slot >= 0:
+        lo = tt[slot + T_LOW]
+        hi = tt[slot + T_HIGH]
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        alpha = max(alpha, lo)
+        beta = min(beta, hi)
+    value = three_tricks(st, b, ru, team, seat0, north, east, south, west, alpha, beta)
+    tt_store(tt, key, value, 0, alpha, beta, -1)
+    return value
 
 
 def tt_store(tt: Ints, key: int, best: int, mine: int, low: int, high: int, move: int) -> None:
@@ -1000,13 +1134,38 @@ def enter(
                 alpha = max(alpha, lo)
                 beta = min(beta, hi)
                 best_move = tt[slot + T_MOVE]
-            if (
-                st[b + SHOWN]
-                and st[b + TRICK_NO] == 5
-                and st[b + SINGLE] < 0
-                and not ru[R_END_DECIDED]
-            ):
-                value = mine + three_tricks(st, b, ru, team, alpha - mine, beta - mine)
+            plain = st[b + SHOWN] and st[b + SINGLE] < 0 and not ru[R_END_DECIDED]
+            if plain and st[b + TRICK_NO] == 4:
+                value = mine + four_tricks(
+                    st,
+                    b,
+                    ru,
+                    tt,
+                    team,
+                    st[b + TO_PLAY],
+                    st[b + HELD],
+                    st[b + HELD + 1],
+                    st[b + HELD + 2],
+                    st[b + HELD + 3],
+                    alpha - mine,
+                    beta - mine,
+                )
+                tt_store(tt, key, value, mine, alpha, beta, -1)
+                return value
+            if plain and st[b + TRICK_NO] == 5:
+                value = mine + three_tricks(
+                    st,
+                    b,
+                    ru,
+                    team,
+                    st[b + TO_PLAY],
+                    st[b + HELD],
+                    st[b + HELD + 1],
+                    st[b + HELD + 2],
+                    st[b + HELD + 3],
+                    alpha - mine,
+                    beta - mine,
+                )
                 tt_store(tt, key, value, mine, alpha, beta, -1)
                 return value
         n = legal_moves(st, b, ru, moves, o)
