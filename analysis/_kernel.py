@@ -440,44 +440,446 @@ def equivalent(st: Ints, b: int, live: int, low: int, high: int) -> bool:
     return True
 
 
-def sure_trumps(st: Ints, b: int) -> int:
+def sure_trumps(st: Ints, b: int, table_counted: int) -> int:
     """After the show: the points one side takes whatever happens, from the run of top
     trumps it holds (each wins its trick, or falls to its partner's; a run card on the table
     wins this trick, with all its points), as ``points << 2 | side << 1 | 1``; 0 when no side
     holds the top trump.
 
-    Only where every card is played (no early end): the run's cards are still to come."""
+    Only where every card is played (no early end): the run's cards are still to come. With
+    ``table_counted`` the points on the table are credited already (:func:`trick_taken`)."""
     trump = st[b + TRUMP]
+    table = 0
+    table_points = 0
+    side_one = st[b + HELD + 1] | st[b + HELD + 3]  # the cards of seats E and W
+    for i in range(st[b + N_TRICK]):
+        card = st[b + TRICK_CARDS + i]
+        table |= 1 << card
+        if team_of(st[b + TRICK_SEATS + i]):
+            side_one |= 1 << card
+        table_points += CARD_POINTS[card]
+    trumps = (live_cards(st, b)) & SUIT_MASK[trump]
+    if trumps == 0:
+        return 0
     side = -1
     points = 0
-    table_counted = False
     for step in range(8):
         place = 7 - step if st[b + REVERSE] else step
-        card = trump * 8 + place
-        holder = -1
-        on_table = False
-        for seat in range(4):
-            if st[b + HELD + seat] >> card & 1:
-                holder = seat
-        for i in range(st[b + N_TRICK]):
-            if st[b + TRICK_CARDS + i] == card:
-                holder = st[b + TRICK_SEATS + i]
-                on_table = True
-        if holder < 0:
+        bit = 1 << (trump * 8 + place)
+        if not trumps & bit:
             continue  # played in an earlier trick
+        team = 1 if side_one & bit else 0
         if side < 0:
-            side = team_of(holder)
-        elif team_of(holder) != side:
+            side = team
+        elif team != side:
             break
-        if not on_table:
-            points += CARD_POINTS[card]
+        if not table & bit:
+            points += CARD_POINTS[trump * 8 + place]
         elif not table_counted:
-            table_counted = True
-            for i in range(st[b + N_TRICK]):
-                points += CARD_POINTS[st[b + TRICK_CARDS + i]]
-    if side < 0:
-        return 0
+            points += table_points  # the trick it is on, all its points
+            table_points = 0
     return points << 2 | side << 1 | 1
+
+
+def trick_taken(st: Ints, b: int) -> int:
+    """After the show, inside a trick: 1 + the side whose card wins the trick whatever the
+    seats still to play hold (no opponent to come has a card that beats it), else 0."""
+    slot = winning(st, b, 1)
+    card = st[b + TRICK_CARDS + slot]
+    side = team_of(st[b + TRICK_SEATS + slot])
+    trump = st[b + TRUMP]
+    beats = higher_trumps(st, b, card)  # higher in its suit, as the shown ranks go
+    if card >> 3 != trump:
+        beats |= SUIT_MASK[trump]
+    to_come = 0
+    for seat in range(4):
+        if team_of(seat) != side:
+            to_come |= st[b + HELD + seat]
+    for i in range(st[b + N_TRICK]):
+        seat = st[b + TRICK_SEATS + i]
+        if team_of(seat) != side:
+            to_come &= ~st[b + HELD + seat]  # played already
+    return 0 if to_come & beats else side + 1
+
+
+def last_trick(st: Ints, b: int, ru: Ints, team: int) -> int:
+    """After the show, at the last trick's lead: the points ``team`` takes from it (every
+    card is forced, one a hand; no show is left to make)."""
+    leader = st[b + TO_PLAY]
+    led = lowest_index(st[b + HELD + leader]) >> 3
+    trump = st[b + TRUMP] if st[b + SINGLE] < 0 else -1
+    points = ru[R_BONUS]
+    best_key = -1
+    winner = leader
+    for seat in range(4):
+        held = st[b + HELD + seat]
+        if held == 0:
+            continue  # the partner of a single hand sits out
+        card = lowest_index(held)
+        points += CARD_POINTS[card]
+        place = card & 7
+        rank = place if st[b + REVERSE] else 7 - place
+        key = 17 + rank if card >> 3 == trump else (1 + rank if card >> 3 == led else 0)
+        if key > best_key:
+            best_key = key
+            winner = seat
+    return points if team_of(winner) == team else 0
+
+
+def trick_key(st: Ints, b: int, card: int, led: int) -> int:
+    """After the show: how strongly ``card`` stands in a trick led in suit ``led``."""
+    place = card & 7
+    rank = place if st[b + REVERSE] else 7 - place
+    if card >> 3 == st[b + TRUMP]:
+        return 17 + rank
+    return 1 + rank if card >> 3 == led else 0
+
+
+def follow(hand: int, led: int) -> int:
+    """The cards of ``hand`` that may be played to a trick led in ``led``, after the show
+    trick (follow suit, nothing else)."""
+    suit = hand & SUIT_MASK[led]
+    return suit if suit else hand
+
+
+def hand_of(seat: int, north: int, east: int, south: int, west: int) -> int:
+    if seat == 0:
+        return north
+    if seat == 1:
+        return east
+    return south if seat == 2 else west
+
+
+def trick_winner(st: Ints, b: int, ru: Ints, seat0: int, c0: int, c1: int, c2: int, c3: int) -> int:
+    """After the show: the seat that takes the trick ``c0`` to ``c3`` led by ``seat0``."""
+    led = c0 >> 3
+    win = 0
+    best_key = trick_key(st, b, c0, led)
+    key = trick_key(st, b, c1, led)
+    if key > best_key:
+        best_key = key
+        win = 1
+    key = trick_key(st, b, c2, led)
+    if key > best_key:
+        best_key = key
+        win = 2
+    if trick_key(st, b, c3, led) > best_key:
+        win = 3
+    return (seat0 + win * ru[R_DIR]) & 3
+
+
+def trick_points(
+    st: Ints, b: int, ru: Ints, team: int, seat0: int, c0: int, c1: int, c2: int, c3: int
+) -> int:
+    """After the show: 1 + the seat that takes the trick ``c0`` to ``c3`` led by
+    ``seat0``, times 64, plus the points of the trick that go to ``team``."""
+    winner = trick_winner(st, b, ru, seat0, c0, c1, c2, c3)
+    points = CARD_POINTS[c0] + CARD_POINTS[c1] + CARD_POINTS[c2] + CARD_POINTS[c3]
+    return (winner + 1) * 64 + (points if team_of(winner) == team else 0)
+
+
+def two_tricks(
+    st: Ints, b: int, ru: Ints, team: int, seat0: int, north: int, east: int, south: int, west: int
+) -> int:
+    """After the show trick, at the lead of the last two tricks (``seat0`` to lead, the
+    hands given by seat): the points ``team`` takes from them with best play, by trying
+    every line (at most 16). From the trick after the show on, the only rule left is to
+    follow suit."""
+    step = ru[R_DIR]
+    seat1 = (seat0 + step) & 3
+    seat2 = (seat1 + step) & 3
+    seat3 = (seat2 + step) & 3
+    hand0 = hand_of(seat0, north, east, south, west)
+    hand1 = hand_of(seat1, north, east, south, west)
+    hand2 = hand_of(seat2, north, east, south, west)
+    hand3 = hand_of(seat3, north, east, south, west)
+    max0 = team_of(seat0) == team
+    max1 = not max0
+    best0 = -INFINITY if max0 else INFINITY
+    left0 = hand0
+    while left0:
+        card0 = lowest_index(left0)
+        left0 &= left0 - 1
+        led = card0 >> 3
+        best1 = -INFINITY if max1 else INFINITY
+        left1 = follow(hand1, led)
+        while left1:
+            card1 = lowest_index(left1)
+            left1 &= left1 - 1
+            best2 = -INFINITY if max0 else INFINITY  # seat2 is seat0's partner
+            left2 = follow(hand2, led)
+            while left2:
+                card2 = lowest_index(left2)
+                left2 &= left2 - 1
+                best3 = -INFINITY if max1 else INFINITY
+                left3 = follow(hand3, led)
+                while left3:
+                    card3 = lowest_index(left3)
+                    left3 &= left3 - 1
+                    won = trick_points(st, b, ru, team, seat0, card0, card1, card2, card3)
+                    # the last trick: one card a hand, led by the winner
+                    leader = (won >> 6) - 1
+                    played = (1 << card0) | (1 << card1) | (1 << card2) | (1 << card3)
+                    c0 = lowest_index(hand_of(leader, north, east, south, west) & ~played)
+                    c1 = lowest_index(
+                        hand_of((leader + step) & 3, north, east, south, west) & ~played
+                    )
+                    c2 = lowest_index(
+                        hand_of((leader + 2 * step) & 3, north, east, south, west) & ~played
+                    )
+                    c3 = lowest_index(
+                        hand_of((leader + 3 * step) & 3, north, east, south, west) & ~played
+                    )
+                    last = trick_points(st, b, ru, team, leader, c0, c1, c2, c3)
+                    value = (won & 63) + (last & 63)
+                    if team_of((last >> 6) - 1) == team:
+                        value += ru[R_BONUS]
+                    best3 = max(best3, value) if max1 else min(best3, value)
+                best2 = max(best2, best3) if max0 else min(best2, best3)
+            best1 = max(best1, best2) if max1 else min(best1, best2)
+        best0 = max(best0, best1) if max0 else min(best0, best1)
+    return best0
+
+
+def three_tricks(
+    st: Ints,
+    b: int,
+    ru: Ints,
+    team: int,
+    seat0: int,
+    north: int,
+    east: int,
+    south: int,
+    west: int,
+    alpha: int,
+    beta: int,
+) -> int:
+    """After the show trick, at the lead of the last three tricks: the points ``team``
+    takes from them with best play, fail-soft within (alpha, beta) as :func:`search`; every
+    line of the next trick (alpha-beta), then :func:`two_tricks`."""
+    step = ru[R_DIR]
+    seat1 = (seat0 + step) & 3
+    seat2 = (seat1 + step) & 3
+    seat3 = (seat2 + step) & 3
+    max0 = team_of(seat0) == team
+    max1 = not max0
+    best0 = -INFINITY if max0 else INFINITY
+    low0 = alpha
+    high0 = beta
+    left0 = hand_of(seat0, north, east, south, west)
+    while left0 and low0 < high0:
+        card0 = lowest_index(left0)
+        left0 &= left0 - 1
+        led = card0 >> 3
+        best1 = -INFINITY if max1 else INFINITY
+        low1 = low0
+        high1 = high0
+        left1 = follow(hand_of(seat1, north, east, south, west), led)
+        while left1 and low1 < high1:
+            card1 = lowest_index(left1)
+            left1 &= left1 - 1
+            best2 = -INFINITY if max0 else INFINITY
+            low2 = low1
+            high2 = high1
+            left2 = follow(hand_of(seat2, north, east, south, west), led)
+            while left2 and low2 < high2:
+                card2 = lowest_index(left2)
+                left2 &= left2 - 1
+                best3 = -INFINITY if max1 else INFINITY
+                low3 = low2
+                high3 = high2
+                left3 = follow(hand_of(seat3, north, east, south, west), led)
+                while left3 and low3 < high3:
+                    card3 = lowest_index(left3)
+                    left3 &= left3 - 1
+                    won = trick_points(st, b, ru, team, seat0, card0, card1, card2, card3)
+                    played = ~((1 << card0) | (1 << card1) | (1 << card2) | (1 << card3))
+                    value = (won & 63) + two_tricks(
+                        st,
+                        b,
+                        ru,
+                        team,
+                        (won >> 6) - 1,
+                        north & played,
+                        east & played,
+                        south & played,
+                        west & played,
+                    )
+                    if max1:
+                        best3 = max(best3, value)
+                        low3 = max(low3, value)
+                    else:
+                        best3 = min(best3, value)
+                        high3 = min(high3, value)
+                if max0:
+                    best2 = max(best2, best3)
+                    low2 = max(low2, best3)
+                else:
+                    best2 = min(best2, best3)
+                    high2 = min(high2, best3)
+            if max1:
+                best1 = max(best1, best2)
+                low1 = max(low1, best2)
+            else:
+                best1 = min(best1, best2)
+                high1 = min(high1, best2)
+        if max0:
+            best0 = max(best0, best1)
+            low0 = max(low0, best1)
+        else:
+            best0 = min(best0, best1)
+            high0 = min(high0, best1)
+    return best0
+
+
+def four_tricks(
+    st: Ints,
+    b: int,
+    ru: Ints,
+    tt: Ints,
+    team: int,
+    seat0: int,
+    north: int,
+    east: int,
+    south: int,
+    west: int,
+    alpha: int,
+    beta: int,
+) -> int:
+    """After the show trick, at the lead of the last four tricks: as :func:`three_tricks`,
+    the next trick's lines by alpha-beta, then the last three through the table
+    (:func:`after_trick`)."""
+    step = ru[R_DIR]
+    seat1 = (seat0 + step) & 3
+    seat2 = (seat1 + step) & 3
+    seat3 = (seat2 + step) & 3
+    max0 = team_of(seat0) == team
+    max1 = not max0
+    best0 = -INFINITY if max0 else INFINITY
+    low0 = alpha
+    high0 = beta
+    left0 = hand_of(seat0, north, east, south, west)
+    while left0 and low0 < high0:
+        card0 = lowest_index(left0)
+        left0 &= left0 - 1
+        led = card0 >> 3
+        best1 = -INFINITY if max1 else INFINITY
+        low1 = low0
+        high1 = high0
+        left1 = follow(hand_of(seat1, north, east, south, west), led)
+        while left1 and low1 < high1:
+            card1 = lowest_index(left1)
+            left1 &= left1 - 1
+            best2 = -INFINITY if max0 else INFINITY
+            low2 = low1
+            high2 = high1
+            left2 = follow(hand_of(seat2, north, east, south, west), led)
+            while left2 and low2 < high2:
+                card2 = lowest_index(left2)
+                left2 &= left2 - 1
+                best3 = -INFINITY if max1 else INFINITY
+                low3 = low2
+                high3 = high2
+                left3 = follow(hand_of(seat3, north, east, south, west), led)
+                while left3 and low3 < high3:
+                    card3 = lowest_index(left3)
+                    left3 &= left3 - 1
+                    won = trick_points(st, b, ru, team, seat0, card0, card1, card2, card3)
+                    played = ~((1 << card0) | (1 << card1) | (1 << card2) | (1 << card3))
+                    value = (won & 63) + after_trick(
+                        st,
+                        b,
+                        ru,
+                        tt,
+                        team,
+                        (won >> 6) - 1,
+                        north & played,
+                        east & played,
+                        south & played,
+                        west & played,
+                        low3 - (won & 63),
+                        high3 - (won & 63),
+                    )
+                    if max1:
+                        best3 = max(best3, value)
+                        low3 = max(low3, value)
+                    else:
+                        best3 = min(best3, value)
+                        high3 = min(high3, value)
+                if max0:
+                    best2 = max(best2, best3)
+                    low2 = max(low2, best3)
+                else:
+                    best2 = min(best2, best3)
+                    high2 = min(high2, best3)
+            if max1:
+                best1 = max(best1, best2)
+                low1 = max(low1, best2)
+            else:
+                best1 = min(best1, best2)
+                high1 = min(high1, best2)
+        if max0:
+            best0 = max(best0, best1)
+            low0 = max(low0, best1)
+        else:
+            best0 = min(best0, best1)
+            high0 = min(high0, best1)
+    return best0
+
+
+def after_trick(
+    st: Ints,
+    b: int,
+    ru: Ints,
+    tt: Ints,
+    team: int,
+    seat0: int,
+    north: int,
+    east: int,
+    south: int,
+    west: int,
+    alpha: int,
+    beta: int,
+) -> int:
+    """:func:`three_tricks` through the transposition table (the key :func:`tt_key` gives
+    that position after the show; no early end)."""
+    key = ((north | east | south | west | seat0 << 32 | 1 << 34) + 1) | (ru[R_GENERATION] << 41)
+    slot = tt_lookup(tt, key)
+    if slot >= 0:
+        lo = tt[slot + T_LOW]
+        hi = tt[slot + T_HIGH]
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        alpha = max(alpha, lo)
+        beta = min(beta, hi)
+    value = three_tricks(st, b, ru, team, seat0, north, east, south, west, alpha, beta)
+    tt_store(tt, key, value, 0, alpha, beta, -1)
+    return value
+
+
+def tt_store(tt: Ints, key: int, best: int, mine: int, low: int, high: int, move: int) -> None:
+    """Keep at ``key`` what a search within (low, high) found, ``best`` (fail-soft), as
+    bounds of the points still to come."""
+    slot = tt_place(tt, key)
+    lo = 0
+    hi = INFINITY
+    if tt[slot + T_KEY] == key:
+        lo = tt[slot + T_LOW]
+        hi = tt[slot + T_HIGH]
+    rel = best - mine
+    if best <= low:
+        hi = min(hi, rel)
+    elif best >= high:
+        lo = max(lo, rel)
+    else:
+        lo = rel
+        hi = rel
+    tt[slot + T_KEY] = key
+    tt[slot + T_LOW] = lo
+    tt[slot + T_HIGH] = hi
+    tt[slot + T_MOVE] = move
 
 
 def tt_key(st: Ints, b: int, ru: Ints) -> int:
@@ -676,7 +1078,16 @@ def enter(
             most += ru[R_BONUS]
         least = mine
         if st[b + SHOWN] and st[b + SINGLE] < 0 and not ru[R_END_DECIDED] and st[b + TRUMP] < 4:
-            sure = sure_trumps(st, b)
+            taken = trick_taken(st, b) if st[b + N_TRICK] else 0
+            if taken:
+                table = 0
+                for i in range(st[b + N_TRICK]):
+                    table += CARD_POINTS[st[b + TRICK_CARDS + i]]
+                if taken - 1 == team:
+                    least += table
+                else:
+                    most -= table
+            sure = sure_trumps(st, b, taken)
             if sure > 0:
                 if sure >> 1 & 1 == team:
                     least += sure >> 2
@@ -692,6 +1103,21 @@ def enter(
         # what is left.
         beta = min(beta, most)
         alpha = max(alpha, least)
+        if st[b + N_TRICK] == 0 and st[b + SHOWN]:
+            if st[b + TRICK_NO] == 7:
+                return mine + last_trick(st, b, ru, team)
+            if st[b + TRICK_NO] == 6 and st[b + SINGLE] < 0 and not ru[R_END_DECIDED]:
+                return mine + two_tricks(
+                    st,
+                    b,
+                    ru,
+                    team,
+                    st[b + TO_PLAY],
+                    st[b + HELD],
+                    st[b + HELD + 1],
+                    st[b + HELD + 2],
+                    st[b + HELD + 3],
+                )
         key = 0
         slot = 0
         best_move = -1
@@ -708,6 +1134,40 @@ def enter(
                 alpha = max(alpha, lo)
                 beta = min(beta, hi)
                 best_move = tt[slot + T_MOVE]
+            plain = st[b + SHOWN] and st[b + SINGLE] < 0 and not ru[R_END_DECIDED]
+            if plain and st[b + TRICK_NO] == 4:
+                value = mine + four_tricks(
+                    st,
+                    b,
+                    ru,
+                    tt,
+                    team,
+                    st[b + TO_PLAY],
+                    st[b + HELD],
+                    st[b + HELD + 1],
+                    st[b + HELD + 2],
+                    st[b + HELD + 3],
+                    alpha - mine,
+                    beta - mine,
+                )
+                tt_store(tt, key, value, mine, alpha, beta, -1)
+                return value
+            if plain and st[b + TRICK_NO] == 5:
+                value = mine + three_tricks(
+                    st,
+                    b,
+                    ru,
+                    team,
+                    st[b + TO_PLAY],
+                    st[b + HELD],
+                    st[b + HELD + 1],
+                    st[b + HELD + 2],
+                    st[b + HELD + 3],
+                    alpha - mine,
+                    beta - mine,
+                )
+                tt_store(tt, key, value, mine, alpha, beta, -1)
+                return value
         n = legal_moves(st, b, ru, moves, o)
         if n == 0:
             return mine
@@ -774,24 +1234,7 @@ def child_done(st: Ints, d: int, ru: Ints, moves: Ints, tt: Ints, fr: Ints, valu
         return PENDING
     key = fr[f + F_KEY]
     if key:
-        slot = tt_place(tt, key)
-        lo = 0
-        hi = INFINITY
-        if tt[slot + T_KEY] == key:
-            lo = tt[slot + T_LOW]
-            hi = tt[slot + T_HIGH]
-        rel = best - fr[f + F_MINE]
-        if best <= fr[f + F_LOW]:
-            hi = min(hi, rel)
-        elif best >= fr[f + F_HIGH]:
-            lo = max(lo, rel)
-        else:
-            lo = rel
-            hi = rel
-        tt[slot + T_KEY] = key
-        tt[slot + T_LOW] = lo
-        tt[slot + T_HIGH] = hi
-        tt[slot + T_MOVE] = fr[f + F_BEST_MOVE]
+        tt_store(tt, key, best, fr[f + F_MINE], fr[f + F_LOW], fr[f + F_HIGH], fr[f + F_BEST_MOVE])
     else:
         reply_at = fr[f + F_REPLY_SLOT]
         tt[reply_at] = fr[f + F_REPLY_KEY]
