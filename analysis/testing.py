@@ -4,6 +4,9 @@
 >>> state = random_ending(Rules.preset("bangladesh"), seed=3, tricks_left=2)
 >>> state.phase_name, state.is_over
 ('play', False)
+>>> lead = first_lead(Rules.preset("bhoos"), seed=3)
+>>> lead.trick_no, lead.trick(), lead.is_over
+(0, [], False)
 """
 
 from __future__ import annotations
@@ -70,3 +73,26 @@ def random_ending(
         state.end_doubling()
         return state
     raise RuntimeError(f"no position of the play found for seed {seed}")
+
+
+_DECLARATIONS = frozenset({"double", "redouble", "set", "single_hand", "pair"})
+
+
+def first_lead(rules: Rules, seed: int) -> DealState:
+    """A random deal at its first lead: auction and trump by uniform legal choices, nobody
+    doubling or playing alone, all cards known. Thrown-in deals are skipped.
+    """
+    rng = random.Random(seed)
+    for _ in range(1000):
+        dealer = Seat.N.order_from(rules.direction)[rng.randrange(4)]
+        state = DealState(rules, dealer, deal_cards(rng, dealer, rules))
+        while not state.is_over and state.phase_name != "play":
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        if state.is_over:
+            continue
+        state.end_doubling()
+        if state.is_over:
+            continue
+        return state
+    raise RuntimeError(f"no deal reached its first lead for seed {seed}")

@@ -1,0 +1,642 @@
+"""The solver's search kernel: plain Python over plain ints, compiled as is by numba.
+
+Everything here is written in the subset of Python that numba compiles (ints, flat int
+buffers, self-recursion), so the very same functions run two ways: uncompiled, over Python
+lists (the pure-Python path), and compiled, over int64 numpy arrays
+(:mod:`analysis._kernel_jit` loads this file a second time and wraps each function in
+``numba.njit``). :mod:`analysis.solver` turns a :class:`replay.DealState` into the buffers.
+
+A position is one row of ``W`` ints in a flat stack buffer (row ``d`` starts at ``d * W``);
+the search copies a row to the next before applying a move, so nothing is undone. Each play
+rule is one function that mirrors its ``_rule_*`` method in :mod:`replay.deal`.
+
+Moves are card numbers 0..31 (``suit * 8 + place``, place 0 the jack) and ``SHOW`` (32).
+
+>>> row = new_buffer(W * 2)
+>>> popcount(0b1011), lowest_index(0b1000)
+(3, 3)
+"""
+
+from __future__ import annotations
+
+Ints = list[int]
+"""A flat buffer of ints: a Python list on the pure path; the compiled path passes int64
+numpy arrays through the same code."""
+
+# -- a position's row ------------------------------------------------------------------------
+HELD = 0  # four hands as 32-bit masks, seats N E S W (0..3)
+TO_PLAY = 4
+LED = 5  # the suit led in the current trick, -1 before the lead
+N_TRICK = 6  # cards on the table
+TRICK_SEATS = 7  # four slots
+TRICK_CARDS = 11  # four slots
+TRUMP = 15  # 0..3, or 4 for no trump
+REVERSE = 16  # ranks upside down once shown
+SHOWN = 17
+ASKER = 18
+ASKER_MUST = 19  # the asker's card is still to come under the duty to trump
+FACE_DOWN = 20  # the caller's face-down trump card, -1 if none
+CALLER = 21  # the bidder (the face-down card is theirs)
+SEVENTH = 22  # the trump was taken by the seventh card
+SEVENTH_TURN = 23  # Pagat: the caller turned the seventh card up and must play it
+SINGLE = 24  # the single-hand player, -1 if none
+POINTS = 25  # two slots: NS, EW
+TRICK_NO = 27  # finished tricks
+OVER = 28  # the deal is over (played out, or decided)
+TEAM = 29  # the caller's team (the value is its card points)
+TARGET = 30
+CALL = 31
+PAIR_OPEN = 32  # a Pair may still come (rules have it, none shown yet, a trump suit)
+W = 33
+
+# -- the rules' row --------------------------------------------------------------------------
+R_SHOW = 0  # 0 optional, 1 compulsory, 2 automatic
+R_MUST_TRUMP = 1
+R_MUST_OVERTRUMP = 2
+R_PAGAT = 3  # seventh card in the Pagat form
+R_END_DECIDED = 4
+R_TOTAL = 5  # card points in play (28 + bonus)
+R_BONUS = 6
+R_PAIR_LOWERS_FROM = 7
+R_PAIR_POINTS = 8
+R_MIN_BID = 9
+R_MAX_BID = 10
+R_UNDER_HALF = 11
+R_DIR = 12  # 1 clockwise, 3 counter-clockwise
+RW = 13
+
+SHOW_OPTIONAL = 0
+SHOW_COMPULSORY = 1
+SHOW_AUTOMATIC = 2
+SHOW = 32  # the move "ask for (or show) the trump"
+NO_SUIT = 4
+MAX_MOVES = 34  # a row of the move buffer: up to 8 cards and a show, with room to spare
+MAX_DEPTH = 40  # rows of the stack buffer: 32 cards and a show or two, plus the root
+INFINITY = 99
+
+CARD_POINTS = (3, 2, 1, 1, 0, 0, 0, 0) * 4
+SUIT_MASK = (0xFF, 0xFF00, 0xFF0000, 0xFF000000)
+# (x & -x) % 37 is distinct for the 32 single bits: the index of the lowest bit.
+_LOW_BIT = (
+    -1, 0, 1, 26, 2, 23, 27, -1, 3, 16, 24, 30, 28, 11, -1, 13, 4, 7, 17, -1,
+    25, 22, 31, 15, 29, 10, 12, 6, -1, 21, 14, 9, 5, 20, 8, 19, 18,
+)  # fmt: skip
+TT_BITS = 18
+TT_SIZE = 1 << TT_BITS
+
+
+def new_buffer(size: int) -> list[int]:
+    """A zeroed buffer for the pure path."""
+    return [0] * size
+
+
+def popcount(x: int) -> int:
+    """Number of set bits of a 32-bit mask."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+def lowest_index(x: int) -> int:
+    """Index of the lowest set bit of a non-zero 32-bit mask."""
+    return _LOW_BIT[(x & -x) % 37]
+
+
+def mask_points(mask: int) -> int:
+    """Card points of the cards in a mask."""
+    total = 0
+    while mask:
+        total += CARD_POINTS[lowest_index(mask)]
+        mask &= mask - 1
+    return total
+
+
+def team_of(seat: int) -> int:
+    return seat & 1
+
+
+# -- the rules of play, as in replay.deal ------------------------------------------------------
+def face_down_mask(st: Ints, b: int, seat: int) -> int:
+    """The caller's face-down card while it may not be played (``_face_down_mask``)."""
+    fd = st[b + FACE_DOWN]
+    if seat != st[b + CALLER] or fd < 0 or st[b + SHOWN]:
+        return 0
+    if popcount(st[b + HELD + seat]) <= 1:
+        return 0
+    return 1 << fd
+
+
+def show_possible(st: Ints, b: int) -> bool:
+    return st[b + SHOWN] == 0 and st[b + SINGLE] < 0 and st[b + LED] >= 0
+
+
+def seventh_exempt(st: Ints, b: int, ru: Ints, seat: int) -> bool:
+    return ru[R_PAGAT] != 0 and st[b + SEVENTH] != 0 and seat == st[b + CALLER]
+
+
+def follows_first(st: Ints, b: int, seat: int, card: int) -> bool:
+    """Following suit comes before the duties a show leaves (``_follows_first``)."""
+    led = st[b + LED]
+    if led < 0 or card >> 3 == led:
+        return True
+    fd = st[b + FACE_DOWN]
+    fdm = (1 << fd) if fd >= 0 else 0
+    return (st[b + HELD + seat] & SUIT_MASK[led] & ~fdm) != 0
+
+
+def card_key(st: Ints, b: int, card: int, shown: int) -> int:
+    """How strongly ``card`` stands in the current trick (0: it cannot win)."""
+    trump = st[b + TRUMP] if shown and st[b + SINGLE] < 0 else -1
+    place = card & 7
+    strength = place if (shown and st[b + REVERSE]) else 7 - place
+    suit = card >> 3
+    if suit == trump:
+        return 17 + strength
+    if suit == st[b + LED]:
+        return 1 + strength
+    return 0
+
+
+def winning(st: Ints, b: int, shown: int) -> int:
+    """Slot (0..3) of the card winning the current trick so far, -1 for an empty trick."""
+    best = -1
+    best_key = 0
+    for i in range(st[b + N_TRICK]):
+        key = card_key(st, b, st[b + TRICK_CARDS + i], shown)
+        if key > best_key:
+            best_key = key
+            best = i
+    return best
+
+
+def higher_trumps(st: Ints, b: int, card: int) -> int:
+    suit = card >> 3
+    place = card & 7
+    if st[b + REVERSE]:
+        return ((0xFF >> (place + 1)) << (place + 1)) << (suit * 8)
+    return ((1 << place) - 1) << (suit * 8)
+
+
+def asks_now(st: Ints, b: int, ru: Ints, seat: int) -> bool:
+    """``seat`` plays under the asker's duty in this trick (``_asks_now``)."""
+    if st[b + ASKER_MUST] and seat == st[b + ASKER]:
+        return True
+    if ru[R_SHOW] != SHOW_AUTOMATIC or not ru[R_MUST_TRUMP]:
+        return False
+    if not show_possible(st, b):
+        return False
+    led = st[b + LED]
+    return (st[b + HELD + seat] & SUIT_MASK[led] & ~face_down_mask(st, b, seat)) == 0
+
+
+def card_legal(st: Ints, b: int, ru: Ints, seat: int, card: int) -> bool:
+    """A held card of the seat on turn breaks no rule (``_play_breach``)."""
+    bit = 1 << card
+    held = st[b + HELD + seat]
+    fdm = face_down_mask(st, b, seat)
+    if fdm & bit:
+        return False
+    led = st[b + LED]
+    if led >= 0 and card >> 3 != led:
+        if held & SUIT_MASK[led] & ~fdm:
+            return False  # must follow
+        if (
+            ru[R_SHOW] == SHOW_COMPULSORY
+            and show_possible(st, b)
+            and not seventh_exempt(st, b, ru, seat)
+        ):
+            return False  # must ask first
+    fd = st[b + FACE_DOWN]
+    if (
+        st[b + SEVENTH_TURN]
+        and seat == st[b + CALLER]
+        and fd >= 0
+        and card != fd
+        and not follows_first(st, b, seat, card)
+    ):
+        return False  # the turned-up seventh card is the card played
+    trump = st[b + TRUMP]
+    if 0 <= trump < 4 and asks_now(st, b, ru, seat) and not follows_first(st, b, seat, card):
+        playable = held & ~fdm
+        trumps = playable & SUIT_MASK[trump]
+        if card >> 3 != trump:
+            if trumps:
+                return False  # must trump
+        elif ru[R_MUST_OVERTRUMP]:
+            slot = winning(st, b, 1)
+            if slot >= 0:
+                win_seat = st[b + TRICK_SEATS + slot]
+                win_card = st[b + TRICK_CARDS + slot]
+                if team_of(win_seat) != team_of(seat) and win_card >> 3 == trump:
+                    higher = higher_trumps(st, b, win_card)
+                    if (higher & playable) and not (higher & bit):
+                        return False  # must beat the opponent's trump
+    return True
+
+
+def show_legal(st: Ints, b: int, ru: Ints) -> bool:
+    """The seat on turn may ask for the trump (``_rule_show``)."""
+    if ru[R_SHOW] == SHOW_AUTOMATIC or not show_possible(st, b):
+        return False
+    seat = st[b + TO_PLAY]
+    led = st[b + LED]
+    return (st[b + HELD + seat] & SUIT_MASK[led] & ~face_down_mask(st, b, seat)) == 0
+
+
+def legal_moves(st: Ints, b: int, ru: Ints, out: Ints, o: int) -> int:
+    """Write the legal moves at row ``b`` to ``out[o:]`` in the engine's order; their count."""
+    n = 0
+    if show_legal(st, b, ru):
+        out[o] = SHOW
+        n = 1
+    seat = st[b + TO_PLAY]
+    hand = st[b + HELD + seat]
+    while hand:
+        card = lowest_index(hand)
+        hand &= hand - 1
+        if card_legal(st, b, ru, seat, card):
+            out[o + n] = card
+            n += 1
+    return n
+
+
+# -- applying a move ---------------------------------------------------------------------------
+def pair_teams(st: Ints, b: int) -> int:
+    """Teams that may still show the Pair, as bits (``_possible_pair_teams``)."""
+    trump = st[b + TRUMP]
+    king = 1 << (trump * 8 + 4)
+    queen = 1 << (trump * 8 + 5)
+    for seat in range(4):
+        held = st[b + HELD + seat]
+        if held & king and held & queen:
+            return 1 << team_of(seat)
+    return 0
+
+
+def check_decided(st: Ints, b: int, ru: Ints) -> None:
+    """After the show, end the deal once its result is fixed (``result_fixed(pairs=True)``)."""
+    if not ru[R_END_DECIDED] or st[b + OVER] or not st[b + SHOWN] or st[b + SINGLE] >= 0:
+        return
+    team = team_of(st[b + CALLER])
+    mine = st[b + POINTS + team]
+    remaining = ru[R_TOTAL] - st[b + POINTS] - st[b + POINTS + 1]
+    target = st[b + TARGET]
+    lo = target
+    hi = target
+    if st[b + PAIR_OPEN]:
+        teams = pair_teams(st, b)
+        if teams >> team & 1 and st[b + CALL] >= ru[R_PAIR_LOWERS_FROM]:
+            lo = max(ru[R_MIN_BID], target - ru[R_PAIR_POINTS])
+        if teams >> (1 - team) & 1:
+            hi = min(ru[R_MAX_BID], target + ru[R_PAIR_POINTS])
+    if mine >= hi:
+        st[b + OVER] = 1
+    elif mine + remaining < lo:
+        call = st[b + CALL]
+        if not (ru[R_UNDER_HALF] and mine * 2 < call <= (mine + remaining) * 2):
+            st[b + OVER] = 1
+
+
+def reveal(st: Ints, b: int, ru: Ints, seat: int) -> None:
+    """The trump is shown in the current trick (``_reveal``)."""
+    st[b + SHOWN] = 1
+    st[b + ASKER] = seat
+    st[b + ASKER_MUST] = ru[R_MUST_TRUMP]
+    st[b + SEVENTH_TURN] = 1 if (seventh_exempt(st, b, ru, seat) and st[b + FACE_DOWN] >= 0) else 0
+
+
+def end_trick(st: Ints, b: int, ru: Ints) -> None:
+    """The trick's last card is down: credit its winner (``_end_trick`` and ``_credit``)."""
+    n = st[b + N_TRICK]
+    slot = winning(st, b, st[b + SHOWN])
+    winner = st[b + TRICK_SEATS + slot]
+    points = 0
+    for i in range(n):
+        points += CARD_POINTS[st[b + TRICK_CARDS + i]]
+    st[b + N_TRICK] = 0
+    st[b + LED] = -1
+    st[b + ASKER_MUST] = 0
+    number = st[b + TRICK_NO] + 1
+    st[b + TRICK_NO] = number
+    if number == 8:
+        points += ru[R_BONUS]
+    st[b + POINTS + team_of(winner)] += points
+    st[b + TO_PLAY] = winner
+    single = st[b + SINGLE]
+    if single >= 0 and winner != single:
+        st[b + OVER] = 1
+    if number >= 8:
+        st[b + OVER] = 1
+        return
+    if st[b + SHOWN]:
+        check_decided(st, b, ru)
+
+
+def apply_move(st: Ints, b: int, ru: Ints, move: int) -> None:
+    """Play ``move`` for the seat on turn at row ``b`` (``_on_show`` and ``_on_play``)."""
+    seat = st[b + TO_PLAY]
+    if move == SHOW:
+        reveal(st, b, ru, seat)
+        check_decided(st, b, ru)
+        return
+    card = move
+    led = st[b + LED]
+    if led >= 0 and card >> 3 != led and ru[R_SHOW] == SHOW_AUTOMATIC and show_possible(st, b):
+        reveal(st, b, ru, seat)
+        check_decided(st, b, ru)
+    if st[b + ASKER_MUST] and seat == st[b + ASKER]:
+        st[b + ASKER_MUST] = 0
+    if seat == st[b + CALLER]:
+        st[b + SEVENTH_TURN] = 0
+    st[b + HELD + seat] ^= 1 << card
+    if card == st[b + FACE_DOWN] and seat == st[b + CALLER] and not st[b + SHOWN]:
+        st[b + FACE_DOWN] = -1
+    if led < 0:
+        st[b + LED] = card >> 3
+    n = st[b + N_TRICK]
+    st[b + TRICK_SEATS + n] = seat
+    st[b + TRICK_CARDS + n] = card
+    n += 1
+    st[b + N_TRICK] = n
+    single = st[b + SINGLE]
+    if n >= (3 if single >= 0 else 4):
+        end_trick(st, b, ru)
+        return
+    if st[b + SHOWN]:
+        check_decided(st, b, ru)
+    step = ru[R_DIR]
+    nxt = (seat + step) & 3
+    while True:
+        taken = single >= 0 and nxt == ((single + 2) & 3)
+        for i in range(n):
+            if st[b + TRICK_SEATS + i] == nxt:
+                taken = True
+        if not taken:
+            break
+        nxt = (nxt + step) & 3
+    st[b + TO_PLAY] = nxt
+
+
+# -- the search --------------------------------------------------------------------------------
+def copy_row(st: Ints, src: int, dst: int) -> None:
+    for i in range(W):
+        st[dst + i] = st[src + i]
+
+
+def live_cards(st: Ints, b: int) -> int:
+    """Cards still in a hand or on the table."""
+    live = st[b + HELD] | st[b + HELD + 1] | st[b + HELD + 2] | st[b + HELD + 3]
+    for i in range(st[b + N_TRICK]):
+        live |= 1 << st[b + TRICK_CARDS + i]
+    return live
+
+
+def equivalent(st: Ints, b: int, live: int, low: int, high: int) -> bool:
+    """Cards ``low`` < ``high`` of one hand play alike: same suit and points, no live card
+    between them, neither the face-down card nor a Pair card while a Pair may come."""
+    if low >> 3 != high >> 3 or CARD_POINTS[low] != CARD_POINTS[high]:
+        return False
+    between = ((1 << high) - 1) & ~((2 << low) - 1)
+    if live & between:
+        return False
+    fd = st[b + FACE_DOWN]
+    if fd in (low, high):
+        return False
+    if st[b + PAIR_OPEN]:
+        trump = st[b + TRUMP]
+        if low >> 3 == trump and ((low & 7) == 4 or (low & 7) == 5):
+            return False
+        if high >> 3 == trump and ((high & 7) == 4 or (high & 7) == 5):
+            return False
+    return True
+
+
+def tt_key(st: Ints, b: int, ru: Ints) -> int:
+    """What decides a position at a trick boundary: the cards left (their owners are fixed),
+    the leader, the show, and the caller's points where the early end depends on them."""
+    key = st[b + HELD] | st[b + HELD + 1] | st[b + HELD + 2] | st[b + HELD + 3]
+    key |= st[b + TO_PLAY] << 32
+    key |= st[b + SHOWN] << 34
+    if ru[R_END_DECIDED]:
+        key |= st[b + POINTS + st[b + TEAM]] << 35
+    return key + 1
+
+
+def tt_slot(key: int) -> int:
+    return (key ^ (key >> 13) ^ (key >> 27) ^ (key >> 35) * 40503) & (TT_SIZE - 1)
+
+
+# A node's frame in the frame buffer (row ``d`` starts at ``d * FW``): the search is a loop
+# over an explicit stack, not recursion (numba cannot cache a recursive function).
+F_ALPHA = 0
+F_BETA = 1
+F_BEST = 2
+F_NEXT = 3  # the next move to try
+F_COUNT = 4  # legal moves
+F_KEY = 5  # transposition key (0 inside a trick)
+F_SLOT = 6
+F_LOW = 7  # the window the moves are searched in, for the table's bound
+F_HIGH = 8
+F_PREV = 9  # the last card tried or skipped, for merging equivalent cards
+F_MAX = 10  # 1 when the caller's side is to play
+F_MINE = 11
+F_LIVE = 12
+FW = 13
+PENDING = -1000  # a node's value is not known yet: a child is set up at the next row
+
+
+def enter(
+    st: Ints,
+    d: int,
+    ru: Ints,
+    moves: Ints,
+    tt: Ints,
+    tlo: Ints,
+    thi: Ints,
+    fr: Ints,
+    alpha: int,
+    beta: int,
+) -> int:
+    """Open the node at row ``d``: its value if known at once, else PENDING with its first
+    child set up."""
+    b = d * W
+    team = st[b + TEAM]
+    mine = st[b + POINTS + team]
+    if st[b + OVER] or mine >= beta:
+        return mine
+    live = live_cards(st, b)
+    most = mine + mask_points(live)
+    if st[b + TRICK_NO] < 8:
+        most += ru[R_BONUS]
+    if most <= alpha:
+        return most
+    if most == mine:
+        return mine
+    # Narrow the window to what is sure: the points won, and all that is left.
+    beta = min(beta, most)
+    alpha = max(alpha, mine)
+    key = 0
+    slot = 0
+    if st[b + N_TRICK] == 0:
+        key = tt_key(st, b, ru)
+        slot = tt_slot(key)
+        if tt[slot] == key:
+            lo = tlo[slot] + mine
+            hi = thi[slot] + mine
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
+    n = legal_moves(st, b, ru, moves, d * MAX_MOVES)
+    if n == 0:
+        return mine
+    f = d * FW
+    maximize = 1 if team_of(st[b + TO_PLAY]) == team else 0
+    fr[f + F_ALPHA] = alpha
+    fr[f + F_BETA] = beta
+    fr[f + F_BEST] = -INFINITY if maximize else INFINITY
+    fr[f + F_NEXT] = 0
+    fr[f + F_COUNT] = n
+    fr[f + F_KEY] = key
+    fr[f + F_SLOT] = slot
+    fr[f + F_LOW] = alpha
+    fr[f + F_HIGH] = beta
+    fr[f + F_PREV] = -1
+    fr[f + F_MAX] = maximize
+    fr[f + F_MINE] = mine
+    fr[f + F_LIVE] = live
+    next_child(st, d, ru, moves, fr)
+    return PENDING
+
+
+def next_child(st: Ints, d: int, ru: Ints, moves: Ints, fr: Ints) -> bool:
+    """Set up the next move's position at row ``d + 1``; False when no move is left."""
+    b = d * W
+    f = d * FW
+    o = d * MAX_MOVES
+    n = fr[f + F_COUNT]
+    i = fr[f + F_NEXT]
+    prev = fr[f + F_PREV]
+    live = fr[f + F_LIVE]
+    while i < n:
+        move = moves[o + i]
+        i += 1
+        if prev >= 0 and move != SHOW and equivalent(st, b, live, prev, move):
+            prev = move
+            continue
+        prev = move if move != SHOW else -1
+        fr[f + F_NEXT] = i
+        fr[f + F_PREV] = prev
+        copy_row(st, b, b + W)
+        apply_move(st, b + W, ru, move)
+        return True
+    fr[f + F_NEXT] = i
+    return False
+
+
+def child_done(
+    st: Ints,
+    d: int,
+    ru: Ints,
+    moves: Ints,
+    tt: Ints,
+    tlo: Ints,
+    thi: Ints,
+    fr: Ints,
+    value: int,
+) -> int:
+    """Take a child's value at row ``d``: PENDING with the next child set up, or the node's
+    value once it is known (stored in the table at a trick boundary)."""
+    f = d * FW
+    best = fr[f + F_BEST]
+    alpha = fr[f + F_ALPHA]
+    beta = fr[f + F_BETA]
+    if fr[f + F_MAX]:
+        if value > best:
+            best = value
+            alpha = max(alpha, best)
+    elif value < best:
+        best = value
+        beta = min(beta, best)
+    fr[f + F_BEST] = best
+    fr[f + F_ALPHA] = alpha
+    fr[f + F_BETA] = beta
+    if alpha < beta and next_child(st, d, ru, moves, fr):
+        return PENDING
+    key = fr[f + F_KEY]
+    if key:
+        slot = fr[f + F_SLOT]
+        lo = 0
+        hi = INFINITY
+        if tt[slot] == key:
+            lo = tlo[slot]
+            hi = thi[slot]
+        rel = best - fr[f + F_MINE]
+        if best <= fr[f + F_LOW]:
+            hi = min(hi, rel)
+        elif best >= fr[f + F_HIGH]:
+            lo = max(lo, rel)
+        else:
+            lo = rel
+            hi = rel
+        tt[slot] = key
+        tlo[slot] = lo
+        thi[slot] = hi
+    return best
+
+
+def search(
+    st: Ints,
+    top: int,
+    ru: Ints,
+    moves: Ints,
+    tt: Ints,
+    tlo: Ints,
+    thi: Ints,
+    fr: Ints,
+    alpha: int,
+    beta: int,
+) -> int:
+    """The caller's side's final card points at row ``top``, fail-soft within (alpha, beta):
+    a result <= alpha is an upper bound, >= beta a lower bound, in between exact."""
+    d = top
+    value = enter(st, d, ru, moves, tt, tlo, thi, fr, alpha, beta)
+    while True:
+        while value != PENDING:
+            if d == top:
+                return value
+            d -= 1
+            value = child_done(st, d, ru, moves, tt, tlo, thi, fr, value)
+        f = d * FW
+        d += 1
+        value = enter(st, d, ru, moves, tt, tlo, thi, fr, fr[f + F_ALPHA], fr[f + F_BETA])
+
+
+def solve_root(
+    st: Ints, ru: Ints, moves: Ints, tt: Ints, tlo: Ints, thi: Ints, fr: Ints, values: Ints
+) -> int:
+    """Every legal move at row 0 with its exact value (``moves[0:n]``, ``values[0:n]``); n."""
+    n = legal_moves(st, 0, ru, moves, 0)
+    live = live_cards(st, 0)
+    prev = -1
+    for i in range(n):
+        move = moves[i]
+        if prev >= 0 and move != SHOW and equivalent(st, 0, live, prev, move):
+            values[i] = values[i - 1]
+            prev = move
+            continue
+        prev = move if move != SHOW else -1
+        copy_row(st, 0, W)
+        apply_move(st, W, ru, move)
+        values[i] = search(st, 1, ru, moves, tt, tlo, thi, fr, -1, INFINITY)
+    return n
+
+
+def probe(
+    st: Ints, ru: Ints, moves: Ints, tt: Ints, tlo: Ints, thi: Ints, fr: Ints, target: int
+) -> int:
+    """1 if the caller's side can take ``target`` card points from row 0, else 0."""
+    return 1 if search(st, 0, ru, moves, tt, tlo, thi, fr, target - 1, target) >= target else 0

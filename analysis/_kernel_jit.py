@@ -1,0 +1,46 @@
+"""The compiled path: :mod:`analysis._kernel` loaded a second time, each function in
+``numba.njit(cache=True)``.
+
+The kernel's source is read twice, as two modules: :mod:`analysis._kernel` stays plain
+Python (the pure path), and this module's copy is compiled. The functions find each other
+through their module's globals, so compiling the copy leaves the pure path untouched. The
+buffers passed in are int64 numpy arrays, always the same types: one signature per function,
+compiled once and cached on disk beside the source.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from types import FunctionType, ModuleType
+
+import numba
+import numpy as np
+
+from analysis import _kernel
+
+
+def _compiled_copy() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("analysis._kernel_compiled", _kernel.__file__)
+    if spec is None or spec.loader is None:  # pragma: no cover - the file sits beside this one
+        raise ImportError(f"cannot load the solver kernel from {_kernel.__file__}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    for name, value in list(vars(module).items()):
+        if (
+            isinstance(value, FunctionType)
+            and value.__module__ == spec.name
+            and name != "new_buffer"
+        ):
+            setattr(module, name, numba.njit(cache=True)(value))
+    return module
+
+
+kernel = _compiled_copy()
+"""The compiled kernel: the functions of :mod:`analysis._kernel`, same names."""
+
+
+def new_buffer(size: int) -> np.ndarray:
+    """A zeroed int64 buffer for the compiled path."""
+    return np.zeros(size, dtype=np.int64)
