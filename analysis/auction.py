@@ -41,14 +41,6 @@ from schema.rules import Rules
 AUCTION_KINDS = frozenset({"bid", "trump", "double", "redouble"})
 
 
-def full_play_rules(rules: Rules) -> Rules:
-    """``rules`` with every deal played out: whether a call is made does not depend on
-    stopping once decided, and the full value is what the calibration reads."""
-    if not rules.end_when_decided:
-        return rules
-    return rules.model_copy(update={"end_when_decided": False})
-
-
 def contract_value(state: DealState) -> int | None:
     """The caller's side's double-dummy points from the first lead of ``state`` (None when
     the deal is over: thrown in)."""
@@ -100,7 +92,7 @@ def auction_notes(
 # ------------------------------------------------------------------------------- bids
 def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Annotation]:
     rules = context.rules
-    play_rules = full_play_rules(rules)
+    play_rules = rules
     stake = rules.stake
     first_turn: dict[Seat, Position] = {}
     values: dict[tuple[Seat, int], tuple[int, int | None] | None] = {}
@@ -225,7 +217,7 @@ def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotati
     chosen = action_text(pos.action)
     if chosen not in texts or len(texts) < 2:
         return None
-    play_rules = full_play_rules(context.rules)
+    play_rules = context.rules
     target = pos.state.seat_view().call or context.rules.min_bid
 
     def draw(k: int) -> Outcome | None:
@@ -287,7 +279,7 @@ def _doubling_notes(
         if trump_at + 1 + len(ladder) < len(positions)
         else None
     )
-    play_rules = full_play_rules(rules)
+    play_rules = rules
     stake = rules.stake
     scale = GAME_POINT_SCALE * stake
     notes: list[Annotation] = []

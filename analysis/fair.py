@@ -26,7 +26,7 @@ from analysis.judging import (
     make_annotation,
     seat_has_cards,
 )
-from analysis.positions import Position, deal_positions
+from analysis.positions import Position, deal_positions, full_play_rules
 from analysis.solver import caller_team, solve
 from replay import DealState
 from schema.log import Deal
@@ -53,6 +53,7 @@ def fair_deal(
     auction out unless it is 1 (tests use endings, cheap to solve).
     """
     notes: list[Annotation] = []
+    rules = full_play_rules(rules)
     positions = list(deal_positions(rules, deal, number))
     context = DealContext(match_id, rules, deal, number, samples, seed)
     for pos in positions:

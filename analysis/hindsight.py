@@ -26,8 +26,10 @@ from analysis.positions import (
     Position,
     all_hands_known,
     deal_positions,
+    full_play_rules,
     replay_from,
 )
+from analysis.reference import searched_actions
 from analysis.solver import Solution, caller_team, solve
 from replay import DealState
 from schema.cards import Team
@@ -95,9 +97,11 @@ def hindsight_deal(
     """
     if not all_hands_known(deal):
         return []
+    rules = full_play_rules(rules)
     notes: list[Annotation] = []
     losses: dict[Team, float] = {Team.NS: 0.0, Team.EW: 0.0}
     positions = list(deal_positions(rules, deal, number))
+    solver = _Solver(positions)
     lead: Position | None = None
     for pos in positions:
         state, action = pos.state, pos.action
@@ -109,7 +113,7 @@ def hindsight_deal(
             lead = pos
         if len(state.seat_view().tricks) + 1 < from_trick:
             continue
-        solution = solve(state)
+        solution = solver.at(pos.at)
         if not solution.actions:
             continue
         show = _show_note(match_id, number, pos, solution, seed)
@@ -124,10 +128,45 @@ def hindsight_deal(
                 if "card" in kinds:
                     notes.append(card)
     if "par" in kinds and from_trick <= 1 and lead is not None:
-        par = _par_note(match_id, number, deal, positions, lead, losses, seed)
+        par = _par_note(match_id, number, solver, lead, losses, seed)
         if par is not None:
             notes.append(par)
     return notes
+
+
+class _Solver:
+    """Solutions of a deal's positions, each solved once; a forced move (one legal card)
+    takes its value from the position after it rather than from a search of its own."""
+
+    def __init__(self, positions: Sequence[Position]) -> None:
+        self.positions = positions
+        self.solved: dict[int, Solution] = {}
+
+    def at(self, at: int) -> Solution:
+        """The solution of the position before action ``at``."""
+        if at in self.solved:
+            return self.solved[at]
+        state = self.positions[at].state
+        moves = searched_actions(state)
+        if len(moves) == 1:
+            solution = Solution(self.value_after(at), ((moves[0], self.value_after(at)),))
+        else:
+            solution = solve(state)
+        self.solved[at] = solution
+        return solution
+
+    def value_after(self, at: int) -> int:
+        """The caller's side's value once action ``at`` is made."""
+        if at + 1 < len(self.positions):
+            after = self.positions[at + 1].state
+        else:
+            after = self.positions[at].state.copy()
+            after.apply(self.positions[at].action)
+        if after.is_over or after.current_seat is None:
+            return after.points_of(caller_team(after))
+        if after.phase_name == "play" and searched_actions(after):
+            return self.at(at + 1).value
+        return solve(after).value
 
 
 def _values(pos: Position, solution: Solution) -> list[tuple[Action, int]]:
@@ -287,8 +326,7 @@ def trump_alternatives(
 def _par_note(
     match_id: str,
     number: int,
-    deal: Deal,
-    positions: Sequence[Position],
+    solver: _Solver,
     lead: Position,
     losses: dict[Team, float],
     seed: int,
@@ -297,7 +335,8 @@ def _par_note(
     caller = state.caller_seat
     if caller is None:
         return None
-    par = solve(state).value
+    positions = solver.positions
+    par = solver.at(lead.at).value
     chosen_trump = next((p.action for p in positions if p.action.type == "trump"), None)
     chosen_text = action_text(chosen_trump) if chosen_trump is not None else "as played"
     alternatives: list[Alternative] = [Alternative(chosen_text, float(par))]

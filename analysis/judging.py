@@ -130,7 +130,7 @@ def make_annotation(
         samples=verdict.samples,
         ci_low=round(verdict.low, 6),
         ci_high=round(verdict.high, 6),
-        label=label_of(verdict.loss, verdict.low, verdict.high, scale),
+        label=label_of(verdict.loss, verdict.low, verdict.high, scale, verdict.samples),
         explanation=explanation,
         detail=detail_json(alternatives, secondary=secondary),
         seed=seed,

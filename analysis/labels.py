@@ -30,6 +30,8 @@ stake, a failed one loses it): labels of decisions judged in game points use the
 times this."""
 
 Z95: Final = 1.959964
+MIN_LABEL_SAMPLES: Final = 8
+"""Fewer samples than this give no label: their interval is not worth trusting."""
 
 
 class Estimate(NamedTuple):
@@ -68,9 +70,12 @@ def straddles(low: float, high: float, scale: float = 1.0) -> bool:
     return any(low < t * scale < high for _, t in THRESHOLDS)
 
 
-def label_of(loss: float, low: float, high: float, scale: float = 1.0) -> str | None:
-    """The label of a loss with its interval: none while the interval straddles a threshold."""
-    if straddles(low, high, scale):
+def label_of(
+    loss: float, low: float, high: float, scale: float = 1.0, samples: int | None = None
+) -> str | None:
+    """The label of a loss with its interval: none while the interval straddles a threshold
+    (or, given ``samples``, with fewer than :data:`MIN_LABEL_SAMPLES`)."""
+    if straddles(low, high, scale) or (samples is not None and samples < MIN_LABEL_SAMPLES):
         return None
     label = None
     for name, threshold in THRESHOLDS:

@@ -51,6 +51,21 @@ def replay_from(state: DealState, actions: Sequence[Action], start: int = 0) -> 
             state.end_doubling()
 
 
+def full_play_rules(rules: Rules) -> Rules:
+    """``rules`` with every deal played out to its last trick.
+
+    Where a deal ends once decided, the card points at the stop say little about the play
+    (the side that can force the stop earliest "wins" points); whether the call is made
+    does not depend on the stop. The annotations solve every position as if played out.
+
+    >>> full_play_rules(Rules.preset("bangladesh")).end_when_decided
+    False
+    """
+    if not rules.end_when_decided:
+        return rules
+    return rules.model_copy(update={"end_when_decided": False})
+
+
 def all_hands_known(deal: Deal) -> bool:
     """Whether the log records all 32 cards of the deal (hindsight needs them).
 

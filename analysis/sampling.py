@@ -234,10 +234,7 @@ def _try_layout(
     hands: dict[Seat, list[Card | None]] = {}
     for s in SEATS:
         if s is seat:
-            first = list(own[:4])
-            rest = own[4:] + extra[s]
-            rng.shuffle(rest)
-            hands[s] = [*first, *rest]
+            hands[s] = [*own, *extra[s]]  # its own cards where it holds them
         else:
             cards = known[s] + extra[s]
             rng.shuffle(cards)

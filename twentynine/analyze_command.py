@@ -71,6 +71,8 @@ def analyze_command(
         raise _fail(f"--only: {exc}") from None
     options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed)
     matches, unreadable = _read_matches(paths, from_format)
+    if not matches:
+        raise typer.Exit(2)  # each unreadable input has had its line
     deals = sum(len(m.deals) for m in matches)
     counts: Counter[str] = Counter()
     card_losses: list[float] = []
@@ -124,7 +126,7 @@ def _executor(jobs: int, cluster: str | None) -> Iterator[Executor | None]:
         except ImportError:
             raise _fail("--cluster needs Dask distributed: install the 'cluster' extra") from None
         try:
-            client = Client(cluster, timeout="10s")  # type: ignore[no-untyped-call]
+            client = Client(cluster, timeout="5s")  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError) as exc:
             raise _fail(f"--cluster {cluster}: cannot reach the scheduler ({exc})") from None
         try:
