@@ -63,14 +63,16 @@ R_MIN_BID = 9
 R_MAX_BID = 10
 R_UNDER_HALF = 11
 R_DIR = 12  # 1 clockwise, 3 counter-clockwise
-RW = 13
+R_GENERATION = 13  # which search the table's entries belong to (the table is reused)
+RW = 14
+GENERATIONS = 1 << 21  # then the table is cleared
 
 SHOW_OPTIONAL = 0
 SHOW_COMPULSORY = 1
 SHOW_AUTOMATIC = 2
 SHOW = 32  # the move "ask for (or show) the trump"
 NO_SUIT = 4
-MAX_MOVES = 34  # a row of the move buffer: up to 8 cards and a show, with room to spare
+MAX_MOVES = 20  # a row of the move buffer: up to 9 moves, then their scores
 MAX_DEPTH = 40  # rows of the stack buffer: 32 cards and a show or two, plus the root
 INFINITY = 99
 
@@ -103,13 +105,19 @@ def lowest_index(x: int) -> int:
     return _LOW_BIT[(x & -x) % 37]
 
 
+_BYTE_POINTS = tuple(
+    3 * (i & 1) + 2 * (i >> 1 & 1) + (i >> 2 & 1) + (i >> 3 & 1) for i in range(256)
+)  # the points of the cards of one suit, by the suit's byte of a mask
+
+
 def mask_points(mask: int) -> int:
     """Card points of the cards in a mask."""
-    total = 0
-    while mask:
-        total += CARD_POINTS[lowest_index(mask)]
-        mask &= mask - 1
-    return total
+    return (
+        _BYTE_POINTS[mask & 0xFF]
+        + _BYTE_POINTS[(mask >> 8) & 0xFF]
+        + _BYTE_POINTS[(mask >> 16) & 0xFF]
+        + _BYTE_POINTS[(mask >> 24) & 0xFF]
+    )
 
 
 def team_of(seat: int) -> int:
@@ -246,6 +254,26 @@ def show_legal(st: Ints, b: int, ru: Ints) -> bool:
 
 def legal_moves(st: Ints, b: int, ru: Ints, out: Ints, o: int) -> int:
     """Write the legal moves at row ``b`` to ``out[o:]`` in the engine's order; their count."""
+    seat = st[b + TO_PLAY]
+    hand = st[b + HELD + seat]
+    led = st[b + LED]
+    fdm = face_down_mask(st, b, seat)
+    if led < 0:
+        hand &= ~fdm  # a lead: any card but the face-down one
+    elif hand & SUIT_MASK[led] & ~fdm:
+        hand &= SUIT_MASK[led] & ~fdm  # able to follow: any card of the suit, nothing else
+    else:
+        return _discards(st, b, ru, out, o)
+    n = 0
+    while hand:
+        out[o + n] = lowest_index(hand)
+        hand &= hand - 1
+        n += 1
+    return n
+
+
+def _discards(st: Ints, b: int, ru: Ints, out: Ints, o: int) -> int:
+    """The moves of a seat that cannot follow: every rule checked."""
     n = 0
     if show_legal(st, b, ru):
         out[o] = SHOW
@@ -420,160 +448,243 @@ def tt_key(st: Ints, b: int, ru: Ints) -> int:
     key |= st[b + SHOWN] << 34
     if ru[R_END_DECIDED]:
         key |= st[b + POINTS + st[b + TEAM]] << 35
-    return key + 1
+    return (key + 1) | (ru[R_GENERATION] << 41)
+
+
+# The transposition table: TT_SIZE entries of TE ints: the key, the lower and upper bounds
+# of the points still to come (the final value less the points won), and the best move.
+TE = 4
+T_KEY = 0
+T_LOW = 1
+T_HIGH = 2
+T_MOVE = 3
 
 
 def tt_slot(key: int) -> int:
-    return (key ^ (key >> 13) ^ (key >> 27) ^ (key >> 35) * 40503) & (TT_SIZE - 1)
+    """The entry's first index in the table."""
+    return ((key ^ (key >> 13) ^ (key >> 27) ^ ((key >> 35) & 63) * 40503) & (TT_SIZE - 1)) * TE
 
 
+def new_table_size() -> int:
+    return TT_SIZE * TE
+
+
+# -- move ordering -------------------------------------------------------------------------------
+def strength(st: Ints, b: int, card: int) -> int:
+    """Rank within the suit, 7 the strongest, as the trick will compare it."""
+    place = card & 7
+    return place if (st[b + SHOWN] and st[b + REVERSE]) else 7 - place
+
+
+def move_score(st: Ints, b: int, move: int, best_move: int, win_key: int, partner: int) -> int:
+    """How promising a move looks (tried highest first); exactness never depends on it:
+    the best move found here before, the show, then cards that take the trick (trumps
+    first), points to a partner who takes it, and low cards given away.
+
+    ``win_key`` is the key of the card winning the trick so far (0 on a lead) and
+    ``partner`` 1 when it is the partner's."""
+    if move == best_move:
+        return 1 << 40
+    if move == SHOW:
+        return 1000
+    rank = strength(st, b, move)
+    points = CARD_POINTS[move]
+    if win_key == 0:
+        return rank * 4 + points
+    key = card_key(st, b, move, st[b + SHOWN])
+    if key <= win_key:
+        if partner:
+            return points * 8 - rank
+        return -points * 8 - rank
+    return key * 4 + points
+
+
+def order_moves(st: Ints, b: int, live: int, moves: Ints, o: int, n: int, best_move: int) -> int:
+    """Drop all but the first of each run of equivalent cards, then sort the rest best
+    first; the number left."""
+    kept = 0
+    prev = -1
+    for i in range(n):
+        move = moves[o + i]
+        if prev >= 0 and move != SHOW and equivalent(st, b, live, prev, move):
+            prev = move
+            continue
+        prev = move if move != SHOW else -1
+        moves[o + kept] = move
+        kept += 1
+    if kept < 2:
+        return kept
+    win_key = 0
+    partner = 0
+    if st[b + N_TRICK]:
+        shown = st[b + SHOWN]
+        slot = winning(st, b, shown)
+        win_key = card_key(st, b, st[b + TRICK_CARDS + slot], shown)
+        partner = 1 if team_of(st[b + TRICK_SEATS + slot]) == team_of(st[b + TO_PLAY]) else 0
+    scores = o + MAX_MOVES // 2  # the second half of the row holds the scores
+    for i in range(kept):
+        moves[scores + i] = move_score(st, b, moves[o + i], best_move, win_key, partner)
+    for i in range(1, kept):  # insertion sort, highest score first
+        move = moves[o + i]
+        score = moves[scores + i]
+        j = i - 1
+        while j >= 0 and moves[scores + j] < score:
+            moves[o + j + 1] = moves[o + j]
+            moves[scores + j + 1] = moves[scores + j]
+            j -= 1
+        moves[o + j + 1] = move
+        moves[scores + j + 1] = score
+    return kept
+
+
+# -- the search --------------------------------------------------------------------------------
 # A node's frame in the frame buffer (row ``d`` starts at ``d * FW``): the search is a loop
 # over an explicit stack, not recursion (numba cannot cache a recursive function).
 F_ALPHA = 0
 F_BETA = 1
 F_BEST = 2
 F_NEXT = 3  # the next move to try
-F_COUNT = 4  # legal moves
+F_COUNT = 4  # moves to try
 F_KEY = 5  # transposition key (0 inside a trick)
 F_SLOT = 6
 F_LOW = 7  # the window the moves are searched in, for the table's bound
 F_HIGH = 8
-F_PREV = 9  # the last card tried or skipped, for merging equivalent cards
+F_BEST_MOVE = 9
 F_MAX = 10  # 1 when the caller's side is to play
 F_MINE = 11
-F_LIVE = 12
-FW = 13
+FW = 12
+NODES = FW * MAX_DEPTH  # after the frames: the count of nodes searched
 PENDING = -1000  # a node's value is not known yet: a child is set up at the next row
 
 
+def new_frames_size() -> int:
+    return NODES + 1
+
+
 def enter(
-    st: Ints,
-    d: int,
-    ru: Ints,
-    moves: Ints,
-    tt: Ints,
-    tlo: Ints,
-    thi: Ints,
-    fr: Ints,
-    alpha: int,
-    beta: int,
+    st: Ints, d: int, ru: Ints, moves: Ints, tt: Ints, fr: Ints, alpha: int, beta: int
 ) -> int:
     """Open the node at row ``d``: its value if known at once, else PENDING with its first
     child set up."""
+    fr[NODES] += 1
     b = d * W
+    o = d * MAX_MOVES
     team = st[b + TEAM]
-    mine = st[b + POINTS + team]
-    if st[b + OVER] or mine >= beta:
-        return mine
-    live = live_cards(st, b)
-    most = mine + mask_points(live)
-    if st[b + TRICK_NO] < 8:
-        most += ru[R_BONUS]
-    if most <= alpha:
-        return most
-    if most == mine:
-        return mine
-    # Narrow the window to what is sure: the points won, and all that is left.
-    beta = min(beta, most)
-    alpha = max(alpha, mine)
-    key = 0
-    slot = 0
-    if st[b + N_TRICK] == 0:
-        key = tt_key(st, b, ru)
-        slot = tt_slot(key)
-        if tt[slot] == key:
-            lo = tlo[slot] + mine
-            hi = thi[slot] + mine
-            if lo >= beta or lo == hi:
-                return lo
-            if hi <= alpha:
-                return hi
-            alpha = max(alpha, lo)
-            beta = min(beta, hi)
-    n = legal_moves(st, b, ru, moves, d * MAX_MOVES)
-    if n == 0:
-        return mine
-    f = d * FW
+    while True:  # until a choice: a forced move is played in place, it changes no value
+        mine = st[b + POINTS + team]
+        if st[b + OVER] or mine >= beta:
+            return mine
+        live = st[b + HELD] | st[b + HELD + 1] | st[b + HELD + 2] | st[b + HELD + 3]
+        most = mine + mask_points(live)
+        for i in range(st[b + N_TRICK]):
+            most += CARD_POINTS[st[b + TRICK_CARDS + i]]
+        if st[b + TRICK_NO] < 8:
+            most += ru[R_BONUS]
+        if most <= alpha:
+            return most
+        if most == mine:
+            return mine
+        # Narrow the window to what is sure: the points won, and all that is left.
+        beta = min(beta, most)
+        alpha = max(alpha, mine)
+        key = 0
+        slot = 0
+        best_move = -1
+        if st[b + N_TRICK] == 0:
+            key = tt_key(st, b, ru)
+            slot = tt_slot(key)
+            if tt[slot + T_KEY] == key:
+                lo = tt[slot + T_LOW] + mine
+                hi = tt[slot + T_HIGH] + mine
+                if lo >= beta or lo == hi:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                alpha = max(alpha, lo)
+                beta = min(beta, hi)
+                best_move = tt[slot + T_MOVE]
+        n = legal_moves(st, b, ru, moves, o)
+        if n == 0:
+            return mine
+        if n > 1:
+            break
+        apply_move(st, b, ru, moves[o])
+    for i in range(st[b + N_TRICK]):
+        live |= 1 << st[b + TRICK_CARDS + i]
+    n = order_moves(st, b, live, moves, o, n, best_move)
     maximize = 1 if team_of(st[b + TO_PLAY]) == team else 0
+    if st[b + N_TRICK] == 3 and st[b + SINGLE] < 0:
+        # The last card of a trick: a position the table may already know may end the node.
+        nb = b + W
+        for i in range(n):
+            move = moves[o + i]
+            if move == SHOW:
+                continue
+            copy_row(st, b, nb)
+            apply_move(st, nb, ru, move)
+            if st[nb + OVER]:
+                continue
+            child_key = tt_key(st, nb, ru)
+            child_slot = tt_slot(child_key)
+            if tt[child_slot + T_KEY] == child_key:
+                child_mine = st[nb + POINTS + team]
+                if maximize and tt[child_slot + T_LOW] + child_mine >= beta:
+                    return tt[child_slot + T_LOW] + child_mine
+                if not maximize and tt[child_slot + T_HIGH] + child_mine <= alpha:
+                    return tt[child_slot + T_HIGH] + child_mine
+    f = d * FW
     fr[f + F_ALPHA] = alpha
     fr[f + F_BETA] = beta
     fr[f + F_BEST] = -INFINITY if maximize else INFINITY
-    fr[f + F_NEXT] = 0
+    fr[f + F_NEXT] = 1
     fr[f + F_COUNT] = n
     fr[f + F_KEY] = key
     fr[f + F_SLOT] = slot
     fr[f + F_LOW] = alpha
     fr[f + F_HIGH] = beta
-    fr[f + F_PREV] = -1
+    fr[f + F_BEST_MOVE] = moves[o]
     fr[f + F_MAX] = maximize
     fr[f + F_MINE] = mine
-    fr[f + F_LIVE] = live
-    next_child(st, d, ru, moves, fr)
+    copy_row(st, b, b + W)
+    apply_move(st, b + W, ru, moves[o])
     return PENDING
 
 
-def next_child(st: Ints, d: int, ru: Ints, moves: Ints, fr: Ints) -> bool:
-    """Set up the next move's position at row ``d + 1``; False when no move is left."""
-    b = d * W
-    f = d * FW
-    o = d * MAX_MOVES
-    n = fr[f + F_COUNT]
-    i = fr[f + F_NEXT]
-    prev = fr[f + F_PREV]
-    live = fr[f + F_LIVE]
-    while i < n:
-        move = moves[o + i]
-        i += 1
-        if prev >= 0 and move != SHOW and equivalent(st, b, live, prev, move):
-            prev = move
-            continue
-        prev = move if move != SHOW else -1
-        fr[f + F_NEXT] = i
-        fr[f + F_PREV] = prev
-        copy_row(st, b, b + W)
-        apply_move(st, b + W, ru, move)
-        return True
-    fr[f + F_NEXT] = i
-    return False
-
-
-def child_done(
-    st: Ints,
-    d: int,
-    ru: Ints,
-    moves: Ints,
-    tt: Ints,
-    tlo: Ints,
-    thi: Ints,
-    fr: Ints,
-    value: int,
-) -> int:
+def child_done(st: Ints, d: int, ru: Ints, moves: Ints, tt: Ints, fr: Ints, value: int) -> int:
     """Take a child's value at row ``d``: PENDING with the next child set up, or the node's
     value once it is known (stored in the table at a trick boundary)."""
     f = d * FW
     best = fr[f + F_BEST]
     alpha = fr[f + F_ALPHA]
     beta = fr[f + F_BETA]
+    o = d * MAX_MOVES
+    tried = fr[f + F_NEXT]
     if fr[f + F_MAX]:
         if value > best:
             best = value
+            fr[f + F_BEST_MOVE] = moves[o + tried - 1]
             alpha = max(alpha, best)
     elif value < best:
         best = value
+        fr[f + F_BEST_MOVE] = moves[o + tried - 1]
         beta = min(beta, best)
     fr[f + F_BEST] = best
-    fr[f + F_ALPHA] = alpha
-    fr[f + F_BETA] = beta
-    if alpha < beta and next_child(st, d, ru, moves, fr):
+    if alpha < beta and tried < fr[f + F_COUNT]:
+        fr[f + F_ALPHA] = alpha
+        fr[f + F_BETA] = beta
+        fr[f + F_NEXT] = tried + 1
+        b = d * W
+        copy_row(st, b, b + W)
+        apply_move(st, b + W, ru, moves[o + tried])
         return PENDING
     key = fr[f + F_KEY]
     if key:
         slot = fr[f + F_SLOT]
         lo = 0
         hi = INFINITY
-        if tt[slot] == key:
-            lo = tlo[slot]
-            hi = thi[slot]
+        if tt[slot + T_KEY] == key:
+            lo = tt[slot + T_LOW]
+            hi = tt[slot + T_HIGH]
         rel = best - fr[f + F_MINE]
         if best <= fr[f + F_LOW]:
             hi = min(hi, rel)
@@ -582,46 +693,63 @@ def child_done(
         else:
             lo = rel
             hi = rel
-        tt[slot] = key
-        tlo[slot] = lo
-        thi[slot] = hi
+        tt[slot + T_KEY] = key
+        tt[slot + T_LOW] = lo
+        tt[slot + T_HIGH] = hi
+        tt[slot + T_MOVE] = fr[f + F_BEST_MOVE]
     return best
 
 
 def search(
-    st: Ints,
-    top: int,
-    ru: Ints,
-    moves: Ints,
-    tt: Ints,
-    tlo: Ints,
-    thi: Ints,
-    fr: Ints,
-    alpha: int,
-    beta: int,
+    st: Ints, top: int, ru: Ints, moves: Ints, tt: Ints, fr: Ints, alpha: int, beta: int
 ) -> int:
     """The caller's side's final card points at row ``top``, fail-soft within (alpha, beta):
     a result <= alpha is an upper bound, >= beta a lower bound, in between exact."""
     d = top
-    value = enter(st, d, ru, moves, tt, tlo, thi, fr, alpha, beta)
+    value = enter(st, d, ru, moves, tt, fr, alpha, beta)
     while True:
         while value != PENDING:
             if d == top:
                 return value
             d -= 1
-            value = child_done(st, d, ru, moves, tt, tlo, thi, fr, value)
+            value = child_done(st, d, ru, moves, tt, fr, value)
         f = d * FW
         d += 1
-        value = enter(st, d, ru, moves, tt, tlo, thi, fr, fr[f + F_ALPHA], fr[f + F_BETA])
+        value = enter(st, d, ru, moves, tt, fr, fr[f + F_ALPHA], fr[f + F_BETA])
 
 
-def solve_root(
-    st: Ints, ru: Ints, moves: Ints, tt: Ints, tlo: Ints, thi: Ints, fr: Ints, values: Ints
-) -> int:
-    """Every legal move at row 0 with its exact value (``moves[0:n]``, ``values[0:n]``); n."""
+def exact_value(st: Ints, top: int, ru: Ints, moves: Ints, tt: Ints, fr: Ints, guess: int) -> int:
+    """The exact value at row ``top`` by null-window searches ("at least v?"); the table
+    keeps what earlier ones learnt. From a ``guess`` (a sibling's value; -1 for none) it
+    steps one point at a time, as values lie close to their siblings', then halves what is
+    left."""
+    b = top * W
+    lower = st[b + POINTS + st[b + TEAM]]
+    upper = lower + mask_points(live_cards(st, b)) + ru[R_BONUS]
+    steps = 4 if guess >= 0 else 0
+    test = min(max(guess, lower + 1), upper) if guess >= 0 else (lower + upper + 1) // 2
+    while lower < upper:
+        value = search(st, top, ru, moves, tt, fr, test - 1, test)
+        if value >= test:
+            lower = value
+            test = lower + 1
+        else:
+            upper = value
+            test = upper
+        steps -= 1
+        if steps < 0:
+            test = (lower + upper + 1) // 2
+    return lower
+
+
+def solve_root(st: Ints, ru: Ints, moves: Ints, tt: Ints, fr: Ints, values: Ints) -> int:
+    """Every legal move at row 0 with its exact value (``moves[0:n]``, ``values[0:n]``); n.
+
+    The moves stay in the engine's order; each is searched from row 1, one row below."""
     n = legal_moves(st, 0, ru, moves, 0)
     live = live_cards(st, 0)
     prev = -1
+    guess = -1
     for i in range(n):
         move = moves[i]
         if prev >= 0 and move != SHOW and equivalent(st, 0, live, prev, move):
@@ -631,12 +759,11 @@ def solve_root(
         prev = move if move != SHOW else -1
         copy_row(st, 0, W)
         apply_move(st, W, ru, move)
-        values[i] = search(st, 1, ru, moves, tt, tlo, thi, fr, -1, INFINITY)
+        values[i] = exact_value(st, 1, ru, moves, tt, fr, guess)
+        guess = values[i]
     return n
 
 
-def probe(
-    st: Ints, ru: Ints, moves: Ints, tt: Ints, tlo: Ints, thi: Ints, fr: Ints, target: int
-) -> int:
+def probe(st: Ints, ru: Ints, moves: Ints, tt: Ints, fr: Ints, target: int) -> int:
     """1 if the caller's side can take ``target`` card points from row 0, else 0."""
-    return 1 if search(st, 0, ru, moves, tt, tlo, thi, fr, target - 1, target) >= target else 0
+    return 1 if search(st, 0, ru, moves, tt, fr, target - 1, target) >= target else 0

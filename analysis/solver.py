@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import os
+import threading
 from types import ModuleType
 from typing import Any, Literal, NamedTuple
 
@@ -151,22 +152,47 @@ def position_row(state: DealState) -> list[int]:
     return row
 
 
+class _Tables(threading.local):
+    """Per thread and engine: the transposition table and the next search's generation.
+
+    The table is allocated once and reused: each search stamps its entries with its own
+    generation, so another search's entries never match (no clearing between searches).
+    """
+
+    def __init__(self) -> None:
+        self.tables: dict[str, tuple[Any, list[int]]] = {}
+
+    def take(self, engine: str, new_buffer: Any) -> tuple[Any, int]:
+        if engine not in self.tables:
+            self.tables[engine] = (new_buffer(k.new_table_size()), [0])
+        table, generation = self.tables[engine]
+        generation[0] += 1
+        if generation[0] >= k.GENERATIONS:
+            for i in range(len(table)):
+                table[i] = 0
+            generation[0] = 1
+        return table, generation[0]
+
+
+_TABLES = _Tables()
+
+
 class _Search:
     """The buffers of one search, filled from a position."""
 
     def __init__(self, state: DealState, engine: str | None) -> None:
-        self.kernel, new_buffer = _backend(engine)
+        name = _engine_name(engine)
+        self.kernel, new_buffer = _backend(name)
         self.stack = new_buffer(k.W * k.MAX_DEPTH)
         for i, value in enumerate(position_row(state)):
             self.stack[i] = value
+        self.table, generation = _TABLES.take(name, new_buffer)
         self.rules = new_buffer(k.RW)
         for i, value in enumerate(rules_row(state.rules)):
             self.rules[i] = value
+        self.rules[k.R_GENERATION] = generation
         self.moves = new_buffer(k.MAX_MOVES * k.MAX_DEPTH)
-        self.table = new_buffer(k.TT_SIZE)
-        self.lower = new_buffer(k.TT_SIZE)
-        self.upper = new_buffer(k.TT_SIZE)
-        self.frames = new_buffer(k.FW * k.MAX_DEPTH)
+        self.frames = new_buffer(k.new_frames_size())
 
 
 def _action(seat: int, move: int) -> Action:
@@ -195,8 +221,6 @@ def solve(state: DealState, engine: str | None = None) -> Solution:
         search.rules,
         search.moves,
         search.table,
-        search.lower,
-        search.upper,
         search.frames,
         out,
     )
@@ -249,8 +273,6 @@ def can_reach(state: DealState, target: int, engine: str | None = None) -> bool:
             search.rules,
             search.moves,
             search.table,
-            search.lower,
-            search.upper,
             search.frames,
             target,
         )

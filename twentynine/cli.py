@@ -41,6 +41,7 @@ from twentynine.analyze_command import analyze_command
 from twentynine.demo import run_demo
 from twentynine.frames import outcome_text, render_step
 from twentynine.pager import show_frames
+from twentynine.solve_command import solve_command
 from twentynine.textout import plural, text_table
 
 R = TypeVar("R")
@@ -409,6 +410,8 @@ def replay_command(
     ]
     show_frames(frames, sys.stdout, interactive=sys.stdin.isatty() and sys.stdout.isatty())
 
+
+app.command("solve")(solve_command)
 
 DbOption = Annotated[Path, typer.Option("--db", help="The DuckDB warehouse file.")]
 

@@ -1,0 +1,78 @@
+"""``twentynine solve`` as a user runs it: the value and the moves, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from analysis import solve
+from importers.formats import read_any
+from replay import DealState
+from twentynine.cli import app
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+BHOOS = str(SAMPLES / "bhoos.json")
+runner = CliRunner()
+
+
+def _state_before(path: str, deal_number: int, at: int) -> DealState:
+    match = next(iter(read_any(path))).match
+    assert match is not None
+    deal = match.deals[deal_number - 1]
+    state = DealState(match.resolved_rules(), deal.dealer, deal.hands, number=deal_number)
+    for action in deal.actions[:at]:
+        state.apply(action)
+    return state
+
+
+def test_json_gives_the_value_and_every_move() -> None:
+    result = runner.invoke(app, ["solve", BHOOS, "--deal", "2", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    match = next(iter(read_any(BHOOS))).match
+    assert match is not None
+    first_play = next(i for i, a in enumerate(match.deals[1].actions) if a.type == "play")
+    assert payload["at"] == first_play
+    solution = solve(_state_before(BHOOS, 2, first_play))
+    assert payload["value"] == solution.value
+    expected = [(a.card.text, v) for a, v in solution.actions if a.type == "play"]
+    assert [(a["card"], a["value"]) for a in payload["actions"]] == expected
+    assert payload["value"] == payload["actions"][0]["value"]
+
+
+def test_text_shows_the_hands_and_the_moves_best_first() -> None:
+    result = runner.invoke(app, ["solve", BHOOS, "--deal", "1", "--at", "10"])
+    assert result.exit_code == 0, result.output
+    solution = solve(_state_before(BHOOS, 1, 10))
+    lines = result.stdout.splitlines()
+    assert "before action 10" in lines[0]
+    assert any(line.lstrip().startswith("N  ") for line in lines)
+    assert f"value:   {solution.value} " in result.stdout
+    values = [int(line.split()[-1]) for line in lines if " plays " in line or " asks " in line]
+    assert values == [value for _, value in solution.actions]
+    assert "\x1b[" not in result.stdout  # no colour when the output is not a terminal
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["solve", "no/such.json", "--deal", "1"], "cannot read"),
+        (["solve", BHOOS, "--deal", "99"], "has 23 deals"),
+        (["solve", BHOOS, "--deal", "1", "--at", "999"], "--at must be 0 to"),
+        (["solve", BHOOS, "--deal", "1", "--at", "0"], "no caller yet"),
+        (["solve", BHOOS, "--deal", "1", "--match", "nope"], "no match with id 'nope'"),
+        (
+            ["solve", str(SAMPLES / "formats" / "bhoos_play.jsonl"), "--deal", "1"],
+            "unknown cards",
+        ),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.output

@@ -1,0 +1,177 @@
+"""``twentynine solve``: the exact value of a position of a recorded deal, and of each move.
+
+The position is the one before the deal's action K (0-based, the audit's numbering; by
+default the first card led). The value is the caller's side's final card points with best
+play by both sides, all cards known (see docs/solver.md).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from typing import Annotated, Any
+
+import typer
+
+from analysis import Solution, caller_team, solve
+from replay import DealState
+from schema.cards import SEATS, Seat, Suit, Team
+from schema.log import Action, MatchLog
+from twentynine.frames import hand_text
+from twentynine.textout import plural, text_table
+
+_RED_SUITS = (Suit.HEARTS.symbol, Suit.DIAMONDS.symbol)
+
+
+class SolveFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def _position(match: MatchLog, deal_number: int, at: int | None) -> tuple[DealState, int]:
+    """The state before action ``at`` of the deal (default: the first card played)."""
+    deal = match.deals[deal_number - 1]
+    actions = deal.actions
+    if at is None:
+        plays = [i for i, action in enumerate(actions) if action.type == "play"]
+        if not plays:
+            raise ValueError(f"deal {deal_number} has no card played: give --at")
+        at = plays[0]
+    if not 0 <= at <= len(actions):
+        raise ValueError(
+            f"deal {deal_number} has {plural(len(actions), 'action')}: --at must be 0 to "
+            f"{len(actions)}, not {at}"
+        )
+    state = DealState(match.resolved_rules(), deal.dealer, deal.hands, number=deal_number)
+    state.run(actions[:at])
+    return state, at
+
+
+def _action_text(action: Action) -> str:
+    card = getattr(action, "card", None)
+    if card is not None:
+        return f"{action.seat.value} plays {card.text}"
+    return f"{action.seat.value} asks for the trump"
+
+
+def _action_json(action: Action, value: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": str(action.type), "seat": action.seat.value}
+    card = getattr(action, "card", None)
+    if card is not None:
+        out["card"] = card.text
+    out["value"] = value
+    return out
+
+
+def _colour(text: str, colour: bool) -> str:
+    """Hearts and diamonds in red on a terminal: each suit group of a hand is coloured."""
+    if not colour:
+        return text
+    groups = text.split("  ")
+    return "  ".join(
+        typer.style(group, fg="red") if group.startswith(_RED_SUITS) else group for group in groups
+    )
+
+
+def render_text(state: DealState, solution: Solution, heading: str, *, colour: bool = False) -> str:
+    """The hands, the trick, trump and points, the value and the moves best first."""
+    hands = {seat: _colour(hand_text(state.hand(seat)), colour) for seat in SEATS}
+    widths = {seat: len(hand_text(state.hand(seat))) for seat in SEATS}
+    indent = max(widths[Seat.W] + 3, 26)
+    east_at = indent + max(widths[Seat.N], widths[Seat.S], 26) + 3
+    west = f"W  {hands[Seat.W]}" + " " * (east_at - 3 - widths[Seat.W])
+    team = caller_team(state)
+    caller = state.caller_seat
+    turn = state.current_seat
+    trick = "  ".join(f"{seat.value} {card}" for seat, card in state.trick()) or "-"
+    lines = [
+        heading,
+        "",
+        " " * indent + f"N  {hands[Seat.N]}",
+        f"{west}E  {hands[Seat.E]}",
+        " " * indent + f"S  {hands[Seat.S]}",
+        "",
+        f"trick:   {trick}",
+        f"trump:   {state.trump_status()}",
+        f"caller:  {caller.value if caller else '-'} ({team.value}), target {state.target}",
+        "points:  " + ", ".join(f"{t.value} {state.points_of(t)}" for t in Team),
+        f"to play: {turn.value if turn else '- (the deal is over)'}",
+        f"value:   {solution.value} (the card points {team.value} take with best play)",
+    ]
+    if solution.actions:
+        rows = [[_action_text(action), str(value)] for action, value in solution.actions]
+        lines += ["", text_table(["move", "value"], rows)]
+    return "\n".join(lines)
+
+
+def solve_command(
+    path: Annotated[str, typer.Argument(help="A file of match logs; - is stdin.")],
+    deal_number: Annotated[int, typer.Option("--deal", min=1, help="The deal, from 1.")],
+    match_id: Annotated[
+        str | None, typer.Option("--match", help="The match's id (default: the first).")
+    ] = None,
+    at: Annotated[
+        int | None,
+        typer.Option(
+            "--at",
+            help="Solve the position before this action of the deal (0-based, as the "
+            "audit numbers them); default: the first card led.",
+        ),
+    ] = None,
+    output: Annotated[SolveFormat, typer.Option("--format", help="text or json.")] = (
+        SolveFormat.text
+    ),
+    from_format: Annotated[
+        str | None, typer.Option("--from", help="The input format; detected when not given.")
+    ] = None,
+) -> None:
+    """Solve a position of a recorded deal exactly: the caller's side's card points with
+    best play by both sides, all cards known, and the value of each legal move.
+
+    Exit status: 0 solved, 2 the input, the deal or the position cannot be solved.
+    """
+    from importers.formats import read_any
+    from twentynine.cli import _read_inputs, fail
+
+    chosen: MatchLog | None = None
+    seen = 0
+    for _, record in _read_inputs([path], from_format, read_any):
+        if record.match is None:
+            raise fail(str(record.problems[0]))
+        seen += 1
+        if match_id is None or record.match.match_id == match_id:
+            chosen = record.match
+            break
+    if chosen is None:
+        wanted = f"no match with id {match_id!r}" if match_id else "no match"
+        raise fail(f"{path}: {wanted} among {plural(seen, 'match')}")
+    if deal_number > len(chosen.deals):
+        raise fail(f"{path}: match {chosen.match_id} has {plural(len(chosen.deals), 'deal')}")
+    try:
+        state, index = _position(chosen, deal_number, at)
+    except ValueError as exc:
+        raise fail(f"{path}: match {chosen.match_id}: {exc}") from None
+    try:
+        solution = solve(state)
+    except ValueError as exc:
+        where = f"match {chosen.match_id}, deal {deal_number}, before action {index}"
+        raise fail(f"{path}: {where}: {exc}") from None
+    if output is SolveFormat.json:
+        payload = {
+            "match": chosen.match_id,
+            "deal": deal_number,
+            "at": index,
+            "to_play": state.current_seat.value if state.current_seat else None,
+            "caller_team": caller_team(state).value,
+            "points": {team.value: state.points_of(team) for team in Team},
+            "value": solution.value,
+            "actions": [_action_json(action, value) for action, value in solution.actions],
+        }
+        typer.echo(json.dumps(payload, indent=2))
+        return
+    heading = (
+        f"match {chosen.match_id} · deal {deal_number} of {len(chosen.deals)}"
+        f" · before action {index}"
+    )
+    typer.echo(render_text(state, solution, heading, colour=sys.stdout.isatty()))
