@@ -18,7 +18,11 @@ True
 from __future__ import annotations
 
 import math
-from typing import Final
+from collections.abc import Sequence
+from typing import Final, NamedTuple
+
+from schema.log import Deal
+from schema.rules import Rules
 
 SHIFT: Final = 2.0
 """Card points double dummy gives the caller's side beyond what a real table takes."""
@@ -35,3 +39,86 @@ def made_probability(
     if spread <= 0:
         return 1.0 if margin > 0 else 0.0
     return 0.5 * (1.0 + math.erf(margin / (spread * math.sqrt(2.0))))
+
+
+class CallerRecord(NamedTuple):
+    """One real call: its target, whether it was made, and the double-dummy values of the
+    caller's side on layouts sampled from the caller's view at its trump choice."""
+
+    target: int
+    made: bool
+    values: tuple[int, ...]
+
+
+def caller_record(
+    rules: Rules, deal: Deal, number: int, samples: int, seed: int = 0, match_id: str = ""
+) -> CallerRecord | None:
+    """The calibration record of a recorded deal (None without a scored call: thrown in,
+    single hand, unfinished, or the caller's first four not recorded).
+
+    >>> from replay import random_match
+    >>> from schema import Rules
+    >>> log = random_match(Rules.preset("pagat"), seed=1)
+    >>> record = caller_record(log.resolved_rules(), log.deals[0], 1, samples=2)
+    >>> record is None or len(record.values) <= 2
+    True
+    """
+    from analysis.auction import contract_value
+    from analysis.judging import DealContext
+    from analysis.positions import full_play_rules
+    from analysis.sampling import replay_actions
+    from replay import replay_deal
+
+    final = replay_deal(rules, deal, number)
+    outcome = final.outcome
+    view = final.seat_view()
+    if outcome is None or outcome.made is None or view.single is not None or view.target is None:
+        return None
+    trump_at = next((i for i, a in enumerate(deal.actions) if a.type == "trump"), None)
+    if trump_at is None:
+        return None
+    choice = deal.actions[trump_at]
+    hands = deal.hands or {}
+    if None in list(hands.get(choice.seat, [None]))[:4]:
+        return None
+    context = DealContext(match_id, full_play_rules(rules), deal, number, samples, seed)
+    values: list[int] = []
+    for k in range(samples):
+        layout = context.layout(trump_at, choice.seat, k)
+        if layout is None:
+            continue
+        state = replay_actions(context.rules, deal, layout.hands, [*layout.actions, choice])
+        value = contract_value(state)
+        if value is not None:
+            values.append(value)
+    if not values:
+        return None
+    return CallerRecord(view.target, bool(outcome.made), tuple(values))
+
+
+def predicted(record: CallerRecord, shift: float = SHIFT, spread: float = SPREAD) -> float:
+    """The make-probability the records' layouts give its call."""
+    ps = [made_probability(v, record.target, shift=shift, spread=spread) for v in record.values]
+    return sum(ps) / len(ps)
+
+
+def fit(records: Sequence[CallerRecord]) -> tuple[float, float]:
+    """The shift and spread that make the real outcomes likeliest (a grid, 0.25 apart).
+
+    >>> made = [CallerRecord(18, v - 3 >= 18, (v,)) for v in range(12, 29)]
+    >>> fit(made)  # made from 21 on: double dummy gives 3 points too many, nothing random
+    (3.0, 0.25)
+    """
+    best = (0.0, 0.0)
+    best_score = -math.inf
+    for i in range(-8, 33):
+        shift = i * 0.25
+        for j in range(1, 41):
+            spread = j * 0.25
+            score = 0.0
+            for record in records:
+                p = min(max(predicted(record, shift, spread), 1e-6), 1 - 1e-6)
+                score += math.log(p if record.made else 1 - p)
+            if score > best_score:
+                best, best_score = (shift, spread), score
+    return best
