@@ -51,26 +51,37 @@ def contract_value(state: DealState) -> int | None:
 
 
 def _as_caller(rules: Rules, layout: Layout, bidder: Seat, level: int) -> DealState | None:
-    """The layout's deal with ``bidder`` winning the auction at ``level`` (everyone else
-    passing) and choosing the trump its first four suggest. The auction is driven afresh:
-    what the others said does not bind a layout."""
-    state = DealState(rules, layout.state.dealer_seat, layout.hands)
-    for _ in range(40):
-        if state.phase_name != "auction" or state.is_over:
-            break
-        seat = state.current_seat
-        legal = state.legal_actions()
-        if seat is bidder:
-            bid = next((a for a in legal if a.type == "bid" and a.value == level), None)
-            state.apply(bid if bid is not None else PassAction(seat=seat))
-        else:
-            passing = next((a for a in legal if a.type == "pass"), None)
-            state.apply(passing if passing is not None else legal[0])
-    if state.caller_seat is not bidder or state.phase_name != "trump":
-        return None
-    four = [c for c in layout.hands[bidder][:4] if c is not None]
-    state.apply(trump_choice(rules, bidder, four, likely_trump(four)))
-    return state
+    """The layout's deal with ``bidder`` winning the auction (at ``level`` where the rules
+    let it) and choosing the trump its first four suggest.
+
+    The auction is driven afresh (what the others said does not bind a layout): the others
+    pass; where the rules would then never give the bidder the call (a dealer who speaks
+    only once a duel is open), the first other seat opens at the minimum and the bidder
+    overcalls. The call does not change the layout's value: every deal is played out.
+    """
+    for opening in (False, True):
+        state = DealState(rules, layout.state.dealer_seat, layout.hands)
+        opened = False
+        for _ in range(60):
+            if state.phase_name != "auction" or state.is_over:
+                break
+            seat = state.current_seat
+            legal = state.legal_actions()
+            bids = [a for a in legal if isinstance(a, BidAction)]
+            if seat is bidder:
+                wanted = [a for a in bids if a.value >= level] or bids
+                state.apply(wanted[0] if wanted else PassAction(seat=seat))
+            elif opening and not opened and bids:
+                state.apply(bids[0])
+                opened = True
+            else:
+                passing = next((a for a in legal if a.type == "pass"), None)
+                state.apply(passing if passing is not None else legal[0])
+        if state.caller_seat is bidder and state.phase_name == "trump":
+            four = [c for c in layout.hands[bidder][:4] if c is not None]
+            state.apply(trump_choice(rules, bidder, four, likely_trump(four)))
+            return state
+    return None
 
 
 def auction_notes(
@@ -105,18 +116,19 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
             continue
         seat = action.seat
         anchor = first_turn.setdefault(seat, pos)
-        levels = sorted(a.value for a in pos.state.legal_actions(seat) if isinstance(a, BidAction))
-        if not levels:
-            continue
+        legal = pos.state.legal_actions(seat)
+        levels = sorted(a.value for a in legal if isinstance(a, BidAction))
+        can_ditto = any(a.type == "ditto" for a in legal)
+        if len(levels) + can_ditto == 0:
+            continue  # nothing to choose: a pass is all the rules allow
         standing = pos.state.standing_bid
+        ditto_level = standing[1] if can_ditto and standing is not None else None
         if action.type == "bid":
             chosen = f"bid {action.value}"
-            chosen_level: int | None = action.value
         elif action.type == "ditto":
             chosen = "ditto"
-            chosen_level = standing[1] if standing else None
         else:
-            chosen, chosen_level = "pass", None
+            chosen = "pass"
 
         def layout_value(k: int, seat: Seat = seat, anchor: Position = anchor) -> int | None:
             key = (seat, k)
@@ -128,8 +140,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
         def draw(
             k: int,
             levels: list[int] = levels,
-            chosen: str = chosen,
-            level: int | None = chosen_level,
+            level: int | None = ditto_level,
         ) -> Outcome | None:
             value = layout_value(k)
             if value is None:
@@ -138,7 +149,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
             for bid in levels:
                 p = made_probability(value, bid)
                 outcome[f"bid {bid}"] = (stake * (2 * p - 1), p)
-            if chosen == "ditto" and level is not None:
+            if level is not None:
                 p = made_probability(value, level)
                 outcome["ditto"] = (stake * (2 * p - 1), p)
             return outcome
@@ -147,7 +158,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
         verdict = judge(draw, chosen, context.samples, scale=scale)
         if verdict is None:
             continue
-        explanation = _bid_explanation(verdict, levels)
+        explanation = _bid_explanation(verdict, levels, ditto_level)
         notes.append(
             make_annotation(
                 context.match_id,
@@ -178,24 +189,26 @@ def _bidder_value(
     return None if value is None else (value, None)
 
 
-def _bid_explanation(verdict: Judgement, levels: Sequence[int]) -> str:
+def _bid_explanation(verdict: Judgement, levels: Sequence[int], ditto: int | None) -> str:
     means = verdict.means
     good = [lv for lv in levels if means[f"bid {lv}"][1] >= 0.5]
     top = f"bid up to {good[-1]}" if good else "pass"
-    chosen = verdict.chosen
-    if chosen in ("pass",):
-        if verdict.best == "pass":
-            lowest = means[f"bid {levels[0]}"][1]
-            return f"pass was right: even {levels[0]} is made only {lowest:.0%} of the time"
-        best = verdict.best
+    chosen, best = verdict.chosen, verdict.best
+    lowest = f"bid {levels[0]}" if levels else "ditto"
+    lowest_level = levels[0] if levels else ditto
+    if chosen == "pass":
+        if best == "pass":
+            return (
+                f"pass was right: even {lowest_level} is made only "
+                f"{means[lowest][1]:.0%} of the time"
+            )
         return (
             f"{best} would be made {means[best][1]:.0%} of the time "
             f"({means[best][0]:+.2f} game points against 0 for passing); {top}"
         )
     p = means[chosen][1]
-    if verdict.best == chosen:
+    if best == chosen:
         return f"{chosen}: made {p:.0%} of the time with your 4 cards ({top})"
-    best = verdict.best
     if best == "pass":
         return (
             f"{chosen} is made only {p:.0%} of the time ({means[chosen][0]:+.2f} game points): pass"

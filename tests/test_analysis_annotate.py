@@ -8,8 +8,9 @@ import random
 import pytest
 
 from analysis.annotate import FIELDS, Annotation
+from analysis.auction import _as_caller
 from analysis.fair import fair_deal
-from analysis.hindsight import hindsight_deal
+from analysis.hindsight import action_text, hindsight_deal
 from analysis.judging import judge
 from analysis.labels import THRESHOLDS, estimate, label_of
 from analysis.positions import deal_positions, full_play_rules
@@ -273,3 +274,72 @@ def test_the_record_has_the_contract_columns() -> None:
         "label", "explanation", "detail", "seed",
     )  # fmt: skip
     assert Annotation._fields == FIELDS
+
+
+def _first_called_deal(preset: str) -> tuple[MatchLog, int]:
+    for seed in range(20):
+        log = random_match(Rules.preset(preset), seed=seed)
+        for number, deal in enumerate(log.deals, start=1):
+            kinds = [a.type for a in deal.actions]
+            if "trump" in kinds and "single_hand" not in kinds and "play" in kinds:
+                return log, number
+    raise AssertionError("no called deal")
+
+
+# One layout a decision: a full deal solved from the first lead per layout and alternative.
+@pytest.mark.parametrize("preset", ["bangladesh", "classic29"])
+def test_bids_trump_and_doubling_are_judged_on_samples(preset: str) -> None:
+    log, number = _first_called_deal(preset)
+    rules, deal = log.resolved_rules(), log.deals[number - 1]
+    kinds = {"bid", "trump", "double", "redouble"}
+    notes = fair_deal(log.match_id, rules, deal, number, kinds=kinds, samples=1)
+    positions = list(deal_positions(full_play_rules(rules), deal, number))
+    auction = [  # every bid, pass or ditto where the seat had a choice
+        p.at
+        for p in positions
+        if p.action.type in ("bid", "pass", "ditto")
+        and len(p.state.legal_actions(p.action.seat)) > 1
+    ]
+    bids = [n for n in notes if n.kind == "bid"]
+    assert [n.action for n in bids] == auction
+    for note in bids:
+        values = {a["choice"]: a["value"] for a in json.loads(note.detail)["alternatives"]}
+        made = json.loads(note.detail)["secondary"]
+        levels = sorted(int(c.split()[1]) for c in values if c.startswith("bid "))
+        assert note.chosen in values
+        # a higher call is never likelier to be made, and is worth (2p - 1) stakes
+        chances = [made[f"bid {lv}"] for lv in levels]
+        assert chances == sorted(chances, reverse=True)
+        for lv in levels:
+            p = made[f"bid {lv}"]
+            assert values[f"bid {lv}"] == pytest.approx(rules.stake * (2 * p - 1), abs=1e-5)
+        assert values["pass"] == 0.0
+        assert note.value_best == max(values.values())
+        assert note.unit == "game_points" and note.label is None  # 1 sample: never labelled
+    trump = [n for n in notes if n.kind == "trump"]
+    assert len(trump) == 1 and trump[0].unit == "make_probability"
+    trump_at = next(i for i, a in enumerate(deal.actions) if a.type == "trump")
+    position = positions[trump_at]
+    legal = {action_text(a) for a in position.state.legal_actions() if a.type == "trump"}
+    choices = {a["choice"] for a in json.loads(trump[0].detail)["alternatives"]}
+    assert choices <= legal and trump[0].chosen in choices
+    doubles = [n for n in notes if n.kind == "double"]
+    assert len(doubles) == (1 if rules.double else 0)
+    for note in doubles:
+        assert note.chosen in ("double", "no double") and note.unit == "game_points"
+        assert note.seat is not None
+
+
+def test_a_bidder_is_made_the_caller_with_the_trump_its_four_cards_suggest() -> None:
+    log = random_match(Rules.preset("bhoos"), seed=3)
+    rules, deal = log.resolved_rules(), log.deals[0]
+    for seat in SEATS:
+        layout = sample_layouts(rules, deal, 1, 0, seat, random.Random(2), 1)[0]
+        for level in (16, 21):
+            state = _as_caller(rules, layout, seat, level)
+            assert state is not None
+            view = state.seat_view(seat)
+            four = [c for c in layout.hands[seat][:4] if c is not None]
+            assert view.caller is seat and view.trump is likely_trump(four)
+            if seat is not deal.dealer:  # the dealer may only get the call by overcalling
+                assert view.call == level
