@@ -8,10 +8,11 @@ real table makes the call. Bids and doubles are worth game points: a made call w
 stake for the caller's side, a failed one loses it (the stake doubled by a Double, and so
 on); the trump choice is worth make-probability.
 
->>> from replay import random_match
 >>> from schema import Rules
->>> contract_value  # doctest: +ELLIPSIS
-<function contract_value at ...>
+>>> from analysis.testing import first_lead
+>>> state = first_lead(Rules.preset("pagat"), 3)
+>>> contract_value(state.copy()) == solve(state).value
+True
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ AUCTION_KINDS = frozenset({"bid", "trump", "double", "redouble"})
 
 def contract_value(state: DealState) -> int | None:
     """The caller's side's double-dummy points from the first lead of ``state`` (None when
-    the deal is over: thrown in)."""
+    the deal is over: thrown in). Closes the doubling of ``state`` if still open."""
     state.end_doubling()
     if state.is_over or state.phase_name != "play":
         return None
@@ -106,7 +107,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
     play_rules = rules
     stake = rules.stake
     first_turn: dict[Seat, Position] = {}
-    values: dict[tuple[Seat, int], tuple[int, int | None] | None] = {}
+    values: dict[tuple[Seat, int], int | None] = {}
     notes: list[Annotation] = []
     for pos in positions:
         action = pos.action
@@ -134,8 +135,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
             key = (seat, k)
             if key not in values:
                 values[key] = _bidder_value(context, play_rules, anchor, seat, k)
-            found = values[key]
-            return None if found is None else found[0]
+            return values[key]
 
         def draw(
             k: int,
@@ -177,7 +177,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
 
 def _bidder_value(
     context: DealContext, play_rules: Rules, anchor: Position, seat: Seat, k: int
-) -> tuple[int, int | None] | None:
+) -> int | None:
     """The bidder's side's double-dummy value on layout ``k`` of its view, as the caller."""
     layout = context.layout(anchor.at, seat, k)
     if layout is None:
@@ -185,8 +185,7 @@ def _bidder_value(
     state = _as_caller(play_rules, layout, seat, play_rules.min_bid)
     if state is None:
         return None
-    value = contract_value(state)
-    return None if value is None else (value, None)
+    return contract_value(state)
 
 
 def _bid_explanation(verdict: Judgement, levels: Sequence[int], ditto: int | None) -> str:
