@@ -157,15 +157,16 @@ class _Solver:
 
     def value_after(self, at: int) -> int:
         """The caller's side's value once action ``at`` is made."""
-        if at + 1 < len(self.positions):
-            after = self.positions[at + 1].state
-        else:
+        following = at + 1
+        if following < len(self.positions):
+            after = self.positions[following].state
+        else:  # the record stops here: finished, or cut, or ended once decided
             after = self.positions[at].state.copy()
             after.apply(self.positions[at].action)
         if after.is_over or after.current_seat is None:
             return after.points_of(caller_team(after))
-        if after.phase_name == "play" and searched_actions(after):
-            return self.at(at + 1).value
+        if following < len(self.positions) and searched_actions(after):
+            return self.at(following).value
         return solve(after).value
 
 

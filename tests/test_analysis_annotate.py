@@ -98,6 +98,20 @@ def test_losses_add_up_to_the_change_from_the_first_judged_position() -> None:
     assert checked > 0
 
 
+@pytest.mark.parametrize("cut", [1, 2, 3])
+def test_a_record_that_stops_in_the_play_is_judged_to_its_last_card(cut: int) -> None:
+    """A log may stop mid-deal (cut, or ended once decided): the last cards are judged on the
+    position after them, which is not over."""
+    log = random_match(Rules.preset("pagat"), seed=2)
+    deal = log.deals[0]
+    short = deal.model_copy(update={"actions": deal.actions[:-cut], "result": None})
+    notes = hindsight_deal("m", log.resolved_rules(), short, 1, kinds={"card"}, from_trick=7)
+    last = len(short.actions) - 1
+    assert [n.action for n in notes][-1] == last
+    whole = hindsight_deal("m", log.resolved_rules(), deal, 1, kinds={"card"}, from_trick=7)
+    assert notes == [n for n in whole if n.action is not None and n.action <= last]
+
+
 def test_a_deal_without_all_its_cards_gets_no_hindsight() -> None:
     log = random_match(Rules.preset("pagat"), seed=1)
     deal = log.deals[0]
