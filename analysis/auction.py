@@ -159,6 +159,12 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
         if verdict is None:
             continue
         explanation = _bid_explanation(verdict, levels, ditto_level)
+        made = {c: m[1] for c, m in verdict.means.items()}
+        good = [lv for lv in levels if made[f"bid {lv}"] >= 0.5]
+        four = [c for c in (context.deal.hands or {})[seat][:4] if c is not None]
+        judgement = None
+        if verdict.best != chosen:
+            judgement = "underbid" if chosen == "pass" else "overbid"
         notes.append(
             make_annotation(
                 context.match_id,
@@ -170,6 +176,9 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 explanation,
                 context.seed,
                 scale,
+                trump=likely_trump(four).value,
+                recommended=f"bid {good[-1]}" if good else "pass",
+                judgement=judgement,
             )
         )
     return notes

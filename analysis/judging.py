@@ -38,6 +38,7 @@ class Judgement(NamedTuple):
     chosen: str
     best: str
     means: dict[str, tuple[float, float]]
+    intervals: dict[str, tuple[float, float]]
     loss: float
     low: float
     high: float
@@ -95,7 +96,11 @@ def _compare(outcomes: Sequence[Outcome], chosen: str) -> Judgement:
     best = max(choices, key=lambda c: (round(means[c][0], 9), round(means[c][1], 9), c == chosen))
     diffs = [o[best][0] - o[chosen][0] for o in outcomes]
     e = estimate(diffs)
-    return Judgement(chosen, best, means, e.mean, e.low, e.high, n)
+    intervals = {}
+    for c in choices:
+        each = estimate([o[c][0] for o in outcomes])
+        intervals[c] = (each.low, each.high)
+    return Judgement(chosen, best, means, intervals, e.mean, e.low, e.high, n)
 
 
 def make_annotation(
@@ -108,9 +113,16 @@ def make_annotation(
     explanation: str,
     seed: int,
     scale: float = 1.0,
+    **extra: object,
 ) -> Annotation:
+    """The record of a sampled judgement; ``extra`` goes into ``detail`` beside the
+    alternatives (each with its 95% interval) and ``secondary``, each alternative's
+    tie-breaking value."""
     alternatives = sorted(
-        (Alternative(c, round(v[0], 6), None, None) for c, v in verdict.means.items()),
+        (
+            Alternative(c, round(v[0], 6), *(round(x, 6) for x in verdict.intervals[c]))
+            for c, v in verdict.means.items()
+        ),
         key=lambda a: -a.value,
     )
     secondary = {c: round(v[1], 6) for c, v in verdict.means.items()}
@@ -132,7 +144,7 @@ def make_annotation(
         ci_high=round(verdict.high, 6),
         label=label_of(verdict.loss, verdict.low, verdict.high, scale, verdict.samples),
         explanation=explanation,
-        detail=detail_json(alternatives, secondary=secondary),
+        detail=detail_json(alternatives, secondary=secondary, **extra),
         seed=seed,
     )
 

@@ -53,6 +53,12 @@ def test_card_and_show_values_are_the_brute_force_values(preset: str) -> None:
                     values = {a.card.text: side(v) for a, v in rated if a.type == "play"}
                     assert note.value_chosen == values[note.chosen]
                     assert note.value_best == max(values.values())
+        detail = json.loads(note.detail)
+        good = [lv for lv in levels if made[f"bid {lv}"] >= 0.5]
+        assert detail["recommended"] == (f"bid {good[-1]}" if good else "pass")
+        assert detail["judgement"] == (
+            None if note.best == note.chosen else "underbid" if note.chosen == "pass" else "overbid"
+        )
                 else:
                     assert note.kind == "show"
                     show = next(side(v) for a, v in rated if a.type == "show")
@@ -329,6 +335,12 @@ def test_bids_trump_and_doubling_are_judged_on_samples(preset: str) -> None:
             assert values[f"bid {lv}"] == pytest.approx(rules.stake * (2 * p - 1), abs=1e-5)
         assert values["pass"] == 0.0
         assert note.value_best == max(values.values())
+        detail = json.loads(note.detail)
+        good = [lv for lv in levels if made[f"bid {lv}"] >= 0.5]
+        assert detail["recommended"] == (f"bid {good[-1]}" if good else "pass")
+        assert detail["judgement"] == (
+            None if note.best == note.chosen else "underbid" if note.chosen == "pass" else "overbid"
+        )
         assert note.unit == "game_points" and note.label is None  # 1 sample: never labelled
     trump = [n for n in notes if n.kind == "trump"]
     assert len(trump) == 1 and trump[0].unit == "make_probability"
