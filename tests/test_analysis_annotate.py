@@ -53,12 +53,6 @@ def test_card_and_show_values_are_the_brute_force_values(preset: str) -> None:
                     values = {a.card.text: side(v) for a, v in rated if a.type == "play"}
                     assert note.value_chosen == values[note.chosen]
                     assert note.value_best == max(values.values())
-        detail = json.loads(note.detail)
-        good = [lv for lv in levels if made[f"bid {lv}"] >= 0.5]
-        assert detail["recommended"] == (f"bid {good[-1]}" if good else "pass")
-        assert detail["judgement"] == (
-            None if note.best == note.chosen else "underbid" if note.chosen == "pass" else "overbid"
-        )
                 else:
                     assert note.kind == "show"
                     show = next(side(v) for a, v in rated if a.type == "show")
