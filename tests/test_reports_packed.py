@@ -243,6 +243,7 @@ def _as_schema_1(db: Path) -> None:
         con.execute(f"ALTER TABLE v1_{view} RENAME TO {view}")
     con.execute("DROP TABLE deal_cards")
     con.execute("ALTER TABLE matches DROP COLUMN content_hash")
+    con.execute("DROP TABLE annotations")
     con.execute("UPDATE warehouse_info SET value = '1' WHERE key = 'schema_version'")
     con.commit()
     con.close()
@@ -258,7 +259,7 @@ def test_a_schema_1_file_is_migrated_to_the_same_rows(
         before = {view: _rows(wh, view) for view in (*COMPARED, "player_stats", "show_decisions")}
     _as_schema_1(db)
     with open_warehouse(db) as wh:
-        assert wh.schema_version == ddl.SCHEMA_VERSION == 4
+        assert wh.schema_version == ddl.SCHEMA_VERSION == 5
         after = {view: _rows(wh, view) for view in before}
         tables = {r[0] for r in wh.query("SELECT table_name FROM duckdb_tables()").rows}
     assert tables == set(ddl.TABLES)

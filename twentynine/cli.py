@@ -39,6 +39,7 @@ from reports.warehouse.store import DEFAULT_DB, load_paths, run_query
 from schema.cards import Seat
 from schema.log import MatchLog, match_json_schema
 from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
+from twentynine.analyze_command import analyze_command
 from twentynine.demo import default_samples, run_demo
 from twentynine.frames import deal_frames, first_finding
 from twentynine.pager import show_deals, show_frames
@@ -663,6 +664,9 @@ def export_command(
         raise fail(str(exc), exc.exit_code) from None
     for line in summary.lines():
         typer.echo(printable(line))
+
+
+app.command("analyze")(analyze_command)
 
 
 @app.command("demo")

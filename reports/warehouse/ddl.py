@@ -6,7 +6,7 @@ page in step). The schema version is stored in ``warehouse_info``; :data:`MIGRAT
 an older file up one version at a time.
 
 >>> SCHEMA_VERSION, [c.name for c in TABLES["pairs"]][:3]
-(4, ['match_id', 'deal_no', 'action_no'])
+(5, ['match_id', 'deal_no', 'action_no'])
 >>> create_table_sql("pairs").splitlines()[0]
 'CREATE TABLE pairs ('
 """
@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import pyarrow as pa
 
-SCHEMA_VERSION: Final = 4
+SCHEMA_VERSION: Final = 5
 """The schema this code writes and reads; a file with a higher one is refused."""
 
 
@@ -334,6 +334,73 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c("severity", "VARCHAR", "`error` or `warning`.", null=False),
         _c("message", "VARCHAR", "What, naming the seat, card or bid and the rule.", null=False),
     ),
+    "annotations": (
+        _c("match_id", "VARCHAR", "The match, as `matches.match_id`.", null=False),
+        _c("deal", "INTEGER", "The deal's number in the match, from 1.", null=False),
+        _c(
+            "action",
+            "INTEGER",
+            "Index of the judged action in the deal's `actions`, from 0; NULL for `par`.",
+        ),
+        _c("seat", "VARCHAR", "Who decided (the caller for `par`)."),
+        _c(
+            "kind",
+            "VARCHAR",
+            "`card`, `show`, `bid` (a bid, pass or ditto), `trump`, `double`, `redouble`, "
+            "`set`, `single_hand` or `par`.",
+            null=False,
+        ),
+        _c(
+            "method",
+            "VARCHAR",
+            "`exact` (hindsight, all cards known) or `sampled` (what the seat knew).",
+            null=False,
+        ),
+        _c(
+            "chosen",
+            "VARCHAR",
+            "What was done: `JS`, `show`, `no show`, `bid 18`, `pass`, "
+            "`trump H`, `double`, `no double`.",
+            null=False,
+        ),
+        _c(
+            "best", "VARCHAR", "The best alternative, same form (= `chosen` when best).", null=False
+        ),
+        _c("value_chosen", "DOUBLE", "Value of the choice, in `unit`.", null=False),
+        _c("value_best", "DOUBLE", "Value of the best alternative, in `unit`.", null=False),
+        _c(
+            "loss",
+            "DOUBLE",
+            "`value_best - value_chosen`, seen from the deciding side (0 or more).",
+            null=False,
+        ),
+        _c(
+            "unit",
+            "VARCHAR",
+            "`card_points`, `make_probability` or `game_points` (expected score).",
+            null=False,
+        ),
+        _c("samples", "INTEGER", "Layouts sampled (sampled annotations only)."),
+        _c("ci_low", "DOUBLE", "Low end of the 95% interval of `loss` (sampled only)."),
+        _c("ci_high", "DOUBLE", "High end of that interval (sampled only)."),
+        _c(
+            "label",
+            "VARCHAR",
+            "`inaccuracy`, `mistake`, `blunder`, or NULL (good enough, or the interval "
+            "straddles a threshold).",
+        ),
+        _c("explanation", "VARCHAR", "One line a player understands.", null=False),
+        _c(
+            "detail",
+            "VARCHAR",
+            "JSON text: `alternatives` (each `choice`, `value`, `ci_low`, `ci_high`), best "
+            "first, and facts of the kind (`par`: `par`, `actual`, `gave_away`).",
+            null=False,
+        ),
+        _c(
+            "seed", "BIGINT", "The seed used: the same seed gives the same annotations.", null=False
+        ),
+    ),
 }
 """Every table, its columns in order."""
 
@@ -475,7 +542,10 @@ PRIMARY_KEYS: Final[dict[str, str]] = {
     "matches": "match_id",
     "players": "player_id",
 }
-LOADED_TABLES: Final[tuple[str, ...]] = tuple(t for t in TABLES if t != "warehouse_info")
+LOADED_TABLES: Final[tuple[str, ...]] = tuple(
+    t for t in TABLES if t not in ("warehouse_info", "annotations")
+)
+"""The tables a load fills (``annotations`` is filled by ``twentynine analyze``)."""
 
 
 def create_table_sql(table: str) -> str:
@@ -967,6 +1037,26 @@ FROM per_deal
 JOIN players a ON a.player_id = player_a
 JOIN players b ON b.player_id = player_b
 GROUP BY ALL""",
+    "player_analysis": """
+WITH judged AS (
+    SELECT mp.player_id, a.kind, a.method, a.loss, a.label
+    FROM annotations a
+    JOIN match_players mp ON mp.match_id = a.match_id AND mp.seat = a.seat
+    WHERE a.kind <> 'par'
+)
+SELECT j.player_id, pl.name,
+    count(*) FILTER (kind = 'card' AND method = 'exact') AS cards_judged,
+    avg(loss) FILTER (kind = 'card' AND method = 'exact') AS average_card_loss,
+    count(*) FILTER (kind = 'show' AND method = 'exact') AS shows_judged,
+    avg(loss) FILTER (kind = 'show' AND method = 'exact') AS average_show_loss,
+    count(*) FILTER (method = 'sampled') AS decisions_sampled,
+    count(*) FILTER (method = 'sampled' AND label = 'inaccuracy') AS inaccuracies,
+    count(*) FILTER (method = 'sampled' AND label = 'mistake') AS mistakes,
+    count(*) FILTER (method = 'sampled' AND label = 'blunder') AS blunders,
+    count(*) FILTER (method = 'exact' AND label = 'blunder') AS exact_blunders
+FROM judged j
+JOIN players pl USING (player_id)
+GROUP BY ALL""",
 }
 """Every view and its query; ``player_deals`` is the building block of the statistics."""
 
@@ -1103,7 +1193,17 @@ def _content_hash_v3(con: Any) -> None:
             con.execute(f"ALTER TABLE {table} ALTER COLUMN {column} SET DATA TYPE INTEGER")
 
 
-MIGRATIONS: Final[dict[int, Migration]] = {1: _pack_v1, 2: _stats_views_v2, 3: _content_hash_v3}
+def _add_annotations(con: Any) -> None:
+    """Version 4 to 5: the `annotations` table (`twentynine analyze`)."""
+    con.execute(create_table_sql("annotations"))
+
+
+MIGRATIONS: Final[dict[int, Migration]] = {
+    1: _pack_v1,
+    2: _stats_views_v2,
+    3: _content_hash_v3,
+    4: _add_annotations,
+}
 """``MIGRATIONS[v]`` takes a connection from schema version ``v`` to ``v + 1`` (in the
 loader's transaction); the views are re-created afterwards."""
 

@@ -1,0 +1,144 @@
+"""Fair annotations: each decision judged on what the deciding seat could know.
+
+For a decision, :mod:`analysis.sampling` deals the cards the seat could not see, many
+times; every layout is solved double dummy for every alternative, and
+:mod:`analysis.judging` compares the alternatives on the same layouts. This module judges
+the show decisions; :mod:`analysis.auction` the bids, trump choice and doubling.
+
+>>> from replay import random_match
+>>> from schema import Rules
+>>> log = random_match(Rules.preset("bhoos"), seed=4)
+>>> fair_deal("m", log.resolved_rules(), log.deals[0], 1, kinds={"card"}, samples=4)
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from analysis.annotate import Annotation
+from analysis.auction import AUCTION_KINDS, auction_notes
+from analysis.judging import (
+    DealContext,
+    Judgement,
+    Outcome,
+    judge,
+    make_annotation,
+    seat_has_cards,
+)
+from analysis.positions import Position, deal_positions, full_play_rules
+from analysis.solver import caller_team, solve
+from replay import DealState
+from schema.log import Deal
+from schema.rules import Rules
+
+FAIR_KINDS = frozenset({"show"}) | AUCTION_KINDS
+"""The kinds judged on samples of what the deciding seat knew."""
+
+
+def fair_deal(
+    match_id: str,
+    rules: Rules,
+    deal: Deal,
+    number: int,
+    *,
+    kinds: Collection[str] = FAIR_KINDS,
+    samples: int = 32,
+    seed: int = 0,
+    from_trick: int = 1,
+) -> list[Annotation]:
+    """The sampled annotations of one deal (a seat's decisions need its own cards in the log).
+
+    ``from_trick`` (1-based) judges only the show decisions of that trick on, and leaves the
+    auction out unless it is 1 (tests use endings, cheap to solve).
+    """
+    notes: list[Annotation] = []
+    rules = full_play_rules(rules)
+    positions = list(deal_positions(rules, deal, number))
+    context = DealContext(match_id, rules, deal, number, samples, seed)
+    for pos in positions:
+        if not seat_has_cards(deal, pos):
+            continue
+        tricks_done = len(pos.state.seat_view().tricks)
+        if "show" in kinds and tricks_done + 1 >= from_trick and _could_show(pos):
+            note = _show_decision(context, pos)
+            if note is not None:
+                notes.append(note)
+    if AUCTION_KINDS.intersection(kinds) and from_trick <= 1:
+        notes += auction_notes(context, positions, kinds)
+    return notes
+
+
+def _could_show(pos: Position) -> bool:
+    state = pos.state
+    if state.phase_name != "play" or state.is_over or state.current_seat is not pos.action.seat:
+        return False
+    if pos.action.type not in ("play", "show"):
+        return False
+    return any(a.type == "show" for a in state.legal_actions(pos.action.seat))
+
+
+def _goal(state: DealState, team_is_caller: bool, caller_points: int) -> float:
+    target = state.seat_view().target or 0
+    made = caller_points >= target
+    return 1.0 if made == team_is_caller else 0.0
+
+
+def _show_decision(context: DealContext, pos: Position) -> Annotation | None:
+    seat = pos.action.seat
+    chosen = "show" if pos.action.type == "show" else "no show"
+
+    def draw(k: int) -> Outcome | None:
+        layout = context.layout(pos.at, seat, k)
+        if layout is None:
+            return None
+        state = layout.state
+        solution = solve(state)
+        shows = [v for a, v in solution.actions if a.type == "show"]
+        plays = [v for a, v in solution.actions if a.type == "play"]
+        if not shows or not plays:
+            return None
+        mine = seat.team is caller_team(state)
+        total = state.rules.total_points
+        best_play = max(plays) if mine else min(plays)
+
+        def side(v: int) -> float:
+            return float(v if mine else total - v)
+
+        return {
+            "show": (_goal(state, mine, shows[0]), side(shows[0])),
+            "no show": (_goal(state, mine, best_play), side(best_play)),
+        }
+
+    verdict = judge(draw, chosen, context.samples)
+    if verdict is None:
+        return None
+    return make_annotation(
+        context.match_id,
+        context.number,
+        pos,
+        "show",
+        "make_probability",
+        verdict,
+        _show_explanation(pos, verdict),
+        context.seed,
+    )
+
+
+def _show_explanation(pos: Position, verdict: Judgement) -> str:
+    state = pos.state
+    caller = state.caller_seat
+    mine = caller is not None and pos.action.seat.team is caller.team
+    goal = "the contract" if mine else "beating the contract"
+    ask, play = verdict.means["show"], verdict.means["no show"]
+    if abs(ask[0] - play[0]) < 1e-9:
+        if abs(ask[1] - play[1]) < 0.05:
+            return f"asking or playing on made no difference here ({goal}: {ask[0]:.0%})"
+        better = "asking" if ask[1] > play[1] else "playing on"
+        return (
+            f"{goal} {ask[0]:.0%} either way; {better} kept "
+            f"{abs(ask[1] - play[1]):.1f} more card points on average"
+        )
+    better, worse = ("asking", "playing on") if ask[0] > play[0] else ("playing on", "asking")
+    hi, lo = max(ask[0], play[0]), min(ask[0], play[0])
+    return f"{better} made {goal} {hi - lo:.0%} likelier than {worse} ({hi:.0%} against {lo:.0%})"

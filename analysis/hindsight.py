@@ -1,0 +1,390 @@
+"""Hindsight annotations: every card and show judged with all cards known (double dummy).
+
+For each card played, the points it lost against the best card; at each moment a seat
+could ask for the trump, the value of asking and of playing on; per deal the par (the
+caller's side's points with best play from the first lead, the trump chosen) with the par
+of every other trump the caller could have chosen, and the points each side gave away.
+Values are a side's final card points with best play by both sides from there on, seen
+from the side that decides (the caller's side's value, or what is left to the defenders:
+the total minus it).
+
+>>> from replay import random_match
+>>> from schema import Rules
+>>> log = random_match(Rules.preset("bhoos"), seed=4)
+>>> notes = hindsight_deal("m", log.resolved_rules(), log.deals[0], 1, from_trick=7)
+>>> {n.kind for n in notes} <= {"card", "show"}, all(n.loss >= 0 for n in notes)
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from analysis.annotate import Alternative, Annotation, detail_json
+from analysis.positions import (
+    LADDER_TYPES,
+    Position,
+    all_hands_known,
+    deal_positions,
+    full_play_rules,
+    replay_from,
+)
+from analysis.reference import searched_actions
+from analysis.solver import Solution, caller_team, solve
+from replay import DealState
+from schema.cards import Team
+from schema.log import Action, Deal, PlayAction, TrumpAction
+from schema.rules import Rules
+
+HINDSIGHT_KINDS = frozenset({"card", "show", "par"})
+
+
+def action_text(action: Action) -> str:
+    """A play or show as the annotations write it: the card (``JH``) or ``show``.
+
+    >>> from schema.cards import Card, Seat
+    >>> from schema.log import PlayAction
+    >>> action_text(PlayAction(seat=Seat.N, card="JH"))
+    'JH'
+    """
+    if action.type == "play":
+        return action.card.text
+    if action.type == "trump":
+        return trump_text(action)
+    return action.type
+
+
+def trump_text(action: TrumpAction) -> str:
+    """A trump choice as the annotations write it: ``trump H``, ``seventh card``, ``no trump``.
+
+    >>> from schema.cards import Seat, Suit
+    >>> trump_text(TrumpAction(seat=Seat.N, suit=Suit.HEARTS))
+    'trump H'
+    """
+    if action.mode == "no_trump":
+        return "no trump"
+    if action.seventh:
+        return "seventh card"
+    text = f"trump {action.suit.value}" if action.suit is not None else "trump ?"
+    if action.mode == "reverse":
+        text = "reverse " + text
+    if action.card is not None:
+        text += f" ({action.card.text})"
+    return text
+
+
+def side_value(state: DealState, team: Team, caller_points: int) -> int:
+    """A caller's-side value seen from ``team``: itself, or the total minus it."""
+    if team is caller_team(state):
+        return caller_points
+    return state.rules.total_points - caller_points
+
+
+def hindsight_deal(
+    match_id: str,
+    rules: Rules,
+    deal: Deal,
+    number: int,
+    *,
+    kinds: Collection[str] = HINDSIGHT_KINDS,
+    seed: int = 0,
+    from_trick: int = 1,
+) -> list[Annotation]:
+    """The exact annotations of one deal (none when the log lacks any of the 32 cards).
+
+    ``from_trick`` (1-based) judges only the cards and shows of that trick on, and leaves
+    the par out unless it is 1 (the endings are cheap to solve: tests use that).
+    """
+    if not all_hands_known(deal):
+        return []
+    rules = full_play_rules(rules)
+    notes: list[Annotation] = []
+    losses: dict[Team, float] = {Team.NS: 0.0, Team.EW: 0.0}
+    positions = list(deal_positions(rules, deal, number))
+    solver = _Solver(positions)
+    lead: Position | None = None
+    for pos in positions:
+        state, action = pos.state, pos.action
+        if action.type not in ("play", "show") or state.phase_name != "play":
+            continue
+        if state.is_over or state.caller_seat is None or state.current_seat is not action.seat:
+            continue
+        if lead is None:
+            lead = pos
+        if len(state.seat_view().tricks) + 1 < from_trick:
+            continue
+        solution = solver.at(pos.at)
+        if not solution.actions:
+            continue
+        show = _show_note(match_id, number, pos, solution, seed)
+        if show is not None:
+            losses[action.seat.team] += show.loss
+            if "show" in kinds:
+                notes.append(show)
+        if action.type == "play":
+            card = _card_note(match_id, number, pos, solution, seed)
+            if card is not None:
+                losses[action.seat.team] += card.loss
+                if "card" in kinds:
+                    notes.append(card)
+    if "par" in kinds and from_trick <= 1 and lead is not None:
+        par = _par_note(match_id, number, solver, lead, losses, seed)
+        if par is not None:
+            notes.append(par)
+    return notes
+
+
+class _Solver:
+    """Solutions of a deal's positions, each solved once; a forced move (one legal card)
+    takes its value from the position after it rather than from a search of its own."""
+
+    def __init__(self, positions: Sequence[Position]) -> None:
+        self.positions = positions
+        self.solved: dict[int, Solution] = {}
+
+    def at(self, at: int) -> Solution:
+        """The solution of the position before action ``at``."""
+        if at in self.solved:
+            return self.solved[at]
+        state = self.positions[at].state
+        moves = searched_actions(state)
+        if len(moves) == 1:
+            solution = Solution(self.value_after(at), ((moves[0], self.value_after(at)),))
+        else:
+            solution = solve(state)
+        self.solved[at] = solution
+        return solution
+
+    def value_after(self, at: int) -> int:
+        """The caller's side's value once action ``at`` is made."""
+        following = at + 1
+        if following < len(self.positions):
+            after = self.positions[following].state
+        else:  # the record stops here: finished, or cut, or ended once decided
+            after = self.positions[at].state.copy()
+            after.apply(self.positions[at].action)
+        if after.is_over or after.current_seat is None:
+            return after.points_of(caller_team(after))
+        if following < len(self.positions) and searched_actions(after):
+            return self.at(following).value
+        return solve(after).value
+
+
+def _values(pos: Position, solution: Solution) -> list[tuple[Action, int]]:
+    """The legal moves with their values seen from the side to move, best first."""
+    team = pos.action.seat.team
+    return [(a, side_value(pos.state, team, v)) for a, v in solution.actions]
+
+
+def _exact_label(pos: Position, best: int, chosen: int) -> str | None:
+    """``blunder`` when the move turns the double-dummy result against the side that made it."""
+    state = pos.state
+    view = state.seat_view()
+    if view.single is not None or view.target is None:
+        return None
+    team = pos.action.seat.team
+    caller = caller_team(state)
+    total = state.rules.total_points
+    target = view.target
+
+    def made(value: int) -> bool:
+        caller_points = value if team is caller else total - value
+        return caller_points >= target
+
+    goal_best = made(best) if team is caller else not made(best)
+    goal_chosen = made(chosen) if team is caller else not made(chosen)
+    return "blunder" if goal_best and not goal_chosen else None
+
+
+def _card_note(
+    match_id: str, number: int, pos: Position, solution: Solution, seed: int
+) -> Annotation | None:
+    action = pos.action
+    cards = [(a, v) for a, v in _values(pos, solution) if a.type == "play"]
+    if not isinstance(action, PlayAction):
+        return None
+    chosen = next(
+        (v for a, v in cards if isinstance(a, PlayAction) and a.card is action.card), None
+    )
+    if chosen is None or not cards:
+        return None
+    best_action, best = max(cards, key=lambda pair: pair[1])
+    played = action_text(action)
+    best_text = played if chosen == best else action_text(best_action)
+    team = action.seat.team.value
+    if chosen == best:
+        explanation = f"{played} was a best card: {team} keeps {best} points with best play"
+    else:
+        explanation = (
+            f"{played} gave away {best - chosen} points: {best_text} kept {best} for {team}, "
+            f"{played} leaves {chosen}"
+        )
+    alternatives = [Alternative(action_text(a), float(v)) for a, v in cards]
+    return Annotation(
+        match_id=match_id,
+        deal=number,
+        action=pos.at,
+        seat=action.seat.value,
+        kind="card",
+        method="exact",
+        chosen=played,
+        best=best_text,
+        value_chosen=float(chosen),
+        value_best=float(best),
+        loss=float(best - chosen),
+        unit="card_points",
+        samples=None,
+        ci_low=None,
+        ci_high=None,
+        label=_exact_label(pos, best, chosen),
+        explanation=explanation,
+        detail=detail_json(alternatives),
+        seed=seed,
+    )
+
+
+def _show_note(
+    match_id: str, number: int, pos: Position, solution: Solution, seed: int
+) -> Annotation | None:
+    """The show decision, when the seat to move could ask for (or show) the trump."""
+    values = _values(pos, solution)
+    shows = [v for a, v in values if a.type == "show"]
+    plays = [v for a, v in values if a.type == "play"]
+    if not shows or not plays:
+        return None
+    show_value, play_value = shows[0], max(plays)
+    asked = pos.action.type == "show"
+    chosen, other = ("show", "no show") if asked else ("no show", "show")
+    value_chosen = show_value if asked else play_value
+    value_other = play_value if asked else show_value
+    best_value = max(value_chosen, value_other)
+    best = chosen if value_chosen >= value_other else other
+    team = pos.action.seat.team.value
+    if show_value == play_value:
+        explanation = f"asking or playing on: {team} keeps {show_value} points either way"
+    else:
+        explanation = (
+            f"asking for the trump here keeps {show_value} points for {team}, "
+            f"playing on {play_value}"
+        )
+    alternatives = sorted(
+        [Alternative("show", float(show_value)), Alternative("no show", float(play_value))],
+        key=lambda a: -a.value,
+    )
+    return Annotation(
+        match_id=match_id,
+        deal=number,
+        action=pos.at,
+        seat=pos.action.seat.value,
+        kind="show",
+        method="exact",
+        chosen=chosen,
+        best=best,
+        value_chosen=float(value_chosen),
+        value_best=float(best_value),
+        loss=float(best_value - value_chosen),
+        unit="card_points",
+        samples=None,
+        ci_low=None,
+        ci_high=None,
+        label=_exact_label(pos, best_value, value_chosen),
+        explanation=explanation,
+        detail=detail_json(alternatives),
+        seed=seed,
+    )
+
+
+def trump_alternatives(
+    positions: Sequence[Position], lead: Position
+) -> list[tuple[Action, DealState]]:
+    """Every trump choice the caller had, each with the first-lead position it leads to.
+
+    The actions between the trump choice and the first lead (doubling, single hand) are
+    replayed where still legal; a choice that throws the deal in is left out.
+    """
+    at_trump = next((p for p in positions if p.action.type == "trump"), None)
+    if at_trump is None:
+        return []
+    between = [p.action for p in positions[at_trump.at + 1 : lead.at]]
+    out: list[tuple[Action, DealState]] = []
+    for choice in at_trump.state.legal_actions():
+        if choice.type != "trump":
+            continue
+        state = at_trump.state.copy()
+        state.apply(choice)
+        for action in between:
+            if state.check(action) is None:
+                state.apply(action)
+            if action.type not in LADDER_TYPES:
+                state.end_doubling()
+        state.end_doubling()
+        if state.is_over or state.phase_name != "play":
+            continue
+        out.append((choice, state))
+    return out
+
+
+def _par_note(
+    match_id: str,
+    number: int,
+    solver: _Solver,
+    lead: Position,
+    losses: dict[Team, float],
+    seed: int,
+) -> Annotation | None:
+    state = lead.state
+    caller = state.caller_seat
+    if caller is None:
+        return None
+    positions = solver.positions
+    par = solver.at(lead.at).value
+    chosen_trump = next((p.action for p in positions if p.action.type == "trump"), None)
+    chosen_text = action_text(chosen_trump) if chosen_trump is not None else "as played"
+    alternatives: list[Alternative] = [Alternative(chosen_text, float(par))]
+    if state.seat_view().single is None:
+        for choice, alt_state in trump_alternatives(positions, lead):
+            text = action_text(choice)
+            if text != chosen_text:
+                alternatives.append(Alternative(text, float(solve(alt_state).value)))
+    alternatives.sort(key=lambda a: -a.value)
+    best = alternatives[0]
+    if best.value == par:
+        best = Alternative(chosen_text, float(par))
+    final = _final_points(positions, state)
+    team = caller.team
+    gave = {t.value: losses[t] for t in (Team.NS, Team.EW)}
+    explanation = (
+        f"par {par} for {team.value} with {chosen_text}"
+        + (f" ({best.choice}: {best.value:g})" if best.choice != chosen_text else "")
+        + f"; {team.value} took {final}; NS gave away {gave['NS']:g}, EW {gave['EW']:g}"
+    )
+    return Annotation(
+        match_id=match_id,
+        deal=number,
+        action=None,
+        seat=caller.value,
+        kind="par",
+        method="exact",
+        chosen=chosen_text,
+        best=best.choice,
+        value_chosen=float(par),
+        value_best=best.value,
+        loss=best.value - par,
+        unit="card_points",
+        samples=None,
+        ci_low=None,
+        ci_high=None,
+        label=None,
+        explanation=explanation,
+        detail=detail_json(alternatives, par=par, actual=final, gave_away=gave),
+        seed=seed,
+    )
+
+
+def _final_points(positions: Sequence[Position], lead: DealState) -> int:
+    """The caller's side's card points at the end of the record."""
+    last = positions[-1]
+    state = last.state.copy()
+    for _ in replay_from(state, [last.action]):
+        pass
+    return state.points_of(caller_team(lead))

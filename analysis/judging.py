@@ -1,0 +1,175 @@
+"""Comparing a decision's alternatives on the same sampled layouts, and labelling the result.
+
+Sample ``k`` of a decision comes from its own seeded generator (:func:`sample_rng`), so
+adding samples keeps the first ones, and the same seed gives the same annotations on any
+executor. Alternatives are compared on the same layouts (common random numbers): their
+difference is measured far more precisely than each value alone.
+
+>>> verdict = judge(lambda k: {"a": (1.0, 0.0), "b": (float(k % 2), 0.0)}, "b", 8)
+>>> verdict.best, verdict.loss, verdict.samples  # 8 left the blunder line in doubt
+('a', 0.5, 20)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from analysis.annotate import Alternative, Annotation, detail_json
+from analysis.labels import estimate, label_of, straddles
+from analysis.positions import Position
+from analysis.sampling import Layout, sample_layouts
+from schema.cards import Seat
+from schema.log import Deal
+from schema.rules import Rules
+
+CAP_FACTOR = 4
+"""A decision in doubt gets up to this many times the starting samples."""
+
+Outcome = dict[str, tuple[float, float]]
+"""Per alternative, on one layout: (the value judged, the value that breaks ties)."""
+
+
+class Judgement(NamedTuple):
+    """Alternatives compared on the same samples."""
+
+    chosen: str
+    best: str
+    means: dict[str, tuple[float, float]]
+    intervals: dict[str, tuple[float, float]]
+    loss: float
+    low: float
+    high: float
+    samples: int
+
+
+def sample_rng(
+    seed: int, match_id: str, deal: int, action: int, seat: str, k: int
+) -> random.Random:
+    """The generator of sample ``k`` of one decision (stable across runs and machines).
+
+    >>> sample_rng(0, "m", 1, 5, "N", 0).random() == sample_rng(0, "m", 1, 5, "N", 0).random()
+    True
+    """
+    key = f"{seed}|{match_id}|{deal}|{action}|{seat}|{k}".encode()
+    return random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
+
+
+def judge(
+    draw: Callable[[int], Outcome | None],
+    chosen: str,
+    samples: int,
+    *,
+    scale: float = 1.0,
+) -> Judgement | None:
+    """Compare the alternatives over samples ``draw(0)``, ``draw(1)``, ...; more while the
+    loss's interval straddles a label threshold (times ``scale``), up to a cap.
+
+    ``draw(k)`` gives each alternative's values on layout ``k`` (None: no layout found).
+    """
+    outcomes: list[Outcome] = []
+    k = 0
+    cap = samples * CAP_FACTOR
+    batch = samples
+    while True:
+        for _ in range(batch):
+            outcome = draw(k)
+            k += 1
+            if outcome is not None and chosen in outcome:
+                outcomes.append(outcome)
+        if not outcomes:
+            return None
+        result = _compare(outcomes, chosen)
+        if not straddles(result.low, result.high, scale) or k >= cap:
+            return result
+        batch = max(1, samples // 2)
+
+
+def _compare(outcomes: Sequence[Outcome], chosen: str) -> Judgement:
+    choices = [c for c in outcomes[0] if all(c in o for o in outcomes)]
+    n = len(outcomes)
+    means = {
+        c: (sum(o[c][0] for o in outcomes) / n, sum(o[c][1] for o in outcomes) / n) for c in choices
+    }
+    best = max(choices, key=lambda c: (round(means[c][0], 9), round(means[c][1], 9), c == chosen))
+    diffs = [o[best][0] - o[chosen][0] for o in outcomes]
+    e = estimate(diffs)
+    intervals = {}
+    for c in choices:
+        each = estimate([o[c][0] for o in outcomes])
+        intervals[c] = (each.low, each.high)
+    return Judgement(chosen, best, means, intervals, e.mean, e.low, e.high, n)
+
+
+def make_annotation(
+    match_id: str,
+    number: int,
+    pos: Position,
+    kind: str,
+    unit: str,
+    verdict: Judgement,
+    explanation: str,
+    seed: int,
+    scale: float = 1.0,
+    **extra: object,
+) -> Annotation:
+    """The record of a sampled judgement; ``extra`` goes into ``detail`` beside the
+    alternatives (each with its 95% interval) and ``secondary``, each alternative's
+    tie-breaking value."""
+    alternatives = sorted(
+        (
+            Alternative(c, round(v[0], 6), *(round(x, 6) for x in verdict.intervals[c]))
+            for c, v in verdict.means.items()
+        ),
+        key=lambda a: -a.value,
+    )
+    secondary = {c: round(v[1], 6) for c, v in verdict.means.items()}
+    return Annotation(
+        match_id=match_id,
+        deal=number,
+        action=pos.at,
+        seat=pos.action.seat.value,
+        kind=kind,
+        method="sampled",
+        chosen=verdict.chosen,
+        best=verdict.best,
+        value_chosen=round(verdict.means[verdict.chosen][0], 6),
+        value_best=round(verdict.means[verdict.best][0], 6),
+        loss=round(max(verdict.loss, 0.0), 6),
+        unit=unit,
+        samples=verdict.samples,
+        ci_low=round(verdict.low, 6),
+        ci_high=round(verdict.high, 6),
+        label=label_of(verdict.loss, verdict.low, verdict.high, scale, verdict.samples),
+        explanation=explanation,
+        detail=detail_json(alternatives, secondary=secondary, **extra),
+        seed=seed,
+    )
+
+
+def seat_has_cards(deal: Deal, pos: Position) -> bool:
+    hands = deal.hands or {}
+    return None not in hands.get(pos.action.seat, [None])
+
+
+class DealContext(NamedTuple):
+    """One deal under analysis: what every decision of it needs to draw its samples."""
+
+    match_id: str
+    rules: Rules
+    deal: Deal
+    number: int
+    samples: int
+    seed: int
+
+    def layout(
+        self, index: int, seat: Seat, k: int, *, keep_doubling: bool = False
+    ) -> Layout | None:
+        """Layout ``k`` of ``seat``'s view before action ``index`` (None: none found)."""
+        rng = sample_rng(self.seed, self.match_id, self.number, index, seat.value, k)
+        found = sample_layouts(
+            self.rules, self.deal, self.number, index, seat, rng, 1, keep_doubling=keep_doubling
+        )
+        return found[0] if found else None

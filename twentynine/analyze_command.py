@@ -1,0 +1,186 @@
+"""``twentynine analyze``: annotate matches, store the annotations or write them as JSON lines.
+
+The walk: the importers read the matches, :mod:`analysis.run` annotates them deal by deal
+through an executor (processes here, or a Dask cluster), and the warehouse stores each
+match's annotations whole. cli.py registers :func:`analyze_command`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import orjson
+import typer
+from rich.console import Console
+
+from analysis.annotate import Annotation
+from analysis.run import DEFAULT_SAMPLES, AnalysisOptions, annotate_matches, parse_only
+from importers.formats import expand_inputs, read_any
+from reports.warehouse.annotations import replace_annotations
+from reports.warehouse.errors import WarehouseError
+from reports.warehouse.store import open_warehouse
+from schema.log import MatchLog
+from twentynine.textout import plural
+
+LABEL_WORDS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    from twentynine.cli import fail  # cli.py imports this module: import it when used
+
+    return fail(message, code)
+
+
+def analyze_command(
+    paths: Annotated[list[str], typer.Argument(help="Files or folders of match logs; - is stdin.")],
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="Store in this DuckDB warehouse (else JSON lines to stdout)."),
+    ] = None,
+    samples: Annotated[
+        int, typer.Option("--samples", min=1, help="Samples a fair decision starts with.")
+    ] = DEFAULT_SAMPLES,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Worker processes.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Same seed, same annotations.")] = 0,
+    only: Annotated[
+        str | None,
+        typer.Option("--only", help="Comma-separated: bids, shows, cards, trumps, doubles."),
+    ] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option("--cluster", help="A Dask scheduler's address (the 'cluster' extra)."),
+    ] = None,
+    from_format: Annotated[
+        str | None, typer.Option("--from", help="The input format; detected when not given.")
+    ] = None,
+) -> None:
+    """Annotate every card, show, bid, trump choice and double (docs/analysis.md).
+
+    Exit status: 0 done, 2 an input or the warehouse could not be used (matches already
+    stored keep their annotations).
+    """
+    try:
+        kinds = parse_only(only)
+    except ValueError as exc:
+        raise _fail(f"--only: {exc}") from None
+    options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed)
+    matches, unreadable = _read_matches(paths, from_format)
+    if not matches:
+        raise typer.Exit(2)  # each unreadable input has had its line
+    deals = sum(len(m.deals) for m in matches)
+    counts: Counter[str] = Counter()
+    card_losses: list[float] = []
+    try:
+        with _executor(jobs, cluster) as pool, _progress(deals) as tick:
+            results = annotate_matches(matches, options, pool, on_deal=tick)
+            if db is None:
+                for _, notes in results:
+                    _tally(notes, counts, card_losses)
+                    for note in notes:
+                        sys.stdout.write(orjson.dumps(note.as_dict()).decode() + "\n")
+            else:
+                with open_warehouse(db) as wh:
+                    wh.load(matches)
+                    for match_id, notes in results:
+                        replace_annotations(wh, match_id, notes)
+                        _tally(notes, counts, card_losses)
+    except WarehouseError as exc:
+        raise _fail(str(exc), exc.exit_code) from None
+    typer.echo(_summary(len(matches), deals, counts, card_losses, db), err=True)
+    if unreadable:
+        raise typer.Exit(2)
+
+
+def _read_matches(paths: list[str], from_format: str | None) -> tuple[list[MatchLog], int]:
+    files = expand_inputs(paths)
+    if not files:
+        raise _fail("no match logs found in " + ", ".join(paths))
+    matches: list[MatchLog] = []
+    unreadable = 0
+    try:
+        for file in files:
+            for record in read_any(file, from_format):
+                if record.match is None:
+                    unreadable += 1
+                    for problem in record.problems:
+                        typer.echo(str(problem), err=True)
+                    continue
+                matches.append(record.match)
+    except ValueError as exc:  # an unknown --from
+        raise _fail(str(exc)) from None
+    return matches, unreadable
+
+
+@contextmanager
+def _executor(jobs: int, cluster: str | None) -> Iterator[Executor | None]:
+    """Processes on this machine (none for one job), or a Dask cluster's executor."""
+    if cluster is not None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise _fail("--cluster needs Dask distributed: install the 'cluster' extra") from None
+        try:
+            client = Client(cluster, timeout="5s")  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError) as exc:
+            raise _fail(f"--cluster {cluster}: cannot reach the scheduler ({exc})") from None
+        try:
+            yield client.get_executor()  # type: ignore[no-untyped-call]
+        finally:
+            client.close()  # type: ignore[no-untyped-call]
+        return
+    if jobs == 1:
+        yield None
+        return
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    try:
+        yield pool
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Callable[[], None] | None]:
+    """A progress bar of deals on standard error when that is a terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("analysing deals", total=total)
+        yield lambda: progress.advance(task)
+
+
+def _tally(notes: list[Annotation], counts: Counter[str], card_losses: list[float]) -> None:
+    for note in notes:
+        counts[note.kind] += 1
+        if note.label:
+            counts[note.label] += 1
+        if note.kind == "card" and note.method == "exact":
+            card_losses.append(note.loss)
+
+
+def _summary(
+    matches: int, deals: int, counts: Counter[str], card_losses: list[float], db: Path | None
+) -> str:
+    total = sum(v for k, v in counts.items() if k not in LABEL_WORDS)
+    text = f"{plural(matches, 'match')}, {plural(deals, 'deal')}: {plural(total, 'annotation')}"
+    if card_losses:
+        average = sum(card_losses) / len(card_losses)
+        text += f"; {plural(len(card_losses), 'card')} judged, {average:.2f} points lost a card"
+    labels = [
+        f"{counts[k]} {k if counts[k] == 1 else many}"
+        for k, many in LABEL_WORDS.items()
+        if counts[k]
+    ]
+    if labels:
+        text += "; " + ", ".join(labels)
+    if db is not None:
+        text += f" -> {db}"
+    return text
