@@ -19,11 +19,12 @@ def test_demo_runs_every_step_from_any_folder(
     out = Path("out")
     result = runner.invoke(app, ["demo", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    for step in range(1, 11):
+    for step in range(1, 12):
         assert f"== {step}." in result.stdout
     for report in ("match.html", "players.html"):
         assert f"{out / report}" in result.stdout
         assert (out / report).read_text().startswith("<!DOCTYPE html>")
+    assert "annotations (" in result.stdout and "not analyzed" not in result.stdout
     assert "again: " in result.stdout and " 0 stored (0 deals" in result.stdout
     assert "DIFFERENT" not in result.stdout
     assert (out / "imported.jsonl").stat().st_size > 0

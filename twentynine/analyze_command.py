@@ -20,13 +20,19 @@ import typer
 from rich.console import Console
 
 from analysis.annotate import Annotation
-from analysis.run import DEFAULT_SAMPLES, AnalysisOptions, annotate_matches, parse_only
-from importers.formats import expand_inputs, read_any
+from analysis.run import (
+    DEFAULT_SAMPLES,
+    ONLY_GROUPS,
+    AnalysisOptions,
+    annotate_matches,
+    parse_only,
+)
+from importers.formats import FORMAT_NAMES, expand_inputs, read_any
 from reports.warehouse.annotations import replace_annotations
 from reports.warehouse.errors import WarehouseError
 from reports.warehouse.store import open_warehouse
 from schema.log import MatchLog
-from twentynine.textout import plural
+from twentynine.textout import error_line, plural
 
 LABEL_WORDS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
@@ -38,32 +44,58 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def analyze_command(
-    paths: Annotated[list[str], typer.Argument(help="Files or folders of match logs; - is stdin.")],
+    paths: Annotated[
+        list[str],
+        typer.Argument(metavar="PATH", help="Files or folders of match logs; - is stdin."),
+    ],
     db: Annotated[
         Path | None,
-        typer.Option("--db", help="Store in this DuckDB warehouse (else JSON lines to stdout)."),
+        typer.Option(
+            "--db",
+            metavar="FILE",
+            help="Store in this DuckDB warehouse (else JSON lines to stdout).",
+        ),
     ] = None,
     samples: Annotated[
-        int, typer.Option("--samples", min=1, help="Samples a fair decision starts with.")
+        int,
+        typer.Option("--samples", min=1, metavar="N", help="Samples a fair decision starts with."),
     ] = DEFAULT_SAMPLES,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Worker processes.")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="Same seed, same annotations.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, metavar="J", help="Worker processes.")] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="S", help="Same seed, same annotations.")
+    ] = 0,
     only: Annotated[
         str | None,
-        typer.Option("--only", help="Comma-separated: bids, shows, cards, trumps, doubles."),
+        typer.Option(
+            "--only",
+            metavar="GROUPS",
+            help=f"Comma-separated, of: {', '.join(ONLY_GROUPS)}.",
+        ),
     ] = None,
     cluster: Annotated[
         str | None,
-        typer.Option("--cluster", help="A Dask scheduler's address (the 'cluster' extra)."),
+        typer.Option(
+            "--cluster",
+            metavar="ADDRESS",
+            help="A Dask scheduler's address, e.g. tcp://127.0.0.1:8786 (the 'cluster' extra).",
+        ),
     ] = None,
     from_format: Annotated[
-        str | None, typer.Option("--from", help="The input format; detected when not given.")
+        str | None,
+        typer.Option(
+            "--from",
+            metavar="FORMAT",
+            help=f"The input format, of: {', '.join(FORMAT_NAMES)}; detected when not given.",
+        ),
     ] = None,
 ) -> None:
     """Annotate every card, show, bid, trump choice and double (docs/analysis.md).
 
     Exit status: 0 done, 2 an input or the warehouse could not be used (matches already
     stored keep their annotations).
+
+    \b
+    Example: twentynine analyze sample_logs/bangladesh.json --db club.duckdb --only cards,shows
     """
     try:
         kinds = parse_only(only)
@@ -109,7 +141,7 @@ def _read_matches(paths: list[str], from_format: str | None) -> tuple[list[Match
                 if record.match is None:
                     unreadable += 1
                     for problem in record.problems:
-                        typer.echo(str(problem), err=True)
+                        typer.echo(error_line(str(problem)), err=True)
                     continue
                 matches.append(record.match)
     except ValueError as exc:  # an unknown --from

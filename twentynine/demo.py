@@ -13,11 +13,13 @@ from pathlib import Path
 
 import orjson
 
+from analysis.run import AnalysisOptions, annotate_matches
 from importers.errors import InputProblem
 from importers.formats import expand_inputs, import_paths, read_any, write_matches
 from replay import Finding, audit_match, deal_steps
 from replay.selfplay import simulate_matches
 from reports.html.annotations import read_annotations
+from reports.warehouse.annotations import replace_annotations
 from reports.warehouse.export import export_parquet, format_result
 from reports.warehouse.stats import run_stats
 from reports.warehouse.store import QueryResult, load_paths, open_warehouse, run_query
@@ -190,11 +192,38 @@ def run_demo(samples: Path, out: Path, echo: Echo) -> DemoResult:
         echo(f"   {line}")
     result.made.append(parquet)
 
-    # == The analysis step (issue 10) goes here: analyze a sample match into `database`, so
-    # that the match report below shows its annotations (it reads them from the warehouse).
-
+    _analyze(samples / "bangladesh.json", database, echo, result)
     _render_reports(samples / "bangladesh.json", database, out, echo, result)
     return result
+
+
+DEMO_ANALYZED_DEALS = 1
+"""Deals of the sample match the demo analyzes: every kind of decision, a few seconds each."""
+DEMO_SAMPLES = 8
+"""Samples a fair decision starts with in the demo (`twentynine analyze` starts with 32)."""
+
+
+def _analyze(match_file: Path, database: Path, echo: Echo, result: DemoResult) -> None:
+    """Annotate the first deal of a sample match into the warehouse, as `analyze` does."""
+    echo(
+        f"\n== 10. analyze deal 1 of {match_file.name} (twentynine analyze --samples "
+        f"{DEMO_SAMPLES}): every card and show exactly, the bids, trump, doubling and shows "
+        "on what each seat knew"
+    )
+    match = next(r.match for r in read_any(match_file) if r.match)
+    first = match.model_copy(update={"deals": match.deals[:DEMO_ANALYZED_DEALS]})
+    options = AnalysisOptions(samples=DEMO_SAMPLES, seed=0)
+    with open_warehouse(database) as wh:
+        for match_id, notes in annotate_matches([first], options):
+            replace_annotations(wh, match_id, notes)
+            kinds = sorted({note.kind for note in notes})
+            labelled = sum(1 for note in notes if note.label)
+            echo(
+                f"   {plural(len(notes), 'annotation')} ({', '.join(kinds)}), "
+                f"{labelled} labelled inaccuracy, mistake or blunder"
+            )
+            if not {"card", "bid", "par"} <= set(kinds):
+                result.failures.append("the analysis should judge the cards, bids and par")
 
 
 def _render_reports(
@@ -203,7 +232,7 @@ def _render_reports(
     """The HTML reports: one sample match, and the players of the demo's warehouse."""
     match_html = out / "match.html"
     players_html = out / "players.html"
-    echo("\n== 10. render the HTML reports (twentynine report match, report players)")
+    echo("\n== 11. render the HTML reports (twentynine report match, report players)")
     match = next(r.match for r in read_any(match_file) if r.match)
     with open_warehouse(database, read_only=True) as wh:
         annotations = read_annotations(wh, match.match_id)
