@@ -1194,8 +1194,13 @@ def _content_hash_v3(con: Any) -> None:
 
 
 def _add_annotations(con: Any) -> None:
-    """Version 4 to 5: the `annotations` table (`twentynine analyze`)."""
-    con.execute(create_table_sql("annotations"))
+    """Version 4 to 5: the `annotations` table (`twentynine analyze`), unless a file whose
+    version was set back by hand already has it."""
+    exists = con.execute(
+        "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'annotations'"
+    ).fetchone()
+    if not exists or not exists[0]:
+        con.execute(create_table_sql("annotations"))
 
 
 MIGRATIONS: Final[dict[int, Migration]] = {
