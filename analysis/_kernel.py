@@ -542,6 +542,13 @@ def follow(hand: int, led: int) -> int:
     return suit if suit else hand
 
 
+def next_card(left: int, first: int) -> int:
+    """The card of ``left`` to try next in the plain loops: those of ``first`` (a mask)
+    before the rest."""
+    preferred = left & first
+    return lowest_index(preferred if preferred else left)
+
+
 def hand_of(seat: int, north: int, east: int, south: int, west: int) -> int:
     if seat == 0:
         return north
@@ -653,6 +660,7 @@ def three_tricks(
     west: int,
     alpha: int,
     beta: int,
+    first: int,
 ) -> int:
     """After the show trick, at the lead of the last three tricks: the points ``team``
     takes from them with best play, fail-soft within (alpha, beta) as :func:`search`; every
@@ -663,35 +671,37 @@ def three_tricks(
     seat3 = (seat2 + step) & 3
     max0 = team_of(seat0) == team
     max1 = not max0
+    trumps = SUIT_MASK[st[b + TRUMP]] if st[b + TRUMP] < NO_SUIT else 0
     best0 = -INFINITY if max0 else INFINITY
+    best_lead = -1
     low0 = alpha
     high0 = beta
     left0 = hand_of(seat0, north, east, south, west)
     while left0 and low0 < high0:
-        card0 = lowest_index(left0)
-        left0 &= left0 - 1
+        card0 = next_card(left0, first)
+        left0 &= ~(1 << card0)
         led = card0 >> 3
         best1 = -INFINITY if max1 else INFINITY
         low1 = low0
         high1 = high0
         left1 = follow(hand_of(seat1, north, east, south, west), led)
         while left1 and low1 < high1:
-            card1 = lowest_index(left1)
-            left1 &= left1 - 1
+            card1 = next_card(left1, trumps)
+            left1 &= ~(1 << card1)
             best2 = -INFINITY if max0 else INFINITY
             low2 = low1
             high2 = high1
             left2 = follow(hand_of(seat2, north, east, south, west), led)
             while left2 and low2 < high2:
-                card2 = lowest_index(left2)
-                left2 &= left2 - 1
+                card2 = next_card(left2, trumps)
+                left2 &= ~(1 << card2)
                 best3 = -INFINITY if max1 else INFINITY
                 low3 = low2
                 high3 = high2
                 left3 = follow(hand_of(seat3, north, east, south, west), led)
                 while left3 and low3 < high3:
-                    card3 = lowest_index(left3)
-                    left3 &= left3 - 1
+                    card3 = next_card(left3, trumps)
+                    left3 &= ~(1 << card3)
                     won = trick_points(st, b, ru, team, seat0, card0, card1, card2, card3)
                     played = ~((1 << card0) | (1 << card1) | (1 << card2) | (1 << card3))
                     value = (won & 63) + two_tricks(
@@ -723,13 +733,15 @@ def three_tricks(
             else:
                 best1 = min(best1, best2)
                 high1 = min(high1, best2)
+        if best_lead < 0 or (best1 > best0 if max0 else best1 < best0):
+            best_lead = card0
         if max0:
             best0 = max(best0, best1)
             low0 = max(low0, best1)
         else:
             best0 = min(best0, best1)
             high0 = min(high0, best1)
-    return best0
+    return best0 << 6 | best_lead
 
 
 def four_tricks(
@@ -745,6 +757,7 @@ def four_tricks(
     west: int,
     alpha: int,
     beta: int,
+    first: int,
 ) -> int:
     """After the show trick, at the lead of the last four tricks: as :func:`three_tricks`,
     the next trick's lines by alpha-beta, then the last three through the table
@@ -755,35 +768,37 @@ def four_tricks(
     seat3 = (seat2 + step) & 3
     max0 = team_of(seat0) == team
     max1 = not max0
+    trumps = SUIT_MASK[st[b + TRUMP]] if st[b + TRUMP] < NO_SUIT else 0
     best0 = -INFINITY if max0 else INFINITY
+    best_lead = -1
     low0 = alpha
     high0 = beta
     left0 = hand_of(seat0, north, east, south, west)
     while left0 and low0 < high0:
-        card0 = lowest_index(left0)
-        left0 &= left0 - 1
+        card0 = next_card(left0, first)
+        left0 &= ~(1 << card0)
         led = card0 >> 3
         best1 = -INFINITY if max1 else INFINITY
         low1 = low0
         high1 = high0
         left1 = follow(hand_of(seat1, north, east, south, west), led)
         while left1 and low1 < high1:
-            card1 = lowest_index(left1)
-            left1 &= left1 - 1
+            card1 = next_card(left1, trumps)
+            left1 &= ~(1 << card1)
             best2 = -INFINITY if max0 else INFINITY
             low2 = low1
             high2 = high1
             left2 = follow(hand_of(seat2, north, east, south, west), led)
             while left2 and low2 < high2:
-                card2 = lowest_index(left2)
-                left2 &= left2 - 1
+                card2 = next_card(left2, trumps)
+                left2 &= ~(1 << card2)
                 best3 = -INFINITY if max1 else INFINITY
                 low3 = low2
                 high3 = high2
                 left3 = follow(hand_of(seat3, north, east, south, west), led)
                 while left3 and low3 < high3:
-                    card3 = lowest_index(left3)
-                    left3 &= left3 - 1
+                    card3 = next_card(left3, trumps)
+                    left3 &= ~(1 << card3)
                     won = trick_points(st, b, ru, team, seat0, card0, card1, card2, card3)
                     played = ~((1 << card0) | (1 << card1) | (1 << card2) | (1 << card3))
                     value = (won & 63) + after_trick(
@@ -818,13 +833,15 @@ def four_tricks(
             else:
                 best1 = min(best1, best2)
                 high1 = min(high1, best2)
+        if best_lead < 0 or (best1 > best0 if max0 else best1 < best0):
+            best_lead = card0
         if max0:
             best0 = max(best0, best1)
             low0 = max(low0, best1)
         else:
             best0 = min(best0, best1)
             high0 = min(high0, best1)
-    return best0
+    return best0 << 6 | best_lead
 
 
 def after_trick(
@@ -854,8 +871,12 @@ def after_trick(
             return hi
         alpha = max(alpha, lo)
         beta = min(beta, hi)
-    value = three_tricks(st, b, ru, team, seat0, north, east, south, west, alpha, beta)
-    tt_store(tt, key, value, 0, alpha, beta, -1)
+    first = 0
+    if slot >= 0 and tt[slot + T_MOVE] >= 0:
+        first = 1 << tt[slot + T_MOVE]
+    found = three_tricks(st, b, ru, team, seat0, north, east, south, west, alpha, beta, first)
+    value = found >> 6
+    tt_store(tt, key, value, 0, alpha, beta, found & 63)
     return value
 
 
@@ -1136,7 +1157,7 @@ def enter(
                 best_move = tt[slot + T_MOVE]
             plain = st[b + SHOWN] and st[b + SINGLE] < 0 and not ru[R_END_DECIDED]
             if plain and st[b + TRICK_NO] == 4:
-                value = mine + four_tricks(
+                found = four_tricks(
                     st,
                     b,
                     ru,
@@ -1149,11 +1170,13 @@ def enter(
                     st[b + HELD + 3],
                     alpha - mine,
                     beta - mine,
+                    1 << best_move if best_move >= 0 else 0,
                 )
-                tt_store(tt, key, value, mine, alpha, beta, -1)
+                value = mine + (found >> 6)
+                tt_store(tt, key, value, mine, alpha, beta, found & 63)
                 return value
             if plain and st[b + TRICK_NO] == 5:
-                value = mine + three_tricks(
+                found = three_tricks(
                     st,
                     b,
                     ru,
@@ -1165,8 +1188,10 @@ def enter(
                     st[b + HELD + 3],
                     alpha - mine,
                     beta - mine,
+                    1 << best_move if best_move >= 0 else 0,
                 )
-                tt_store(tt, key, value, mine, alpha, beta, -1)
+                value = mine + (found >> 6)
+                tt_store(tt, key, value, mine, alpha, beta, found & 63)
                 return value
         n = legal_moves(st, b, ru, moves, o)
         if n == 0:

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 import pytest
 
 from analysis import _kernel as kernel
-from analysis import can_reach, solve
+from analysis import can_reach, solve, solve_value
 from analysis.reference import brute_force_actions, searched_actions
 from analysis.solver import caller_team, legal_moves, playable, position_row, rules_row
 from analysis.testing import first_lead, random_ending
@@ -163,6 +163,20 @@ def test_can_reach_is_the_value_threshold() -> None:
         assert can_reach(state, value)
         assert not can_reach(state, value + 1)
         assert can_reach(state, value - 3)
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_solve_value_is_the_solutions_value(preset: str) -> None:
+    # Every position of random games, each value asked before any full solve of its deal.
+    rules = Rules.preset(preset)
+    for seed in range(2):
+        positions = _random_play_positions(rules, 700 + seed)
+        values = [solve_value(position) for position in positions]
+        assert values == [solve(position).value for position in positions]
+    for seed in range(4):
+        state = random_ending(rules, 800 + seed, 4)
+        value = solve_value(state, engine="python")
+        assert value == solve_value(state, engine="numba") == solve(state).value
 
 
 def test_unknown_cards_are_refused() -> None:
