@@ -14,9 +14,10 @@ from typing import Annotated
 
 import typer
 
+from analysis.annotate import Annotation
 from importers.formats import atomic_file, expand_inputs, read_any
 from replay import audit_match
-from reports.html.annotations import AnnotationRow, read_annotations
+from reports.html.annotations import read_annotations
 from reports.html.match import match_report
 from reports.html.players import players_report
 from reports.warehouse.errors import WarehouseError
@@ -54,7 +55,7 @@ def _write(path: Path, text: str) -> None:
         stream.write(text.encode())
 
 
-def _annotations(db: Path | None, match_id: str) -> list[AnnotationRow] | None:
+def _annotations(db: Path | None, match_id: str) -> list[Annotation] | None:
     if db is None:
         return None
     try:
@@ -81,7 +82,7 @@ def find_match(path: str, match_id: str | None) -> MatchLog:
         raise _fail(f"{path}: {exc}") from None
 
 
-def write_match_report(match: MatchLog, out: Path, annotations: list[AnnotationRow] | None) -> None:
+def write_match_report(match: MatchLog, out: Path, annotations: list[Annotation] | None) -> None:
     """Audit ``match`` and write its report to ``out``."""
     _write(out, match_report(match, audit_match(match), annotations))
 

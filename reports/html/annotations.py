@@ -14,34 +14,12 @@ True
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
 
+from analysis.annotate import FIELDS, Annotation
 from reports.warehouse.store import Warehouse
 
-
-class AnnotationRow(NamedTuple):
-    """One judged decision, with the contract's columns that a report shows."""
-
-    match_id: str
-    deal: int
-    action: int | None
-    seat: str | None
-    kind: str
-    method: str
-    chosen: str
-    best: str
-    value_chosen: float
-    value_best: float
-    loss: float
-    unit: str
-    samples: int | None
-    ci_low: float | None
-    ci_high: float | None
-    label: str | None
-    explanation: str
-
-
-_COLUMNS: Final = ", ".join(AnnotationRow._fields)
+_COLUMNS: Final = ", ".join(FIELDS)
 
 
 def has_table(wh: Warehouse, name: str) -> bool:
@@ -53,7 +31,7 @@ def has_table(wh: Warehouse, name: str) -> bool:
     return bool(found.rows[0][0])
 
 
-def read_annotations(wh: Warehouse, match_id: str | None = None) -> list[AnnotationRow] | None:
+def read_annotations(wh: Warehouse, match_id: str | None = None) -> list[Annotation] | None:
     """The annotations of one match (all matches when None), in deal and action order;
     None when the match was not analyzed: no ``annotations`` table, or none of its rows.
 
@@ -68,4 +46,4 @@ def read_annotations(wh: Warehouse, match_id: str | None = None) -> list[Annotat
         "ORDER BY match_id, deal, action NULLS LAST, kind, method",
         params,
     )
-    return [AnnotationRow(*row) for row in result.rows] or None
+    return [Annotation(*row) for row in result.rows] or None

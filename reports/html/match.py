@@ -20,8 +20,8 @@ from typing import Any, Final
 import plotly.graph_objects as go
 from markupsafe import Markup
 
+from analysis.annotate import Annotation
 from replay import AuditedMatch, DealFacts, Finding
-from reports.html.annotations import AnnotationRow
 from reports.html.render import figure_json, plotly_bundle, render, script_json
 from reports.html.viewer import deal_data, seat_names, suit_words
 from schema.cards import SEATS, Card, Seat, Suit, Team
@@ -161,7 +161,7 @@ def _number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def _note(a: AnnotationRow) -> NoteView:
+def _note(a: Annotation) -> NoteView:
     unit = {"card_points": "card points", "make_probability": "make chance"}.get(a.unit, a.unit)
     loss = f"{_number(a.loss)} {unit}"
     if a.ci_low is not None and a.ci_high is not None:
@@ -188,7 +188,7 @@ def _deal_view(
     audited: AuditedMatch,
     number: int,
     steps: dict[str, Any],
-    notes: list[AnnotationRow],
+    notes: list[Annotation],
 ) -> DealView:
     deal = match.deals[number - 1]
     facts = audited.deals[number - 1]
@@ -335,7 +335,7 @@ def _score_figure(audited: AuditedMatch) -> Markup:
 
 
 def match_context(
-    match: MatchLog, audited: AuditedMatch, annotations: list[AnnotationRow] | None
+    match: MatchLog, audited: AuditedMatch, annotations: list[Annotation] | None
 ) -> MatchContext:
     """The match report's context; ``annotations`` None when the match was not analyzed."""
     notes = annotations or []
@@ -385,7 +385,7 @@ def _show(value: object) -> str:
 
 
 def match_report(
-    match: MatchLog, audited: AuditedMatch, annotations: list[AnnotationRow] | None
+    match: MatchLog, audited: AuditedMatch, annotations: list[Annotation] | None
 ) -> str:
     """The match report's HTML; the same match, audit and annotations give the same bytes."""
     return render("match.html", page=match_context(match, audited, annotations))

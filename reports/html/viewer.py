@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from analysis.annotate import Annotation
 from replay import AuditedMatch, DealState, describe, walk_deal
 from replay.steps import side_needs
-from reports.html.annotations import AnnotationRow
 from schema.cards import SEATS, Card, Seat, Suit, Team
 from schema.log import MatchLog, PlayAction, TrumpAction, player_name
 
@@ -139,7 +139,7 @@ def _step(
 
 
 def deal_data(
-    match: MatchLog, audited: AuditedMatch, number: int, annotations: list[AnnotationRow]
+    match: MatchLog, audited: AuditedMatch, number: int, annotations: list[Annotation]
 ) -> dict[str, Any]:
     """Deal ``number`` (1-based) for the viewer: steps, tricks, findings and annotations.
 
