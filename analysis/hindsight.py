@@ -196,6 +196,41 @@ def _exact_label(pos: Position, best: int, chosen: int) -> str | None:
     return "blunder" if goal_best and not goal_chosen else None
 
 
+def _exact(
+    where: tuple[str, int, int | None, str, str],
+    choice: tuple[str, str, float, float],
+    label: str | None,
+    explanation: str,
+    detail: str,
+    seed: int,
+) -> Annotation:
+    """An exact (hindsight) annotation in card points: ``where`` is (match id, deal, action,
+    seat, kind), ``choice`` (chosen, best, value chosen, value best)."""
+    match_id, deal, action, seat, kind = where
+    chosen, best, value_chosen, value_best = choice
+    return Annotation(
+        match_id=match_id,
+        deal=deal,
+        action=action,
+        seat=seat,
+        kind=kind,
+        method="exact",
+        chosen=chosen,
+        best=best,
+        value_chosen=value_chosen,
+        value_best=value_best,
+        loss=value_best - value_chosen,
+        unit="card_points",
+        samples=None,
+        ci_low=None,
+        ci_high=None,
+        label=label,
+        explanation=explanation,
+        detail=detail,
+        seed=seed,
+    )
+
+
 def _card_note(
     match_id: str, number: int, pos: Position, solution: Solution, seed: int
 ) -> Annotation | None:
@@ -220,26 +255,13 @@ def _card_note(
             f"{played} leaves {chosen}"
         )
     alternatives = [Alternative(action_text(a), float(v)) for a, v in cards]
-    return Annotation(
-        match_id=match_id,
-        deal=number,
-        action=pos.at,
-        seat=action.seat.value,
-        kind="card",
-        method="exact",
-        chosen=played,
-        best=best_text,
-        value_chosen=float(chosen),
-        value_best=float(best),
-        loss=float(best - chosen),
-        unit="card_points",
-        samples=None,
-        ci_low=None,
-        ci_high=None,
-        label=_exact_label(pos, best, chosen),
-        explanation=explanation,
-        detail=detail_json(alternatives),
-        seed=seed,
+    return _exact(
+        (match_id, number, pos.at, action.seat.value, "card"),
+        (played, best_text, float(chosen), float(best)),
+        _exact_label(pos, best, chosen),
+        explanation,
+        detail_json(alternatives),
+        seed,
     )
 
 
@@ -271,26 +293,13 @@ def _show_note(
         [Alternative("show", float(show_value)), Alternative("no show", float(play_value))],
         key=lambda a: -a.value,
     )
-    return Annotation(
-        match_id=match_id,
-        deal=number,
-        action=pos.at,
-        seat=pos.action.seat.value,
-        kind="show",
-        method="exact",
-        chosen=chosen,
-        best=best,
-        value_chosen=float(value_chosen),
-        value_best=float(best_value),
-        loss=float(best_value - value_chosen),
-        unit="card_points",
-        samples=None,
-        ci_low=None,
-        ci_high=None,
-        label=_exact_label(pos, best_value, value_chosen),
-        explanation=explanation,
-        detail=detail_json(alternatives),
-        seed=seed,
+    return _exact(
+        (match_id, number, pos.at, pos.action.seat.value, "show"),
+        (chosen, best, float(value_chosen), float(best_value)),
+        _exact_label(pos, best_value, value_chosen),
+        explanation,
+        detail_json(alternatives),
+        seed,
     )
 
 
@@ -358,26 +367,13 @@ def _par_note(
         + (f" ({best.choice}: {best.value:g})" if best.choice != chosen_text else "")
         + f"; {team.value} took {final}; NS gave away {gave['NS']:g}, EW {gave['EW']:g}"
     )
-    return Annotation(
-        match_id=match_id,
-        deal=number,
-        action=None,
-        seat=caller.value,
-        kind="par",
-        method="exact",
-        chosen=chosen_text,
-        best=best.choice,
-        value_chosen=float(par),
-        value_best=best.value,
-        loss=best.value - par,
-        unit="card_points",
-        samples=None,
-        ci_low=None,
-        ci_high=None,
-        label=None,
-        explanation=explanation,
-        detail=detail_json(alternatives, par=par, actual=final, gave_away=gave),
-        seed=seed,
+    return _exact(
+        (match_id, number, None, caller.value, "par"),
+        (chosen_text, best.choice, float(par), best.value),
+        None,
+        explanation,
+        detail_json(alternatives, par=par, actual=final, gave_away=gave),
+        seed,
     )
 
 
