@@ -22,6 +22,7 @@ from markupsafe import Markup
 from reports.html.annotations import has_table
 from reports.html.render import figure_json, plotly_bundle, render
 from reports.warehouse.stats import (
+    ONE_DEAL_SHARE,
     RATE_DENOMINATORS,
     call_levels,
     partnership_stats,
@@ -32,8 +33,6 @@ from reports.warehouse.store import QueryResult, Warehouse
 
 CHART_PLAYERS: Final = 8
 """Players drawn in the per-player charts: the ones with the most deals."""
-SINGLE_DEAL_SHARE: Final = 0.5
-"""Above this share of players seen in one deal only, ids are taken to change every game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +153,7 @@ def ids_change(wh: Warehouse) -> tuple[bool, str]:
         "FROM player_stats"
     ).rows[0]
     players, single_deal, single_match = int(row[0]), int(row[1]), int(row[2])
-    if players >= 8 and single_deal > SINGLE_DEAL_SHARE * players:
+    if players >= 8 and single_deal > ONE_DEAL_SHARE * players:
         return True, (
             f"{single_deal:,} of {players:,} player ids appear in a single deal only: this "
             "archive gives its players new ids every game, so per-player figures would each "

@@ -404,8 +404,9 @@ class StatsReport:
     notes: tuple[str, ...] = ()
 
 
-# The share of one-deal players above which per-player figures are said to mean little.
-_ONE_DEAL_SHARE: Final = 0.5
+ONE_DEAL_SHARE: Final = 0.5
+"""The share of one-deal players above which per-player figures are said to mean little
+(the players report then reports by role)."""
 
 
 def stats_report(wh: Warehouse, request: StatsRequest) -> StatsReport:
@@ -487,7 +488,7 @@ def _one_deal_note(wh: Warehouse, scope: str, params: dict[str, Any]) -> list[st
         params,
     ).rows[0]
     players, single = int(counts[0]), int(counts[1])
-    if not players or single / players <= _ONE_DEAL_SHARE:
+    if not players or single / players <= ONE_DEAL_SHARE:
         return []
     return [
         f"{single:,} of {players:,} players have played a single deal (does the source give "
