@@ -860,8 +860,9 @@ def after_trick(
 ) -> int:
     """:func:`three_tricks` through the transposition table (the key :func:`tt_key` gives
     that position after the show; no early end)."""
-    key = ((north | east | south | west | seat0 << 32 | 1 << 34) + 1) | (ru[R_GENERATION] << 41)
-    slot = tt_lookup(tt, key)
+    mask, owners = canonical_cards(north, east, south, west)
+    key = ((mask | seat0 << 32 | 1 << 34) + 1) | (ru[R_GENERATION] << 41)
+    slot = tt_lookup(tt, key, owners)
     if slot >= 0:
         lo = tt[slot + T_LOW]
         hi = tt[slot + T_HIGH]
@@ -876,17 +877,19 @@ def after_trick(
         first = 1 << tt[slot + T_MOVE]
     found = three_tricks(st, b, ru, team, seat0, north, east, south, west, alpha, beta, first)
     value = found >> 6
-    tt_store(tt, key, value, 0, alpha, beta, found & 63)
+    tt_store(tt, key, owners, value, 0, alpha, beta, found & 63)
     return value
 
 
-def tt_store(tt: Ints, key: int, best: int, mine: int, low: int, high: int, move: int) -> None:
-    """Keep at ``key`` what a search within (low, high) found, ``best`` (fail-soft), as
-    bounds of the points still to come."""
-    slot = tt_place(tt, key)
+def tt_store(
+    tt: Ints, key: int, owners: int, best: int, mine: int, low: int, high: int, move: int
+) -> None:
+    """Keep at ``key`` and ``owners`` what a search within (low, high) found, ``best``
+    (fail-soft), as bounds of the points still to come."""
+    slot = tt_place(tt, key, owners)
     lo = 0
     hi = INFINITY
-    if tt[slot + T_KEY] == key:
+    if tt[slot + T_KEY] == key and tt[slot + T_OWNERS] == owners:
         lo = tt[slot + T_LOW]
         hi = tt[slot + T_HIGH]
     rel = best - mine
@@ -898,44 +901,88 @@ def tt_store(tt: Ints, key: int, best: int, mine: int, low: int, high: int, move
         lo = rel
         hi = rel
     tt[slot + T_KEY] = key
+    tt[slot + T_OWNERS] = owners
     tt[slot + T_LOW] = lo
     tt[slot + T_HIGH] = hi
     tt[slot + T_MOVE] = move
 
 
-def tt_key(st: Ints, b: int, ru: Ints) -> int:
+def canonical_cards(north: int, east: int, south: int, west: int) -> tuple[int, int]:
+    """The cards left as their ranks relative to each other: positions that differ only in
+    which of the cards that score alike (the Ace and the ten; the King, Queen, eight and
+    seven) have gone play alike, and get one key. In each suit the live cards of those two
+    groups move up to the top of their group (the Jack and the nine stay), and their owners,
+    in order, two bits each, are returned beside the mask, with a flag bit (1 << 48) that
+    keeps these keys apart from the plain ones.
+
+    >>> canonical_cards(1 << 5, 1 << 7, 0, 0) == (0b110000, 1 << 48 | 0b0001)  # N, then E
+    True
+    """
+    live = north | east | south | west
+    low_bit = east | west
+    high_bit = south | west
+    mask = live & 0x03030303
+    owners = 0
+    for suit in range(4):
+        base = suit * 8
+        at = base + 2
+        for place in range(2, 8):
+            if place == 4:
+                at = base + 4
+            card = base + place
+            if live >> card & 1:
+                mask |= 1 << at
+                at += 1
+                owners = owners << 2 | (low_bit >> card & 1) | (high_bit >> card & 1) << 1
+    return mask, owners | 1 << 48
+
+
+def tt_key(st: Ints, b: int, ru: Ints) -> tuple[int, int]:
     """What decides a position at a trick boundary: the cards left (their owners are fixed),
-    the leader, the show, and the caller's points where the early end depends on them."""
-    key = st[b + HELD] | st[b + HELD + 1] | st[b + HELD + 2] | st[b + HELD + 3]
+    the leader, the show, and the caller's points where the early end depends on them; as
+    the key and the owners word of the table (:func:`canonical_cards`: the cards left by
+    their relative ranks, unless the face-down card or a Pair still to come makes a card
+    matter by its name)."""
+    north = st[b + HELD]
+    east = st[b + HELD + 1]
+    south = st[b + HELD + 2]
+    west = st[b + HELD + 3]
+    key = north | east | south | west
+    owners = 0
+    if (st[b + SHOWN] or st[b + FACE_DOWN] < 0) and not (st[b + PAIR_OPEN] and ru[R_END_DECIDED]):
+        key, owners = canonical_cards(north, east, south, west)
     key |= st[b + TO_PLAY] << 32
     key |= st[b + SHOWN] << 34
     if ru[R_END_DECIDED]:
         key |= st[b + POINTS + st[b + TEAM]] << 35
-    return (key + 1) | (ru[R_GENERATION] << 41)
+    return (key + 1) | (ru[R_GENERATION] << 41), owners
 
 
 # The transposition table: TT_SIZE entries of TE ints: the key, the lower and upper bounds
-# of the points still to come (the final value less the points won), and the best move.
-TE = 4
+# of the points still to come (the final value less the points won), the best move, and
+# the owners word of the key (:func:`canonical_cards`).
+TE = 5
 T_KEY = 0
 T_LOW = 1
 T_HIGH = 2
 T_MOVE = 3
+T_OWNERS = 4
 
 
-def tt_pair(key: int) -> int:
+def tt_pair(key: int, owners: int) -> int:
     """The first of the two entries where ``key`` may be: the first is kept for the position
     with more cards left (the costlier to search again), the second takes the newest."""
     # Bits 40 to 59 of the product: the same whether it wraps at 64 bits (compiled) or not.
-    return (((key * 0x5851F42D4C957F2D) >> 40) & (TT_SIZE - 2)) * TE
+    mixed = key ^ (owners << 13)  # under 2**62: no wrap on either path
+    return (((mixed * 0x5851F42D4C957F2D) >> 40) & (TT_SIZE - 2)) * TE
 
 
-def tt_lookup(tt: Ints, key: int) -> int:
-    """The entry holding ``key``, or -1."""
-    slot = tt_pair(key)
-    if tt[slot + T_KEY] == key:
+def tt_lookup(tt: Ints, key: int, owners: int) -> int:
+    """The entry holding ``key`` and ``owners``, or -1."""
+    slot = tt_pair(key, owners)
+    if tt[slot + T_KEY] == key and tt[slot + T_OWNERS] == owners:
         return slot
-    if tt[slot + TE + T_KEY] == key:
+    if tt[slot + TE + T_KEY] == key and tt[slot + TE + T_OWNERS] == owners:
         return slot + TE
     return -1
 
@@ -944,14 +991,14 @@ def cards_left(key: int) -> int:
     return popcount((key - 1) & 0xFFFFFFFF)
 
 
-def tt_place(tt: Ints, key: int) -> int:
+def tt_place(tt: Ints, key: int, owners: int) -> int:
     """The entry to write ``key`` to: its own, else the first place if it has more cards left
     than the first's (or that one is another search's; the first moves to the second),
     else the second."""
-    found = tt_lookup(tt, key)
+    found = tt_lookup(tt, key, owners)
     if found >= 0:
         return found
-    slot = tt_pair(key)
+    slot = tt_pair(key, owners)
     first = tt[slot + T_KEY]
     if first == 0 or first >> 41 != key >> 41 or cards_left(key) >= cards_left(first):
         for i in range(TE):
@@ -1069,7 +1116,8 @@ F_MAX = 10  # 1 when the caller's side is to play
 F_MINE = 11
 F_REPLY_KEY = 12  # inside a trick: the reply table's key (0 at a trick boundary)
 F_REPLY_SLOT = 13
-FW = 14
+F_OWNERS = 14  # the owners word of the transposition key
+FW = 15
 NODES = FW * MAX_DEPTH  # after the frames: the count of nodes searched
 PENDING = -1000  # a node's value is not known yet: a child is set up at the next row
 
@@ -1140,11 +1188,12 @@ def enter(
                     st[b + HELD + 3],
                 )
         key = 0
+        owners = 0
         slot = 0
         best_move = -1
         if st[b + N_TRICK] == 0:
-            key = tt_key(st, b, ru)
-            slot = tt_lookup(tt, key)
+            key, owners = tt_key(st, b, ru)
+            slot = tt_lookup(tt, key, owners)
             if slot >= 0:
                 lo = tt[slot + T_LOW] + mine
                 hi = tt[slot + T_HIGH] + mine
@@ -1173,7 +1222,7 @@ def enter(
                     1 << best_move if best_move >= 0 else 0,
                 )
                 value = mine + (found >> 6)
-                tt_store(tt, key, value, mine, alpha, beta, found & 63)
+                tt_store(tt, key, owners, value, mine, alpha, beta, found & 63)
                 return value
             if plain and st[b + TRICK_NO] == 5:
                 found = three_tricks(
@@ -1191,7 +1240,7 @@ def enter(
                     1 << best_move if best_move >= 0 else 0,
                 )
                 value = mine + (found >> 6)
-                tt_store(tt, key, value, mine, alpha, beta, found & 63)
+                tt_store(tt, key, owners, value, mine, alpha, beta, found & 63)
                 return value
         n = legal_moves(st, b, ru, moves, o)
         if n == 0:
@@ -1217,6 +1266,7 @@ def enter(
     fr[f + F_NEXT] = 1
     fr[f + F_COUNT] = n
     fr[f + F_KEY] = key
+    fr[f + F_OWNERS] = owners
     fr[f + F_SLOT] = slot
     fr[f + F_LOW] = alpha
     fr[f + F_HIGH] = beta
@@ -1259,7 +1309,16 @@ def child_done(st: Ints, d: int, ru: Ints, moves: Ints, tt: Ints, fr: Ints, valu
         return PENDING
     key = fr[f + F_KEY]
     if key:
-        tt_store(tt, key, best, fr[f + F_MINE], fr[f + F_LOW], fr[f + F_HIGH], fr[f + F_BEST_MOVE])
+        tt_store(
+            tt,
+            key,
+            fr[f + F_OWNERS],
+            best,
+            fr[f + F_MINE],
+            fr[f + F_LOW],
+            fr[f + F_HIGH],
+            fr[f + F_BEST_MOVE],
+        )
     else:
         reply_at = fr[f + F_REPLY_SLOT]
         tt[reply_at] = fr[f + F_REPLY_KEY]
