@@ -542,6 +542,30 @@ def follow(hand: int, led: int) -> int:
     return suit if suit else hand
 
 
+def distinct_cards(hand: int, live: int) -> int:
+    """The cards of ``hand`` that play differently in the plain loops: of each run of
+    cards of one suit that score alike with no other live card between them, the first.
+
+    >>> bin(distinct_cards(0b1011_0000, 0b1111_0000))  # K, Q, 7 held, the 8 elsewhere
+    '0b10010000'
+    """
+    out = 0
+    prev = -1
+    rest = hand
+    while rest:
+        card = lowest_index(rest)
+        rest &= rest - 1
+        if (
+            prev < 0
+            or prev >> 3 != card >> 3
+            or CARD_POINTS[prev] != CARD_POINTS[card]
+            or live & ((1 << card) - 1) & ~((2 << prev) - 1)
+        ):
+            out |= 1 << card
+        prev = card
+    return out
+
+
 def next_card(left: int, first: int) -> int:
     """The card of ``left`` to try next in the plain loops: those of ``first`` (a mask)
     before the rest."""
@@ -600,6 +624,11 @@ def two_tricks(
     hand1 = hand_of(seat1, north, east, south, west)
     hand2 = hand_of(seat2, north, east, south, west)
     hand3 = hand_of(seat3, north, east, south, west)
+    live = north | east | south | west
+    hand0 = distinct_cards(hand0, live)
+    hand1 = distinct_cards(hand1, live)
+    hand2 = distinct_cards(hand2, live)
+    hand3 = distinct_cards(hand3, live)
     max0 = team_of(seat0) == team
     max1 = not max0
     best0 = -INFINITY if max0 else INFINITY
@@ -672,11 +701,15 @@ def three_tricks(
     max0 = team_of(seat0) == team
     max1 = not max0
     trumps = SUIT_MASK[st[b + TRUMP]] if st[b + TRUMP] < NO_SUIT else 0
+    live = north | east | south | west
+    hand1 = distinct_cards(hand_of(seat1, north, east, south, west), live)
+    hand2 = distinct_cards(hand_of(seat2, north, east, south, west), live)
+    hand3 = distinct_cards(hand_of(seat3, north, east, south, west), live)
     best0 = -INFINITY if max0 else INFINITY
     best_lead = -1
     low0 = alpha
     high0 = beta
-    left0 = hand_of(seat0, north, east, south, west)
+    left0 = distinct_cards(hand_of(seat0, north, east, south, west), live)
     while left0 and low0 < high0:
         card0 = next_card(left0, first)
         left0 &= ~(1 << card0)
@@ -684,21 +717,21 @@ def three_tricks(
         best1 = -INFINITY if max1 else INFINITY
         low1 = low0
         high1 = high0
-        left1 = follow(hand_of(seat1, north, east, south, west), led)
+        left1 = follow(hand1, led)
         while left1 and low1 < high1:
             card1 = next_card(left1, trumps)
             left1 &= ~(1 << card1)
             best2 = -INFINITY if max0 else INFINITY
             low2 = low1
             high2 = high1
-            left2 = follow(hand_of(seat2, north, east, south, west), led)
+            left2 = follow(hand2, led)
             while left2 and low2 < high2:
                 card2 = next_card(left2, trumps)
                 left2 &= ~(1 << card2)
                 best3 = -INFINITY if max1 else INFINITY
                 low3 = low2
                 high3 = high2
-                left3 = follow(hand_of(seat3, north, east, south, west), led)
+                left3 = follow(hand3, led)
                 while left3 and low3 < high3:
                     card3 = next_card(left3, trumps)
                     left3 &= ~(1 << card3)
@@ -769,11 +802,15 @@ def four_tricks(
     max0 = team_of(seat0) == team
     max1 = not max0
     trumps = SUIT_MASK[st[b + TRUMP]] if st[b + TRUMP] < NO_SUIT else 0
+    live = north | east | south | west
+    hand1 = distinct_cards(hand_of(seat1, north, east, south, west), live)
+    hand2 = distinct_cards(hand_of(seat2, north, east, south, west), live)
+    hand3 = distinct_cards(hand_of(seat3, north, east, south, west), live)
     best0 = -INFINITY if max0 else INFINITY
     best_lead = -1
     low0 = alpha
     high0 = beta
-    left0 = hand_of(seat0, north, east, south, west)
+    left0 = distinct_cards(hand_of(seat0, north, east, south, west), live)
     while left0 and low0 < high0:
         card0 = next_card(left0, first)
         left0 &= ~(1 << card0)
@@ -781,21 +818,21 @@ def four_tricks(
         best1 = -INFINITY if max1 else INFINITY
         low1 = low0
         high1 = high0
-        left1 = follow(hand_of(seat1, north, east, south, west), led)
+        left1 = follow(hand1, led)
         while left1 and low1 < high1:
             card1 = next_card(left1, trumps)
             left1 &= ~(1 << card1)
             best2 = -INFINITY if max0 else INFINITY
             low2 = low1
             high2 = high1
-            left2 = follow(hand_of(seat2, north, east, south, west), led)
+            left2 = follow(hand2, led)
             while left2 and low2 < high2:
                 card2 = next_card(left2, trumps)
                 left2 &= ~(1 << card2)
                 best3 = -INFINITY if max1 else INFINITY
                 low3 = low2
                 high3 = high2
-                left3 = follow(hand_of(seat3, north, east, south, west), led)
+                left3 = follow(hand3, led)
                 while left3 and low3 < high3:
                     card3 = next_card(left3, trumps)
                     left3 &= ~(1 << card3)
