@@ -481,6 +481,29 @@ def sure_trumps(st: Ints, b: int, table_counted: int) -> int:
     return points << 2 | side << 1 | 1
 
 
+def top_trumps(st: Ints, b: int, live: int, side_one: int) -> int:
+    """Between tricks after the show, where every card is played: the points of the run of
+    top trumps one side holds among the ``live`` cards (each takes its trick, or falls to
+    its partner's), as ``points << 2 | side << 1 | 1``; 0 when no trump is left.
+    ``side_one`` holds the cards of seats E and W. :func:`sure_trumps` inside a trick."""
+    trump = st[b + TRUMP]
+    if trump >= NO_SUIT or live & SUIT_MASK[trump] == 0:
+        return 0
+    side = -1
+    points = 0
+    for step in range(8):
+        card = trump * 8 + (7 - step if st[b + REVERSE] else step)
+        if not live >> card & 1:
+            continue
+        team = side_one >> card & 1
+        if side < 0:
+            side = team
+        elif team != side:
+            break
+        points += CARD_POINTS[card]
+    return points << 2 | side << 1 | 1
+
+
 def trick_taken(st: Ints, b: int) -> int:
     """After the show, inside a trick: 1 + the side whose card wins the trick whatever the
     seats still to play hold (no opponent to come has a card that beats it), else 0."""
@@ -610,46 +633,60 @@ def trick_points(
 
 
 def two_tricks(
-    st: Ints, b: int, ru: Ints, team: int, seat0: int, north: int, east: int, south: int, west: int
+    st: Ints,
+    b: int,
+    ru: Ints,
+    team: int,
+    seat0: int,
+    north: int,
+    east: int,
+    south: int,
+    west: int,
+    alpha: int,
+    beta: int,
 ) -> int:
     """After the show trick, at the lead of the last two tricks (``seat0`` to lead, the
-    hands given by seat): the points ``team`` takes from them with best play, by trying
-    every line (at most 16). From the trick after the show on, the only rule left is to
-    follow suit."""
+    hands given by seat): the points ``team`` takes from them with best play, fail-soft
+    within (alpha, beta) as :func:`search`, by trying the lines of the next trick (at most
+    16) with alpha-beta; the last is forced. From the trick after the show on, the only
+    rule left is to follow suit."""
     step = ru[R_DIR]
     seat1 = (seat0 + step) & 3
     seat2 = (seat1 + step) & 3
     seat3 = (seat2 + step) & 3
-    hand0 = hand_of(seat0, north, east, south, west)
-    hand1 = hand_of(seat1, north, east, south, west)
-    hand2 = hand_of(seat2, north, east, south, west)
-    hand3 = hand_of(seat3, north, east, south, west)
     live = north | east | south | west
-    hand0 = distinct_cards(hand0, live)
-    hand1 = distinct_cards(hand1, live)
-    hand2 = distinct_cards(hand2, live)
-    hand3 = distinct_cards(hand3, live)
+    hand1 = distinct_cards(hand_of(seat1, north, east, south, west), live)
+    hand2 = distinct_cards(hand_of(seat2, north, east, south, west), live)
+    hand3 = distinct_cards(hand_of(seat3, north, east, south, west), live)
     max0 = team_of(seat0) == team
     max1 = not max0
     best0 = -INFINITY if max0 else INFINITY
-    left0 = hand0
-    while left0:
+    low0 = alpha
+    high0 = beta
+    left0 = distinct_cards(hand_of(seat0, north, east, south, west), live)
+    while left0 and low0 < high0:
         card0 = lowest_index(left0)
         left0 &= left0 - 1
         led = card0 >> 3
         best1 = -INFINITY if max1 else INFINITY
+        low1 = low0
+        high1 = high0
         left1 = follow(hand1, led)
-        while left1:
+        while left1 and low1 < high1:
             card1 = lowest_index(left1)
             left1 &= left1 - 1
             best2 = -INFINITY if max0 else INFINITY  # seat2 is seat0's partner
+            low2 = low1
+            high2 = high1
             left2 = follow(hand2, led)
-            while left2:
+            while left2 and low2 < high2:
                 card2 = lowest_index(left2)
                 left2 &= left2 - 1
                 best3 = -INFINITY if max1 else INFINITY
+                low3 = low2
+                high3 = high2
                 left3 = follow(hand3, led)
-                while left3:
+                while left3 and low3 < high3:
                     card3 = lowest_index(left3)
                     left3 &= left3 - 1
                     won = trick_points(st, b, ru, team, seat0, card0, card1, card2, card3)
@@ -670,10 +707,30 @@ def two_tricks(
                     value = (won & 63) + (last & 63)
                     if team_of((last >> 6) - 1) == team:
                         value += ru[R_BONUS]
-                    best3 = max(best3, value) if max1 else min(best3, value)
-                best2 = max(best2, best3) if max0 else min(best2, best3)
-            best1 = max(best1, best2) if max1 else min(best1, best2)
-        best0 = max(best0, best1) if max0 else min(best0, best1)
+                    if max1:
+                        best3 = max(best3, value)
+                        low3 = max(low3, value)
+                    else:
+                        best3 = min(best3, value)
+                        high3 = min(high3, value)
+                if max0:
+                    best2 = max(best2, best3)
+                    low2 = max(low2, best3)
+                else:
+                    best2 = min(best2, best3)
+                    high2 = min(high2, best3)
+            if max1:
+                best1 = max(best1, best2)
+                low1 = max(low1, best2)
+            else:
+                best1 = min(best1, best2)
+                high1 = min(high1, best2)
+        if max0:
+            best0 = max(best0, best1)
+            low0 = max(low0, best1)
+        else:
+            best0 = min(best0, best1)
+            high0 = min(high0, best1)
     return best0
 
 
@@ -747,6 +804,8 @@ def three_tricks(
                         east & played,
                         south & played,
                         west & played,
+                        low3 - (won & 63),
+                        high3 - (won & 63),
                     )
                     if max1:
                         best3 = max(best3, value)
@@ -896,7 +955,21 @@ def after_trick(
     beta: int,
 ) -> int:
     """:func:`three_tricks` through the transposition table (the key :func:`tt_key` gives
-    that position after the show; no early end)."""
+    that position after the show; no early end), after the quick bounds of the top trumps
+    (:func:`top_trumps`)."""
+    live = north | east | south | west
+    least = 0
+    most = mask_points(live) + ru[R_BONUS]
+    sure = top_trumps(st, b, live, east | west)
+    if sure > 0:
+        if sure >> 1 & 1 == team:
+            least = sure >> 2
+        else:
+            most -= sure >> 2
+    if least >= beta or least == most:
+        return least
+    if most <= alpha:
+        return most
     mask, owners = canonical_cards(north, east, south, west)
     key = ((mask | seat0 << 32 | 1 << 34) + 1) | (ru[R_GENERATION] << 41)
     slot = tt_lookup(tt, key, owners)
@@ -1223,6 +1296,8 @@ def enter(
                     st[b + HELD + 1],
                     st[b + HELD + 2],
                     st[b + HELD + 3],
+                    alpha - mine,
+                    beta - mine,
                 )
         key = 0
         owners = 0
