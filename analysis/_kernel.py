@@ -940,6 +940,110 @@ def four_tricks(
     return best0 << 6 | best_lead
 
 
+def five_tricks(
+    st: Ints,
+    b: int,
+    ru: Ints,
+    tt: Ints,
+    team: int,
+    seat0: int,
+    north: int,
+    east: int,
+    south: int,
+    west: int,
+    alpha: int,
+    beta: int,
+    first: int,
+) -> int:
+    """After the show trick, at the lead of the last five tricks: as :func:`four_tricks`,
+    the next trick's lines by alpha-beta, then the last four through the table
+    (:func:`after_four`)."""
+    step = ru[R_DIR]
+    seat1 = (seat0 + step) & 3
+    seat2 = (seat1 + step) & 3
+    seat3 = (seat2 + step) & 3
+    max0 = team_of(seat0) == team
+    max1 = not max0
+    trumps = SUIT_MASK[st[b + TRUMP]] if st[b + TRUMP] < NO_SUIT else 0
+    live = north | east | south | west
+    hand1 = distinct_cards(hand_of(seat1, north, east, south, west), live)
+    hand2 = distinct_cards(hand_of(seat2, north, east, south, west), live)
+    hand3 = distinct_cards(hand_of(seat3, north, east, south, west), live)
+    best0 = -INFINITY if max0 else INFINITY
+    best_lead = -1
+    low0 = alpha
+    high0 = beta
+    left0 = distinct_cards(hand_of(seat0, north, east, south, west), live)
+    while left0 and low0 < high0:
+        card0 = next_card(left0, first)
+        left0 &= ~(1 << card0)
+        led = card0 >> 3
+        best1 = -INFINITY if max1 else INFINITY
+        low1 = low0
+        high1 = high0
+        left1 = follow(hand1, led)
+        while left1 and low1 < high1:
+            card1 = next_card(left1, trumps)
+            left1 &= ~(1 << card1)
+            best2 = -INFINITY if max0 else INFINITY
+            low2 = low1
+            high2 = high1
+            left2 = follow(hand2, led)
+            while left2 and low2 < high2:
+                card2 = next_card(left2, trumps)
+                left2 &= ~(1 << card2)
+                best3 = -INFINITY if max1 else INFINITY
+                low3 = low2
+                high3 = high2
+                left3 = follow(hand3, led)
+                while left3 and low3 < high3:
+                    card3 = next_card(left3, trumps)
+                    left3 &= ~(1 << card3)
+                    won = trick_points(st, b, ru, team, seat0, card0, card1, card2, card3)
+                    played = ~((1 << card0) | (1 << card1) | (1 << card2) | (1 << card3))
+                    value = (won & 63) + after_four(
+                        st,
+                        b,
+                        ru,
+                        tt,
+                        team,
+                        (won >> 6) - 1,
+                        north & played,
+                        east & played,
+                        south & played,
+                        west & played,
+                        low3 - (won & 63),
+                        high3 - (won & 63),
+                    )
+                    if max1:
+                        best3 = max(best3, value)
+                        low3 = max(low3, value)
+                    else:
+                        best3 = min(best3, value)
+                        high3 = min(high3, value)
+                if max0:
+                    best2 = max(best2, best3)
+                    low2 = max(low2, best3)
+                else:
+                    best2 = min(best2, best3)
+                    high2 = min(high2, best3)
+            if max1:
+                best1 = max(best1, best2)
+                low1 = max(low1, best2)
+            else:
+                best1 = min(best1, best2)
+                high1 = min(high1, best2)
+        if best_lead < 0 or (best1 > best0 if max0 else best1 < best0):
+            best_lead = card0
+        if max0:
+            best0 = max(best0, best1)
+            low0 = max(low0, best1)
+        else:
+            best0 = min(best0, best1)
+            high0 = min(high0, best1)
+    return best0 << 6 | best_lead
+
+
 def after_trick(
     st: Ints,
     b: int,
@@ -986,6 +1090,57 @@ def after_trick(
     if slot >= 0 and tt[slot + T_MOVE] >= 0:
         first = 1 << tt[slot + T_MOVE]
     found = three_tricks(st, b, ru, team, seat0, north, east, south, west, alpha, beta, first)
+    value = found >> 6
+    tt_store(tt, key, owners, value, 0, alpha, beta, found & 63)
+    return value
+
+
+def after_four(
+    st: Ints,
+    b: int,
+    ru: Ints,
+    tt: Ints,
+    team: int,
+    seat0: int,
+    north: int,
+    east: int,
+    south: int,
+    west: int,
+    alpha: int,
+    beta: int,
+) -> int:
+    """:func:`four_tricks` through the transposition table (the key :func:`tt_key` gives
+    that position after the show; no early end), after the quick bounds of the top trumps
+    (:func:`top_trumps`)."""
+    live = north | east | south | west
+    least = 0
+    most = mask_points(live) + ru[R_BONUS]
+    sure = top_trumps(st, b, live, east | west)
+    if sure > 0:
+        if sure >> 1 & 1 == team:
+            least = sure >> 2
+        else:
+            most -= sure >> 2
+    if least >= beta or least == most:
+        return least
+    if most <= alpha:
+        return most
+    mask, owners = canonical_cards(north, east, south, west)
+    key = ((mask | seat0 << 32 | 1 << 34) + 1) | (ru[R_GENERATION] << 41)
+    slot = tt_lookup(tt, key, owners)
+    if slot >= 0:
+        lo = tt[slot + T_LOW]
+        hi = tt[slot + T_HIGH]
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        alpha = max(alpha, lo)
+        beta = min(beta, hi)
+    first = 0
+    if slot >= 0 and tt[slot + T_MOVE] >= 0:
+        first = 1 << tt[slot + T_MOVE]
+    found = four_tricks(st, b, ru, tt, team, seat0, north, east, south, west, alpha, beta, first)
     value = found >> 6
     tt_store(tt, key, owners, value, 0, alpha, beta, found & 63)
     return value
@@ -1317,6 +1472,25 @@ def enter(
                 beta = min(beta, hi)
                 best_move = tt[slot + T_MOVE]
             plain = st[b + SHOWN] and st[b + SINGLE] < 0 and not ru[R_END_DECIDED]
+            if plain and st[b + TRICK_NO] == 3:
+                found = five_tricks(
+                    st,
+                    b,
+                    ru,
+                    tt,
+                    team,
+                    st[b + TO_PLAY],
+                    st[b + HELD],
+                    st[b + HELD + 1],
+                    st[b + HELD + 2],
+                    st[b + HELD + 3],
+                    alpha - mine,
+                    beta - mine,
+                    1 << best_move if best_move >= 0 else 0,
+                )
+                value = mine + (found >> 6)
+                tt_store(tt, key, owners, value, mine, alpha, beta, found & 63)
+                return value
             if plain and st[b + TRICK_NO] == 4:
                 found = four_tricks(
                     st,
