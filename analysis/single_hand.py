@@ -251,18 +251,19 @@ def _explanation(verdict: Judgement) -> str:
     >>> means = {ALONE: (-3.0, 0.0), NOT_ALONE: (0.4, 0.7)}
     >>> v = Judgement(ALONE, NOT_ALONE, means, {}, 3.4, 3.2, 3.6, 32)
     >>> print(_explanation(v).replace(" (", "\\n("))
-    playing alone loses: you win every trick 0% of the time from your view
+    playing alone loses: you win every trick only 0% of the time from your view
     (-3.00 game points, against +0.40 for the contract)
     """
     alone, contract = verdict.means[ALONE], verdict.means[NOT_ALONE]
-    figures = (
-        f"you win every trick {alone[1]:.0%} of the time from your view "
-        f"({alone[0]:+.2f} game points, against {contract[0]:+.2f} for the contract)"
-    )
-    if verdict.best == ALONE:
-        lead = "playing alone was right" if verdict.chosen == ALONE else "you could play alone"
+    chance = f"{alone[1]:.0%} of the time from your view"
+    figures = f"({alone[0]:+.2f} game points, against {contract[0]:+.2f} for the contract)"
+    if verdict.chosen == ALONE:
+        if verdict.best == ALONE:
+            lead = f"playing alone was right: you win every trick {chance}"
+        else:
+            lead = f"playing alone loses: you win every trick only {chance}"
+    elif verdict.best == ALONE:
+        lead = f"you could play alone: you would win every trick {chance}"
     else:
-        lead = (
-            "playing alone loses" if verdict.chosen == ALONE else "playing the contract was right"
-        )
-    return f"{lead}: {figures}"
+        lead = f"playing the contract was right: alone you would win every trick only {chance}"
+    return f"{lead} {figures}"
