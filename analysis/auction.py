@@ -39,7 +39,7 @@ from schema.cards import Seat
 from schema.log import BidAction, PassAction
 from schema.rules import Rules
 
-AUCTION_KINDS = frozenset({"bid", "trump", "double", "redouble"})
+AUCTION_KINDS = frozenset({"bid", "trump", "double", "redouble", "set"})
 
 
 def contract_value(state: DealState) -> int | None:
@@ -96,7 +96,7 @@ def auction_notes(
         note = _trump_note(context, positions)
         if note is not None:
             notes.append(note)
-    if {"double", "redouble"}.intersection(kinds):
+    if {"double", "redouble", "set"}.intersection(kinds):
         notes += _doubling_notes(context, positions, kinds)
     return notes
 
@@ -379,4 +379,12 @@ def _doubling_notes(
             nxt = positions[doubled.at + 1] if doubled.at + 1 < len(positions) else None
             if nxt is not None:
                 judge_step(nxt, caller, "redouble", 2, "redouble", "no redouble", "no redouble")
+    redoubled = next((p for p in ladder if p.action.type == "redouble"), None)
+    if "set" in kinds and doubled is not None and redoubled is not None and rules.set_:
+        said = next((p for p in ladder if p.action.type == "set"), None)
+        if said is not None:
+            judge_step(said, said.action.seat, "set", 3, "set", "no set", "set")
+        elif redoubled.at + 1 < len(positions):  # nobody said Set: the doubler is judged
+            seat = doubled.action.seat
+            judge_step(positions[redoubled.at + 1], seat, "set", 3, "set", "no set", "no set")
     return notes

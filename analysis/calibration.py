@@ -1,16 +1,15 @@
 """From double-dummy values to make-probabilities a real table bears out.
 
-Double dummy is too sure of itself: with every card known the play never guesses. On the
-Bhoos archive, calls that double dummy makes 80 to 100% of the time from the caller's four
-cards were made 52% of the time, and those it makes under 20% of the time, 58%. The
-correction is a shift and a spread of the caller's side's value: on a sampled layout
-whose double-dummy value is ``v``, a call of ``target`` is made with probability
-``Phi((v - SHIFT - target + 0.5) / SPREAD)``. ``SHIFT`` (card points double dummy gives
-the caller too many) and ``SPREAD`` (how far a real result strays from double dummy) were
-fitted by maximum likelihood on the real outcomes of the Bhoos archive by
-``bench/calibrate.py``; docs/analysis.md gives the method and the figures before and after.
+Double dummy is too sure of itself: with every card known the play never guesses, and a
+layout sampled from the caller's four cards knows nothing of what the auction said. On a
+sampled layout where the caller's side's double-dummy value is ``v``, a call of ``target``
+is made with probability ``Phi(INTERCEPT + SLOPE * (v - target + 0.5) + LEVEL_SLOPE *
+(target - 16))``: a probit of the double-dummy margin and of the call's level, its three
+constants fitted by maximum likelihood on the real outcomes of the Bhoos archive by
+``bench/calibrate.py`` and kept only because they predict held-out calls better than the
+constants before them; docs/analysis.md ("Calibration") gives the method and the figures.
 
->>> made_probability(20, 18, shift=0.0, spread=0.0), made_probability(17, 18, shift=0, spread=0)
+>>> made_probability(20, 18, DOUBLE_DUMMY), made_probability(17, 18, DOUBLE_DUMMY)
 (1.0, 0.0)
 >>> 0.0 < made_probability(20, 18) < 1.0
 True
@@ -22,26 +21,48 @@ import math
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
+import numpy as np
+import numpy.typing as npt
+
 from schema.log import Deal
 from schema.rules import Rules
 
-SHIFT: Final = -0.25
-"""Card points double dummy gives the caller's side beyond what a real table takes (fitted:
-about none on average, see docs/analysis.md)."""
-SPREAD: Final = 10.0
-"""The spread (card points) of a real play's result around the shifted double-dummy value
-(fitted: wide, so that a call judged from four cards is never near certain)."""
+LEVEL_BASE: Final = 16
+"""The call whose level term is 0."""
 
 
-def made_probability(
-    value: float, target: int, *, shift: float = SHIFT, spread: float = SPREAD
-) -> float:
+class Model(NamedTuple):
+    """A calibration: ``Phi(intercept + slope * margin + level_slope * (target - 16))``
+    on a layout whose double-dummy margin is ``value - target + 0.5`` card points; an
+    infinite slope is the bare double-dummy answer (made exactly when the margin is
+    positive)."""
+
+    intercept: float
+    slope: float
+    level_slope: float = 0.0
+
+
+DOUBLE_DUMMY: Final = Model(0.0, math.inf)
+"""No calibration: a layout's call is made when its double-dummy value reaches the target."""
+
+BEFORE_REFIT: Final = Model(0.025, 0.1)
+"""The constants shipped before the refit (a shift of -0.25 card points and a spread of 10
+card points), kept for the comparison bench/calibrate.py prints."""
+
+CALIBRATION: Final = Model(0.2637, 0.0101, -0.1316)
+"""The constants :func:`made_probability` uses: fitted on the 667 scored calls of the Bhoos
+archive, 6 layouts each (docs/analysis.md, "Calibration"): the double-dummy margin hardly
+counts (0.01 a card point), the call's level does (-0.13 a bid point)."""
+
+
+def made_probability(value: float, target: int, model: Model = CALIBRATION) -> float:
     """The calibrated probability that a caller's side with double-dummy value ``value`` on
-    one layout makes ``target`` (``spread`` 0: the bare double-dummy answer, 0 or 1)."""
-    margin = value - shift - target + 0.5
-    if spread <= 0:
+    one layout makes ``target``."""
+    margin = value - target + 0.5
+    if math.isinf(model.slope):
         return 1.0 if margin > 0 else 0.0
-    return 0.5 * (1.0 + math.erf(margin / (spread * math.sqrt(2.0))))
+    z = model.intercept + model.slope * margin + model.level_slope * (target - LEVEL_BASE)
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
 class CallerRecord(NamedTuple):
@@ -99,30 +120,124 @@ def caller_record(
     return CallerRecord(view.target, bool(outcome.made), tuple(values))
 
 
-def predicted(record: CallerRecord, shift: float = SHIFT, spread: float = SPREAD) -> float:
-    """The make-probability the records' layouts give its call."""
-    ps = [made_probability(v, record.target, shift=shift, spread=spread) for v in record.values]
+def predicted(record: CallerRecord, model: Model = CALIBRATION) -> float:
+    """The make-probability the record's layouts give its call."""
+    ps = [made_probability(v, record.target, model) for v in record.values]
     return sum(ps) / len(ps)
 
 
-def fit(records: Sequence[CallerRecord]) -> tuple[float, float]:
-    """The shift (-2 to 8) and spread (0.25 to 20) that make the real outcomes likeliest, on
-    a grid 0.25 apart.
+def _normal_cdf(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Phi, vectorised (Abramowitz and Stegun 7.1.26: within 1.5e-7 of ``math.erf``'s)."""
+    z = np.abs(x) / math.sqrt(2.0)
+    t = 1.0 / (1.0 + 0.3275911 * z)
+    poly = t * (
+        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
+    )
+    erf = 1.0 - poly * np.exp(-z * z)
+    return np.asarray(0.5 * (1.0 + np.sign(x) * erf), dtype=np.float64)
+
+
+class _Columns(NamedTuple):
+    """The records as arrays: one row a layout, and the call each belongs to."""
+
+    margin: npt.NDArray[np.float64]  # value - target + 0.5
+    level: npt.NDArray[np.float64]  # target - LEVEL_BASE
+    call: npt.NDArray[np.intp]
+    made: npt.NDArray[np.float64]
+    layouts: npt.NDArray[np.float64]
+
+
+def _columns(records: Sequence[CallerRecord]) -> _Columns:
+    return _Columns(
+        np.array([v - r.target + 0.5 for r in records for v in r.values], dtype=np.float64),
+        np.array([r.target - LEVEL_BASE for r in records for _ in r.values], dtype=np.float64),
+        np.array([i for i, r in enumerate(records) for _ in r.values], dtype=np.intp),
+        np.array([float(r.made) for r in records], dtype=np.float64),
+        np.array([len(r.values) for r in records], dtype=np.float64),
+    )
+
+
+def _probabilities(cols: _Columns, model: Model) -> npt.NDArray[np.float64]:
+    """Each call's predicted make-probability under ``model`` (clipped off 0 and 1)."""
+    if math.isinf(model.slope):
+        per_layout = (cols.margin > 0).astype(np.float64)
+    else:
+        z = model.intercept + model.slope * cols.margin + model.level_slope * cols.level
+        per_layout = _normal_cdf(z)
+    total = np.bincount(cols.call, weights=per_layout, minlength=len(cols.made))
+    return np.asarray(np.clip(total / cols.layouts, 1e-3, 1 - 1e-3), dtype=np.float64)
+
+
+def call_log_losses(
+    records: Sequence[CallerRecord], model: Model = CALIBRATION
+) -> npt.NDArray[np.float64]:
+    """Each call's negative log-likelihood of its real outcome under ``model`` (a prediction
+    of 0 or 1 counts as 0.001 or 0.999).
+
+    >>> made = [CallerRecord(18, True, (20,)), CallerRecord(18, False, (12,))]
+    >>> call_log_losses(made, DOUBLE_DUMMY).round(4).tolist()
+    [0.001, 0.001]
+    """
+    cols = _columns(records)
+    p = _probabilities(cols, model)
+    return np.asarray(-(cols.made * np.log(p) + (1 - cols.made) * np.log(1 - p)))
+
+
+def log_loss(records: Sequence[CallerRecord], model: Model = CALIBRATION) -> float:
+    """The mean of :func:`call_log_losses` (lower is better; 0.693 is a coin's).
+
+    >>> log_loss([CallerRecord(18, True, (20,)), CallerRecord(18, False, (12,))], Model(0, 0))
+    0.6931471805599453
+    """
+    return float(np.mean(call_log_losses(records, model)))
+
+
+def brier(records: Sequence[CallerRecord], model: Model = CALIBRATION) -> float:
+    """The mean squared difference between the predicted probability and the outcome (0 or 1).
+
+    >>> brier([CallerRecord(18, True, (20, 10))], DOUBLE_DUMMY)
+    0.25
+    """
+    cols = _columns(records)
+    p = _probabilities(cols, model)
+    return float(np.mean((p - cols.made) ** 2))
+
+
+def fit(records: Sequence[CallerRecord], *, level: bool = False) -> Model:
+    """The constants that make the real outcomes likeliest: a coarse grid (intercept -3 to
+    3, slope 0 to 3 per card point, and with ``level`` a level slope of -1 to 1 per bid
+    point), then finer grids around the best point (a slope of 0 is the base rate alone).
 
     >>> made = [CallerRecord(18, v - 3 >= 18, (v,)) for v in range(12, 29)]
-    >>> fit(made)  # made from 21 on: double dummy gives 3 points too many, nothing random
-    (3.0, 0.25)
+    >>> model = fit(made)  # made from 21 on: the margin is 3.5 and more
+    >>> model.slope > 1 and 2.5 < -model.intercept / model.slope < 3.5
+    True
     """
-    best = (0.0, 0.0)
-    best_score = -math.inf
-    for i in range(-8, 33):
-        shift = i * 0.25
-        for j in range(1, 81):
-            spread = j * 0.25
-            score = 0.0
-            for record in records:
-                p = min(max(predicted(record, shift, spread), 1e-6), 1 - 1e-6)
-                score += math.log(p if record.made else 1 - p)
-            if score > best_score:
-                best, best_score = (shift, spread), score
-    return best
+    cols = _columns(records)
+
+    def score(model: Model) -> float:
+        p = _probabilities(cols, model)
+        return float(np.sum(cols.made * np.log(p) + (1 - cols.made) * np.log(1 - p)))
+
+    intercepts = np.linspace(-3.0, 3.0, 25)
+    slopes = np.concatenate(([0.0], np.geomspace(0.005, 3.0, 24)))
+    levels = np.linspace(-1.0, 1.0, 21) if level else np.zeros(1)
+    best = max(
+        (Model(float(a), float(b), float(c)) for a in intercepts for b in slopes for c in levels),
+        key=score,
+    )
+    steps = (0.25, 0.01 + best.slope / 2, 0.1 if level else 0.0)
+    for _ in range(8):  # each round: a 5-point grid a side, half as wide
+        steps = (steps[0] / 2, steps[1] / 2, steps[2] / 2)
+        candidates = [
+            Model(
+                best.intercept + i * steps[0],
+                max(best.slope + j * steps[1], 0.0),
+                best.level_slope + k * steps[2],
+            )
+            for i in range(-2, 3)
+            for j in range(-2, 3)
+            for k in range(-2, 3)
+        ]
+        best = max(candidates, key=score)
+    return Model(round(best.intercept, 4), round(best.slope, 4), round(best.level_slope, 4))

@@ -24,6 +24,7 @@ from typing import NamedTuple, ParamSpec, TypeVar
 from analysis.annotate import KINDS, Annotation
 from analysis.fair import FAIR_KINDS, fair_deal
 from analysis.hindsight import HINDSIGHT_KINDS, hindsight_deal
+from analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
 from schema.log import Deal, MatchLog
 from schema.rules import Rules
 
@@ -38,7 +39,8 @@ ONLY_GROUPS: dict[str, frozenset[str]] = {
     "shows": frozenset({"show"}),
     "bids": frozenset({"bid"}),
     "trumps": frozenset({"trump"}),
-    "doubles": frozenset({"double", "redouble", "set", "single_hand"}),
+    "doubles": frozenset({"double", "redouble", "set"}),
+    "singles": frozenset({"single_hand"}),
 }
 """The names ``--only`` takes, and the kinds of annotation each selects."""
 
@@ -102,6 +104,15 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             samples=options.samples,
             seed=options.seed,
             from_trick=options.from_trick,
+        )
+    if options.kinds & SINGLE_HAND_KINDS and options.from_trick <= 1:
+        notes += single_hand_deal(
+            task.match_id,
+            task.rules,
+            task.deal,
+            task.number,
+            samples=options.samples,
+            seed=options.seed,
         )
     notes.sort(key=_order)
     return notes

@@ -163,10 +163,12 @@ def _number(value: float) -> str:
 
 def _note(a: Annotation) -> NoteView:
     unit = {"card_points": "card points", "make_probability": "make chance"}.get(a.unit, a.unit)
+    unit = unit.replace("_", " ")  # game_points
     loss = f"{_number(a.loss)} {unit}"
     if a.ci_low is not None and a.ci_high is not None:
         loss += f" (95%: {_number(a.ci_low)} to {_number(a.ci_high)})"
-    return NoteView(a.label, a.kind, a.method, a.chosen, a.best, loss, a.explanation)
+    kind = a.kind.replace("_", " ")  # single_hand
+    return NoteView(a.label, kind, a.method, a.chosen, a.best, loss, a.explanation)
 
 
 def _said(text: str) -> str:
