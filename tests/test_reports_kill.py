@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from replay import audit_match, random_match
-from reports.warehouse.store import load_paths, open_warehouse
+from reports.warehouse.store import open_warehouse
 from schema import Rules
 from schema.log import MatchLog
+from twentynine.loading import load_paths
 
 COPIES = 60  # of each base match: 300 matches, about 2,500 deals
 BATCH_DEALS = 100
@@ -23,7 +24,7 @@ BATCH_DEALS = 100
 LOADER = textwrap.dedent(
     """
     import sys
-    from reports.warehouse.store import load_paths
+    from twentynine.loading import load_paths
 
     def report(summary):
         print(summary.stored, flush=True)
