@@ -253,28 +253,63 @@ def _field_order(model: type[BaseModel]) -> dict[str, int]:
 # The models' field order, which a canonical document keeps (from the models themselves)
 _MATCH_ORDER: Final = _field_order(MatchLog)
 _DEAL_ORDER: Final = _field_order(Deal)
-_ACTION_ORDERS: Final = {
-    model.model_fields["type"].default: _field_order(model)
-    for model in get_args(get_args(Action)[0])
-}
 _NESTED_ORDERS: Final = {
     "player": _field_order(PlayerRef),
     "match result": _field_order(MatchResult),
     "deal result": _field_order(DealResult),
     "scores": _field_order(TeamScores),
 }
+
+
+def _action_order() -> dict[str, int]:
+    """One order of every action field that each action model's own order keeps (``seat``,
+    ``t``, ``note``, ``type``, then the fields of each kind): an action's keys are then
+    checked without its type (which keys it may have is the decoder's to check)."""
+    models = list(get_args(get_args(Action)[0]))
+    names: list[str] = []
+    for model in models:
+        names.extend(name for name in _field_order(model) if name not in names)
+    order = {name: i for i, name in enumerate(names)}
+    for model in models:
+        ranks = [order[name] for name in _field_order(model)]
+        assert ranks == sorted(ranks), f"{model.__name__}: no one order of the action fields"
+    return order
+
+
+_ACTION_ORDER: Final = _action_order()
 _ordered: dict[tuple[int, tuple[str, ...]], bool] = {}  # (order, keys) seen: in order?
+_MAX_ORDERS_KEPT: Final = 10_000
 
 
 def _in_order(value: dict[str, Any], order: dict[str, int]) -> bool:
     keys = tuple(value)
     known = _ordered.get((id(order), keys))
     if known is None:
-        ranks = [order.get(key, -1) for key in keys]
-        known = -1 not in ranks and ranks == sorted(ranks)
-        if len(_ordered) < 10_000:
+        known = _ranked(keys, order)
+        if len(_ordered) < _MAX_ORDERS_KEPT:
             _ordered[(id(order), keys)] = known
     return known
+
+
+def _ranked(keys: tuple[str, ...], order: dict[str, int]) -> bool:
+    ranks = [order.get(key, -1) for key in keys]
+    return -1 not in ranks and ranks == sorted(ranks)
+
+
+_ACTIONS_IN_ORDER: Final[set[tuple[str, ...]]] = set()  # the keys of actions seen in order
+
+
+def _actions_in_order(actions: list[dict[str, Any]]) -> bool:
+    # sets of key tuples: the loop over a deal's actions runs in C
+    kinds = set(map(tuple, actions))
+    if kinds <= _ACTIONS_IN_ORDER:
+        return True
+    for keys in kinds - _ACTIONS_IN_ORDER:
+        if not _ranked(keys, _ACTION_ORDER):
+            return False
+        if len(_ACTIONS_IN_ORDER) < _MAX_ORDERS_KEPT:
+            _ACTIONS_IN_ORDER.add(keys)
+    return True
 
 
 def _scores_in_order(*scores: object) -> bool:
@@ -286,9 +321,9 @@ def _canonical_order(match: dict[str, Any]) -> bool:
     that order (``meta``, ``rules`` and the seats of ``players`` and ``hands`` keep theirs)."""
     if not _in_order(match, _MATCH_ORDER):
         return False
-    for player in match["players"].values():
-        if isinstance(player, dict) and not _in_order(player, _NESTED_ORDERS["player"]):
-            return False
+    players = [p for p in match["players"].values() if isinstance(p, dict)]
+    if players and not all(_in_order(p, _NESTED_ORDERS["player"]) for p in players):
+        return False
     result = match.get("result")
     if isinstance(result, dict):
         if not _in_order(result, _NESTED_ORDERS["match result"]):
@@ -304,9 +339,8 @@ def _canonical_order(match: dict[str, Any]) -> bool:
             and _scores_in_order(outcome.get("points"), outcome.get("score"))
         ):
             return False
-        for action in deal["actions"]:
-            if not _in_order(action, _ACTION_ORDERS[action["type"]]):
-                return False
+        if not _actions_in_order(deal["actions"]):
+            return False
     return True
 
 

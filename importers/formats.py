@@ -47,6 +47,7 @@ READ_BUFFER: Final = 1 << 20
 """Bytes read from a file at a time: a log line is often 10 to 20 kB, and reading such lines
 through the default 8 kB buffer costs as much as a fifth of decoding them."""
 MAX_KEPT_PROBLEMS: Final = 1000
+_TELL_EVERY: Final = 16  # records between updates of the bytes read (for a progress bar)
 _BOM: Final = b"\xef\xbb\xbf"
 Reader = Callable[[BinaryIO, str, Path | None, bool], Iterator[Record[Match]]]
 
@@ -270,8 +271,9 @@ def _read_file(
             reading.formats[name] = reading.formats.get(name, 0) + 1
             records = FORMATS[name].read(limited(stream, head), path, Path(path), fast)
             start = reading.bytes_read
-            for record in guarded(records, path, name):
-                reading.bytes_read = start + stream.tell()
+            for count, record in enumerate(guarded(records, path, name)):
+                if not count % _TELL_EVERY:  # tell() is a system call: not for every line
+                    reading.bytes_read = start + stream.tell()
                 yield record
     except OSError as exc:
         reading.unreadable += 1

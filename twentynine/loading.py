@@ -195,7 +195,7 @@ def _build_batches(
     """The child of ``--jobs 2``: read, audit and build each batch's tables, and hand them to
     the writer (``writer``, its parent's pid: it stops when that is gone)."""
     gc.disable()  # as the one-process load: many acyclic rows, nothing for the collector
-    summary = LoadSummary(database="")
+    summary = _summary("", reading)
     try:
         stored: StoredSources = _get(stored_in, writer)
 
