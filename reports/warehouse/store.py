@@ -480,7 +480,9 @@ class StoredBatch:
 
 
 @dataclass(frozen=True, slots=True)
-class _Pending:
+class Pending:
+    """A match read and not yet stored, with where it came from."""
+
     match: Match
     audited: AuditedMatch | None
     match_id: str
@@ -489,14 +491,24 @@ class _Pending:
     line: int | None
 
 
+_CONTENT_HASH: Final = [c.name for c in ddl.TABLES["matches"]].index("content_hash")
+"""Where a match row holds the match's content hash."""
+
+HandOff = Callable[[list[Pending], list[str]], None]
+"""Takes a unit of matches to audit and store elsewhere, and the ids whose stored rows they
+replace (``twentynine load --jobs 2``: the writer audits every other unit)."""
+
+
 class Admission:
     """What a load does before it stores: match by match, tell the duplicates and the matches
     stored before with other content, audit the rest and build their rows, a batch at a
     time. It asks ``lookup`` which ids are stored (the warehouse, or what ``twentynine load
     --jobs 2`` read from it at the start), and counts into ``summary``.
 
-    With ``remember``, the ids of the batches it gave are then answered as stored (as the
-    warehouse answers once they are committed), for a lookup that cannot see the commits.
+    With ``hand_off``, every other unit of matches it has admitted is handed off instead of
+    audited here; the ids handed off, and those of the batches it gave, are then answered
+    as stored (as the warehouse answers once they are committed), for a lookup that cannot
+    see the commits.
     """
 
     def __init__(
@@ -506,14 +518,16 @@ class Admission:
         *,
         replace: bool = False,
         batch_deals: int = BATCH_DEALS,
-        remember: bool = False,
+        hand_off: HandOff | None = None,
     ) -> None:
         self.lookup = lookup
         self.summary = summary
         self.replace = replace
         self.batch_deals = batch_deals
-        self.remembered: StoredSources | None = {} if remember else None
-        self._contents: dict[str, str] = {}  # the batch's matches' content hashes, to remember
+        self.hand_off = hand_off
+        self.remembered: StoredSources = {}
+        self._units = 0
+        self._handed_deals = 0  # deals handed off since the last batch
 
     def batches(
         self,
@@ -524,7 +538,7 @@ class Admission:
         asks for the next."""
         summary, batch_deals = self.summary, self.batch_deals
         batch = _new_batch()
-        pending: list[_Pending] = []  # read, not yet checked against the database
+        pending: list[Pending] = []  # read, not yet checked against the database
         pending_deals = 0
         where_of: dict[str, str] = {}  # ids read since the last commit, and where
         for item, audited in items:
@@ -542,29 +556,28 @@ class Admission:
                 )
                 continue
             where_of[match_id] = where
-            pending.append(_Pending(match, audited, match_id, where, source, line))
+            pending.append(Pending(match, audited, match_id, where, source, line))
             pending_deals += len(match.deals)
             if pending_deals >= min(CHECK_DEALS, batch_deals):
-                self._admit(pending, batch)
+                self._admit(pending, batch, where_of)
                 pending, pending_deals = [], 0
-                if batch.deals >= batch_deals:
+                if batch.deals + self._handed_deals >= batch_deals:
                     self._remember(batch, where_of)
                     yield batch, False
-                    batch, where_of = _new_batch(), {}
+                    batch, where_of, self._handed_deals = _new_batch(), {}, 0
                     continue
             if progress is not None and summary.read % PROGRESS_EVERY == 0:
                 progress(summary)
         if pending:
-            self._admit(pending, batch)
+            self._admit(pending, batch, where_of)
         if len(batch):
             yield batch, True
 
     def _remember(self, batch: Batch, where_of: dict[str, str]) -> None:
-        if self.remembered is None:
+        if self.hand_off is None:
             return
-        for match_id in batch.match_ids:
-            self.remembered[match_id] = (where_of[match_id], self._contents.pop(match_id))
-        self._contents.clear()
+        for match_id, row in zip(batch.match_ids, batch.match_rows, strict=True):
+            self.remembered[match_id] = (where_of[match_id], row[_CONTENT_HASH])
 
     def _stored(self, match_ids: list[str]) -> StoredSources:
         stored = self.lookup(match_ids)
@@ -572,11 +585,13 @@ class Admission:
             stored.update((i, self.remembered[i]) for i in match_ids if i in self.remembered)
         return stored
 
-    def _admit(self, pending: list[_Pending], batch: Batch) -> None:
+    def _admit(self, pending: list[Pending], batch: Batch, where_of: dict[str, str]) -> None:
         """Audit the matches not stored yet (or stored with other content, to ``replace``)
-        and add their rows to the batch."""
+        and add their rows to the batch; or hand them off, every other unit."""
         summary = self.summary
         stored = self._stored([p.match_id for p in pending])
+        todo: list[Pending] = []
+        replaced: list[str] = []
         for p in pending:
             if p.match_id in stored:
                 source, content = stored[p.match_id]
@@ -596,22 +611,45 @@ class Admission:
                         "in its place",
                     )
                     continue
-                batch.replaced.append(p.match_id)
-            try:
-                audited = p.audited if p.audited is not None else audit_match(p.match)
-                batch.add(p.match, audited, p.source, p.line)
-                if self.remembered is not None:
-                    self._contents[p.match_id] = content_fingerprint(p.match)
-            except RowError as exc:
-                summary.skipped += 1
-                summary._keep(summary.problems, f"{p.where}: cannot be stored: {exc}")
-            except Exception as exc:  # the engine's fault, not the input's: say so
-                summary.skipped += 1
-                summary._keep(
-                    summary.problems,
-                    f"{p.where}: the auditor failed on match {p.match_id!r} "
-                    f"({type(exc).__name__}: {exc}); please report it",
-                )
+                replaced.append(p.match_id)
+            todo.append(p)
+        self._units += 1
+        if self.hand_off is not None and self._units % 2 == 0:
+            for p in todo:  # as stored: a match that then fails is the corner case docs name
+                self.remembered[p.match_id] = (where_of[p.match_id], content_fingerprint(p.match))
+            self._handed_deals += sum(len(p.match.deals) for p in todo)
+            self.hand_off(todo, replaced)
+            return
+        batch.replaced.extend(replaced)
+        for _ in audit_into(todo, batch, summary):
+            pass
+
+
+def audit_into(todo: list[Pending], batch: Batch, summary: LoadSummary) -> Iterator[Pending]:
+    """Audit each match (unless its audit is given) and add its rows to ``batch``; a match
+    that cannot be stored is counted skipped with a line that says why. Yields those added."""
+    for p in todo:
+        try:
+            audited = p.audited if p.audited is not None else audit_match(p.match)
+            batch.add(p.match, audited, p.source, p.line)
+        except RowError as exc:
+            summary.skipped += 1
+            summary._keep(summary.problems, f"{p.where}: cannot be stored: {exc}")
+            continue
+        except Exception as exc:  # the engine's fault, not the input's: say so
+            summary.skipped += 1
+            summary._keep(
+                summary.problems,
+                f"{p.where}: the auditor failed on match {p.match_id!r} "
+                f"({type(exc).__name__}: {exc}); please report it",
+            )
+            continue
+        yield p
+
+
+def new_batch() -> Batch:
+    """An empty batch, stamped now."""
+    return _new_batch()
 
 
 _LOAD_SETTINGS: Final = {
