@@ -8,6 +8,8 @@ and view row for row and the summaries line for line.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -73,3 +75,17 @@ def test_the_load_command_takes_jobs(tmp_path: Path) -> None:
     refused = runner.invoke(app, ["load", str(SAMPLES), "--db", str(db), "--jobs", "3"])
     assert refused.exit_code == 2
     assert "--jobs" in refused.output and not db.with_suffix(".wal").exists()
+
+
+def test_two_jobs_read_standard_input(tmp_path: Path) -> None:
+    # the reading process is another process: it must still read the load's standard input
+    db = tmp_path / "w.duckdb"
+    loaded = subprocess.run(
+        [sys.executable, "-m", "twentynine", "load", "-", "--db", str(db), "--jobs", "2"],
+        input=(SAMPLES / "league.jsonl").read_bytes(),
+        capture_output=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert loaded.returncode == 0, loaded.stderr
+    assert b"70 matches read from 1 file: 70 stored" in loaded.stderr

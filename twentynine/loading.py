@@ -14,6 +14,7 @@ import gc
 import multiprocessing
 import os
 import queue
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import fields, replace
 from pathlib import Path
@@ -147,12 +148,19 @@ def _load_beside(
     context = multiprocessing.get_context("fork")
     stored_in: Any = context.Queue(1)
     built: Any = context.Queue(_IN_FLIGHT)
+    try:
+        stdin = os.dup(0)  # the child process starts with standard input closed: it reads this
+    except OSError:  # none to read
+        stdin = os.open(os.devnull, os.O_RDONLY)
     child = context.Process(
         target=_build_batches,
-        args=(records, reading, stored_in, built, os.getpid(), replace, batch_deals),
+        args=(records, reading, stored_in, built, os.getpid(), replace, batch_deals, stdin),
         daemon=True,
     )
-    child.start()
+    try:
+        child.start()
+    finally:
+        os.close(stdin)
     collecting = gc.isenabled()
     gc.disable()  # as the one-process load: many acyclic rows, nothing for the collector
     try:
@@ -225,9 +233,12 @@ def _build_batches(
     writer: int,
     replace: bool,
     batch_deals: int,
+    stdin: int,
 ) -> None:
     """The child of ``--jobs 2``: read, admit, audit every other unit and build its rows, and
-    hand the rest to the writer (``writer``, its parent's pid: it stops when that is gone)."""
+    hand the rest to the writer (``writer``, its parent's pid: it stops when that is gone).
+    ``stdin`` is the parent's standard input (``-``), which multiprocessing closes here."""
+    sys.stdin = os.fdopen(stdin, "r")
     gc.disable()  # as the one-process load: many acyclic rows, nothing for the collector
     summary = _summary("", reading)
     try:
