@@ -262,19 +262,20 @@ def _build_batches(
         _put(built, ("failed", f"{type(exc).__name__}: {exc}", _snapshot(summary)), writer)
 
 
-def _packed(pending: Pending) -> Pending:
-    """A match to send to the writer: the fast decoder's structs as their JSON (a tenth of
-    the cost of pickling them, object by object), the models as they are."""
-    if isinstance(pending.match, FastMatchLog):
-        return replace(pending, match=_ENCODER.encode(pending.match))  # type: ignore[arg-type]
-    return pending
+Packed = tuple[bytes | Match, str, str, str | None, int | None]
+"""A match handed to the writer: the fast decoder's structs as their JSON (a tenth of the
+cost of pickling them, object by object), the models as they are; its id and places."""
 
 
-def _unpacked(pending: Pending) -> Pending:
-    match: Any = pending.match
-    if isinstance(match, bytes):
-        return replace(pending, match=_DECODER.decode(match))
-    return pending
+def _packed(p: Pending) -> Packed:
+    match = _ENCODER.encode(p.match) if isinstance(p.match, FastMatchLog) else p.match
+    return match, p.match_id, p.where, p.source, p.line
+
+
+def _unpacked(packed: Packed) -> Pending:
+    match, match_id, where, source, line = packed
+    decoded = _DECODER.decode(match) if isinstance(match, bytes) else match
+    return Pending(decoded, None, match_id, where, source, line)
 
 
 def _snapshot(summary: LoadSummary) -> LoadSummary:

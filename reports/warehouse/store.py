@@ -438,7 +438,7 @@ def _statement_kind(statement: duckdb.Statement) -> str:
 class SourcedMatch:
     """A match and where it was read: the file (``source``) and the line, where known.
 
-    >>> SourcedMatch(None, "league.jsonl", 3).where  # type: ignore[arg-type]
+    >>> SourcedMatch(None, "league.jsonl", 3).where  # the match left out of the example
     'league.jsonl:3'
     """
 
