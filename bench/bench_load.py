@@ -9,6 +9,10 @@ Each stage runs in a fresh child process pinned to one CPU, loading into a new D
 - end to end: ``load_paths`` on a JSONL file (read through the fast decoder, audit, store),
   as ``twentynine load`` runs.
 
+Then ``--jobs 1`` against ``--jobs 2``: ``load_paths`` end to end on the same file into new
+files, on every CPU (not pinned), the two in turn ``--rounds`` times (so that both see the
+same machine), with the load average before each run: the machine is shared.
+
 The matches are random legal games of every preset (``--pool`` per preset), copied under new
 ids until ``--deals`` deals. Prints deals/s by wall clock and by CPU time (which leaves out
 time lost to other processes on a shared machine), the child's peak resident memory, and the
@@ -29,6 +33,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -37,11 +42,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from replay import AuditedMatch, audit_match, random_match
 from reports.warehouse.stats import run_stats
-from reports.warehouse.store import BATCH_DEALS, load_paths, open_warehouse
+from reports.warehouse.store import BATCH_DEALS, open_warehouse
 from schema import PRESET_NAMES, Rules
 from schema.log import MatchLog
+from twentynine.loading import load_paths
 
 STAGES = ("store", "audit+store", "end to end")
+JOBS_STAGES = ("jobs 1", "jobs 2")
 
 
 def pool(per_preset: int) -> list[tuple[MatchLog, AuditedMatch]]:
@@ -74,13 +81,15 @@ def stage(
     name: str, db: Path, source: Path, deals: int, per_preset: int, batch: int
 ) -> dict[str, object]:
     """Run one stage in this process; returns its figures."""
-    if hasattr(os, "sched_setaffinity"):
+    if hasattr(os, "sched_setaffinity") and name not in JOBS_STAGES:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    base = pool(per_preset) if name != "end to end" else []
+    base = pool(per_preset) if name in ("store", "audit+store") else []
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     wall, cpu = time.perf_counter(), time.process_time()
     if name == "end to end":
         summary = load_paths([source], db=db, batch_deals=batch)
+    elif name in JOBS_STAGES:
+        summary = load_paths([source], db=db, batch_deals=batch, jobs=int(name[-1]))
     else:
         with open_warehouse(db) as wh:
             if name == "store":
@@ -88,6 +97,8 @@ def stage(
             else:
                 summary = wh.load((log for log, _ in copies(base, deals)), batch_deals=batch)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # --jobs 2: the reading process
+    reader_cpu = usage.ru_utime + usage.ru_stime
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     stats = None
     if name == "store":
@@ -100,6 +111,7 @@ def stage(
         "matches": summary.stored,
         "wall": wall,
         "cpu": cpu,
+        "reader_cpu": reader_cpu,
         "rss_before_mb": rss_before,
         "peak_rss_mb": peak,
         "db_mb": db.stat().st_size / 2**20,
@@ -118,7 +130,9 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=60_000)
     parser.add_argument("--pool", type=int, default=6, help="random matches per preset")
     parser.add_argument("--batch-deals", type=int, default=BATCH_DEALS)
-    parser.add_argument("--stage", choices=STAGES, help=argparse.SUPPRESS)
+    parser.add_argument("--rounds", type=int, default=2, help="runs of each --jobs, in turn")
+    parser.add_argument("--jobs-only", action="store_true", help="only --jobs 1 against 2")
+    parser.add_argument("--stage", choices=STAGES + JOBS_STAGES, help=argparse.SUPPRESS)
     parser.add_argument("--db", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--source", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -141,30 +155,9 @@ def main() -> None:
         )
         print("|---|---|---|---|---|---|---|---|")
         stats_s = None
-        for name in STAGES:
+        for name in () if args.jobs_only else STAGES:
             db = Path(folder) / f"{name.replace(' ', '_')}.duckdb"
-            child = subprocess.run(
-                [
-                    sys.executable,
-                    __file__,
-                    "--stage",
-                    name,
-                    "--db",
-                    str(db),
-                    "--source",
-                    str(source),
-                    "--deals",
-                    str(args.deals),
-                    "--pool",
-                    str(args.pool),
-                    "--batch-deals",
-                    str(args.batch_deals),
-                ],
-                check=True,
-                capture_output=True,
-                text=True,
-            )
-            f = json.loads(child.stdout.strip().splitlines()[-1])
+            f = _run_child(name, db, source, args)
             print(
                 f"| {name} | {f['deals']:,} | {f['wall']:.2f} | {f['deals'] / f['wall']:,.0f} "
                 f"| {f['cpu']:.2f} | {f['deals'] / f['cpu']:,.0f} "
@@ -174,6 +167,69 @@ def main() -> None:
             stats_s = f["stats_s"] if f["stats_s"] is not None else stats_s
         if stats_s is not None:
             print(f"\nplayer_stats (twentynine stats) on the stored file: {stats_s * 1000:.0f} ms")
+        _compare_jobs(folder, source, args)
+
+
+def _run_child(name: str, db: Path, source: Path, args: argparse.Namespace) -> dict[str, Any]:
+    child = subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            "--stage",
+            name,
+            "--db",
+            str(db),
+            "--source",
+            str(source),
+            "--deals",
+            str(args.deals),
+            "--pool",
+            str(args.pool),
+            "--batch-deals",
+            str(args.batch_deals),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    figures: dict[str, Any] = json.loads(child.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def _compare_jobs(folder: str, source: Path, args: argparse.Namespace) -> None:
+    """``--jobs 1`` and ``--jobs 2`` in turn, every CPU, with the machine's load.
+
+    Besides the wall time, the CPU time of each process: on a machine whose cores are busy
+    with other work, the longer of the two is the wall time the load would take with two
+    cores of its own (the kernel shares the CPU between sessions, not processes)."""
+    print(f"\n--jobs 1 against --jobs 2 ({os.cpu_count()} CPUs, not pinned), in turn:")
+    print(
+        "| run | load average (1 min) before | wall s | deals/s (wall) "
+        "| CPU s, writer | CPU s, reader | stored |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    walls: dict[str, list[float]] = {name: [] for name in JOBS_STAGES}
+    paths: dict[str, list[float]] = {name: [] for name in JOBS_STAGES}
+    for round_no in range(args.rounds):
+        for name in JOBS_STAGES:
+            db = Path(folder) / f"{name.replace(' ', '_')}_{round_no}.duckdb"
+            load = os.getloadavg()[0]
+            f = _run_child(name, db, source, args)
+            walls[name].append(f["wall"])
+            paths[name].append(max(f["cpu"], f["reader_cpu"]))
+            print(
+                f"| {name} | {load:.1f} | {f['wall']:.2f} | {f['deals'] / f['wall']:,.0f} "
+                f"| {f['cpu']:.2f} | {f['reader_cpu']:.2f} "
+                f"| {f['deals']:,} deals, {f['matches']:,} matches |",
+                flush=True,
+            )
+    one, two = min(walls["jobs 1"]), min(walls["jobs 2"])
+    cpu_one, cpu_two = min(paths["jobs 1"]), min(paths["jobs 2"])
+    print(
+        f"\n--jobs 2 against --jobs 1, best of each: {one / two:.2f}x by wall time; "
+        f"{cpu_one / cpu_two:.2f}x by the CPU time of the busier process (the wall time "
+        "with two free cores)"
+    )
 
 
 if __name__ == "__main__":

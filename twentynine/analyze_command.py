@@ -27,7 +27,7 @@ from analysis.run import (
     annotate_matches,
     parse_only,
 )
-from importers.formats import FORMAT_NAMES, expand_inputs, read_any
+from importers.formats import FORMAT_NAMES, read_paths
 from reports.warehouse.annotations import replace_annotations
 from reports.warehouse.errors import WarehouseError
 from reports.warehouse.store import open_warehouse
@@ -130,22 +130,19 @@ def analyze_command(
 
 
 def _read_matches(paths: list[str], from_format: str | None) -> tuple[list[MatchLog], int]:
-    files = expand_inputs(paths)
-    if not files:
-        raise _fail("no match logs found in " + ", ".join(paths))
+    try:
+        records = read_paths(paths, from_format)
+    except ValueError as exc:  # no match log in the paths, or an unknown --from
+        raise _fail(str(exc)) from None
     matches: list[MatchLog] = []
     unreadable = 0
-    try:
-        for file in files:
-            for record in read_any(file, from_format):
-                if record.match is None:
-                    unreadable += 1
-                    for problem in record.problems:
-                        typer.echo(error_line(str(problem)), err=True)
-                    continue
-                matches.append(record.match)
-    except ValueError as exc:  # an unknown --from
-        raise _fail(str(exc)) from None
+    for record in records:
+        if record.match is None:
+            unreadable += 1
+            for problem in record.problems:
+                typer.echo(error_line(str(problem)), err=True)
+            continue
+        matches.append(record.match)
     return matches, unreadable
 
 

@@ -11,37 +11,33 @@ import importlib.metadata
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, overload
 
 import orjson
 import typer
 from rich.console import Console
 from typer.core import TyperArgument, TyperGroup
 
-from importers.canonical import FastRecord, Record
-from importers.formats import (
-    expand_inputs,
-    import_paths,
-    read_any,
-    read_for_audit,
-    write_matches,
-)
+from importers.canonical import Match, Record
+from importers.errors import empty_file
+from importers.formats import Reading, expand_inputs, import_paths, read_paths, write_matches
 from replay import AuditError, Finding, audit_match, engine_build
 from replay.selfplay import simulate_matches
 from reports.warehouse.errors import WarehouseError
 from reports.warehouse.export import export_parquet
 from reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
 from reports.warehouse.progress import terminal_progress
-from reports.warehouse.store import DEFAULT_DB, load_paths, run_query
+from reports.warehouse.store import DEFAULT_DB, run_query
 from schema.cards import Seat
 from schema.log import MatchLog, match_json_schema
 from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
 from twentynine.analyze_command import analyze_command
 from twentynine.demo import default_samples, run_demo
 from twentynine.frames import deal_frames, first_finding
+from twentynine.loading import load_paths
 from twentynine.pager import show_deals, show_frames
 from twentynine.report_commands import report_app
 from twentynine.solve_command import solve_command
@@ -219,14 +215,12 @@ FromOption = Annotated[
 ]
 
 
-def _finding_line(record: Record | FastRecord, finding: Finding) -> int | None:
+def _finding_line(record: Record[Match], finding: Finding) -> int | None:
     """The line of the card or bid a finding is about, where the format has one a line."""
-    if isinstance(record, Record):
-        return record.line_of(finding.deal, finding.action)
-    return record.line
+    return record.line_of(finding.deal, finding.action)
 
 
-def _location(record: Record | FastRecord, finding: Finding) -> str:
+def _location(record: Record[Match], finding: Finding) -> str:
     line = _finding_line(record, finding)
     where = record.source if line is None else f"{record.source}:{line}"
     deal = "-" if finding.deal is None else str(finding.deal)
@@ -234,21 +228,26 @@ def _location(record: Record | FastRecord, finding: Finding) -> str:
     return f"{where}:{deal}:{action}"
 
 
+@overload
 def _read_inputs(
-    paths: list[str],
-    from_format: str | None,
-    read: Callable[[Path, str | None], Iterator[R]],
-) -> Iterator[tuple[str, R]]:
-    files = expand_inputs(paths)
-    if not files:
-        raise fail("no match logs found in " + ", ".join(paths))
-    warn_empty(files)
+    paths: list[str], from_format: str | None, *, fast: Literal[False]
+) -> Iterator[Record[MatchLog]]: ...
+@overload
+def _read_inputs(
+    paths: list[str], from_format: str | None, *, fast: bool = True
+) -> Iterator[Record[Match]]: ...
+def _read_inputs(
+    paths: list[str], from_format: str | None, *, fast: bool = True
+) -> Iterator[Record[Match]]:
+    """The records of ``paths`` (``fast``: the fast decoder's matches where it can), after a
+    warning for each empty file; a one-line exit when there is nothing to read."""
+    reading = Reading()
     try:
-        for file in files:
-            for record in read(file, from_format):
-                yield str(file), record
-    except ValueError as exc:  # an unknown --from
+        records = read_paths(paths, from_format, fast=fast, reading=reading)
+    except ValueError as exc:  # no match log in the paths, or an unknown --from
         raise fail(str(exc)) from None
+    warn_empty(reading.inputs)
+    return records
 
 
 def warn_empty(files: list[Path]) -> None:
@@ -263,7 +262,7 @@ def warn_empty(files: list[Path]) -> None:
         except OSError:
             continue  # the reader says why it cannot be read
         if blank:
-            typer.echo(warning_line(f"{file}: empty: no match in it"), err=True)
+            typer.echo(warning_line(empty_file(file)), err=True)
 
 
 @app.command("audit")
@@ -293,8 +292,8 @@ def audit_command(
     files: set[str] = set()
     matches = deals = errors = warnings = unreadable = 0
     # The fast decoder where it can: the engine replays its matches as the models' own.
-    for file, record in _read_inputs(paths, from_format, read_for_audit):
-        files.add(file)
+    for record in _read_inputs(paths, from_format):
+        files.add(record.source)
         if record.match is None:
             unreadable += 1
             _print_problems(record, output)
@@ -330,7 +329,7 @@ def audit_command(
 
 
 def _print_finding(
-    record: Record | FastRecord, finding: Finding, match_id: str, output: OutputFormat
+    record: Record[Match], finding: Finding, match_id: str, output: OutputFormat
 ) -> None:
     if output is OutputFormat.json:
         line: dict[str, object] = {
@@ -345,7 +344,7 @@ def _print_finding(
         typer.echo(printable(text))
 
 
-def _print_problems(record: Record | FastRecord, output: OutputFormat) -> None:
+def _print_problems(record: Record[Match], output: OutputFormat) -> None:
     for problem in record.problems:
         if output is OutputFormat.json:
             line = {
@@ -538,7 +537,7 @@ def replay_command(
         if db is not None:
             chosen = stored_match(match_id, db=db)
         else:
-            records = _read_inputs([str(path)], from_format, read_any)
+            records = _read_inputs([str(path)], from_format, fast=False)
             chosen = pick_match(match_id, _replayable(records))
     except MatchNotFoundError as exc:
         raise fail(f"{path or db}: {exc}") from None
@@ -573,8 +572,8 @@ def replay_command(
     show_frames(shown, sys.stdout, interactive=False)
 
 
-def _replayable(records: Iterator[tuple[str, Record]]) -> Iterator[tuple[str, MatchLog]]:
-    for _, record in records:
+def _replayable(records: Iterator[Record[MatchLog]]) -> Iterator[tuple[str, MatchLog]]:
+    for record in records:
         if record.match is None:
             raise fail(str(record.problems[0]))
         yield record.match.match_id, record.match
@@ -602,6 +601,12 @@ def load_command(
     replace: Annotated[
         bool, typer.Option(help="Store a match in place of one stored with other content.")
     ] = False,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs", min=1, max=2, metavar="N", help="2: read and audit in a second process."
+        ),
+    ] = 1,
 ) -> None:
     """Read, audit and store matches, players, deals, actions, tricks and findings in DuckDB.
 
@@ -615,7 +620,7 @@ def load_command(
     try:
         with terminal_progress() as progress:
             summary = load_paths(
-                paths, db=db, from_format=from_format, progress=progress, replace=replace
+                paths, db=db, from_format=from_format, progress=progress, replace=replace, jobs=jobs
             )
     except WarehouseError as exc:
         raise fail(str(exc), exc.exit_code) from None

@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from analysis.annotate import Annotation
-from importers.formats import atomic_file, expand_inputs, read_any
+from importers.formats import atomic_file, read_paths
 from replay import audit_match
 from reports.html.annotations import read_annotations
 from reports.html.match import match_report
@@ -70,11 +70,14 @@ def find_match(path: str, match_id: str | None) -> MatchLog:
     matches`; the first without one); a one-line exit when there is none."""
 
     def candidates() -> Iterator[tuple[str, MatchLog]]:
-        for file in expand_inputs([path]):
-            for record in read_any(file):
-                if record.match is None:
-                    raise _fail(str(record.problems[0]))
-                yield record.match.match_id, record.match
+        try:
+            records = read_paths([path])
+        except ValueError:  # no match log there: none to pick, as pick_match says
+            return
+        for record in records:
+            if record.match is None:
+                raise _fail(str(record.problems[0]))
+            yield record.match.match_id, record.match
 
     try:
         return pick_match(match_id, candidates())
