@@ -51,6 +51,7 @@ from importers.formats import (
 )
 from importers.formats import read_any as _read_stdin
 from replay import AuditedMatch, audit_match
+from reports.warehouse import DEFAULT_DB as DEFAULT_DB  # noqa: PLC0414 (named here too)
 from reports.warehouse import ddl
 from reports.warehouse.errors import (
     LoadFailedError,
@@ -68,7 +69,6 @@ from reports.warehouse.rows import Batch, RowError
 from schema.fastlog import FastMatchLog, content_fingerprint
 from schema.log import MatchLog
 
-DEFAULT_DB: Final = "twentynine.duckdb"
 BATCH_DEALS: Final = 10_000
 """Deals per transaction: big enough for bulk speed, small enough that a killed load loses
 little and memory stays flat."""
