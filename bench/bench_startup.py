@@ -1,7 +1,8 @@
 """Start-up time of the CLI: a command that does little, against ``python -c pass``.
 
 Run from the repository root: ``python bench/bench_startup.py`` (``--runs 21`` by default;
-``--root DIR`` times the CLI of another checkout, e.g. the main branch, for comparison).
+``--compare DIR`` also times the CLI of another checkout, e.g. the main branch, in the same
+turns, so that both see the same machine).
 Each command runs as a fresh process, ``--runs`` times, the commands taking turns so that a
 busy moment of the machine falls on all of them alike; prints the median wall time of each
 and its multiple of the median of ``python -c pass`` (the floor any Python command pays):
@@ -18,6 +19,7 @@ numba and the analysis), from ``python -X importtime``. A benchmark, never a tes
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -60,22 +62,32 @@ def imported(arguments: list[str], root: Path) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=21)
-    parser.add_argument("--root", type=Path, default=ROOT, help="The checkout to time.")
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="Also time the CLI of this checkout (repeatable), its runs taking turns with ours.",
+    )
     args = parser.parse_args()
-    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
-    for arguments in COMMANDS.values():  # one run each first: warm the file cache
-        wall_time(arguments, args.root)
+    roots = [ROOT, *args.compare]
+    runs = [(root, name) for root in roots for name in COMMANDS]
+    times: dict[tuple[Path, str], list[float]] = {run: [] for run in runs}
+    for root, name in runs:  # one run each first: warm the file cache
+        wall_time(COMMANDS[name], root)
     for _ in range(args.runs):
+        for root, name in runs:
+            times[root, name].append(wall_time(COMMANDS[name], root))
+    for root in roots:
+        floor = statistics.median(times[root, "python -c pass"])
+        print(f"{root}: median of {args.runs} runs each, as a multiple of `python -c pass`")
+        print(f"{'command':<44}{'ms':>8}{'x pass':>8}  imports")
         for name, arguments in COMMANDS.items():
-            times[name].append(wall_time(arguments, args.root))
-    floor = statistics.median(times["python -c pass"])
-    print(f"{args.root}: median of {args.runs} runs each, as a multiple of `python -c pass`")
-    print(f"{'command':<44}{'ms':>8}{'x pass':>8}  imports")
-    for name, arguments in COMMANDS.items():
-        median = statistics.median(times[name])
-        heavy = ", ".join(imported(arguments, args.root)) or "-"
-        print(f"{name:<44}{median * 1000:>8.1f}{median / floor:>8.1f}  {heavy}")
-    print(f"python {sys.version.split()[0]}")
+            median = statistics.median(times[root, name])
+            heavy = ", ".join(imported(arguments, root)) or "-"
+            print(f"{name:<44}{median * 1000:>8.1f}{median / floor:>8.1f}  {heavy}")
+    print(f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":
