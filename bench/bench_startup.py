@@ -12,8 +12,10 @@ and its multiple of the median of ``python -c pass`` (the floor any Python comma
 - ``twentynine rules`` (every preset's options: the rules, no input);
 - ``twentynine audit FILE`` of one match (read, audit, print).
 
-Then the libraries each command imported (of DuckDB, Arrow, pydantic, rich, plotly, jinja2,
-numba and the analysis), from ``python -X importtime``. A benchmark, never a test.
+Compiled modules are kept between runs (in a folder under the temp directory), as an
+installed package keeps them. Then the libraries each command imported (of DuckDB, Arrow,
+pydantic, rich, plotly, jinja2, numba and the analysis), from ``python -X importtime``.
+A benchmark, never a test.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -38,10 +41,24 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 
+def bytecode_cached() -> dict[str, str]:
+    """The environment of the runs: compiled modules kept, as an installed package keeps
+    them (with ``PYTHONDONTWRITEBYTECODE`` set, a run compiles every changed module again),
+    in a folder of their own under the temp directory, so that no checkout is written to."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "twentynine-bench-pycache")
+    return env
+
+
+ENV = bytecode_cached()
+
+
 def wall_time(arguments: list[str], root: Path) -> float:
     """Seconds one run of ``python ARGUMENTS`` takes, output dropped."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, *arguments], cwd=root, stdout=subprocess.DEVNULL, check=False)
+    subprocess.run(
+        [sys.executable, *arguments], cwd=root, env=ENV, stdout=subprocess.DEVNULL, check=False
+    )
     return time.perf_counter() - start
 
 
@@ -50,6 +67,7 @@ def imported(arguments: list[str], root: Path) -> list[str]:
     run = subprocess.run(
         [sys.executable, "-X", "importtime", *arguments],
         cwd=root,
+        env=ENV,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
