@@ -110,7 +110,8 @@ class _TopGroup(_CommandGroup):
     """The ``twentynine`` group: its own commands, and those of :data:`LAZY_COMMANDS`."""
 
     def list_commands(self, ctx: Any) -> list[str]:
-        return list(COMMANDS)
+        unlisted = [name for name in super().list_commands(ctx) if name not in COMMANDS]
+        return [*COMMANDS, *unlisted]  # a command left out of COMMANDS still shows, last
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         if cmd_name in LAZY_COMMANDS and cmd_name not in self.commands:
