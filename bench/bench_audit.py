@@ -10,9 +10,9 @@ second and as a multiple of the parse time:
   the fast structs, the way ``twentynine audit`` reads canonical logs;
 - audit: ``audit_match`` on already-decoded fast structs (the engine's own cost);
 - end to end: decode + audit a line at a time, results dropped, as a streaming audit does;
-- reader + audit: ``importers.formats.read_for_audit`` (file I/O, format detection, a record
-  a match) + audit, counted into a ``replay.summary.AuditSummary``: what ``twentynine audit``
-  runs, less its start-up and output;
+- reader + audit: ``importers.formats.read_any(path, fast=True)`` (file I/O, format
+  detection, a record a match) + audit, counted into a ``replay.summary.AuditSummary``:
+  what ``twentynine audit`` runs, less its start-up and output;
 
 and, for comparison, the same through the pydantic models (what the importers and the
 warehouse read with): validate (``MatchLog.model_validate_json``), audit on the models, end
@@ -37,7 +37,7 @@ import orjson
 # Run as a script, bench/ comes first on the path: put the repository root before it.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from importers.formats import read_for_audit
+from importers.formats import read_any
 from replay import audit_match, random_match
 from replay.summary import AuditSummary
 from schema import PRESET_NAMES, MatchLog, Rules
@@ -118,7 +118,7 @@ def main() -> None:
 
     def reader() -> None:
         summary = AuditSummary()
-        for record in read_for_audit(path):
+        for record in read_any(path, fast=True):
             assert record.match is not None
             summary.add(record.source, audit_match(record.match))
         assert summary.errors == errors

@@ -37,9 +37,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from replay import AuditedMatch, audit_match, random_match
 from reports.warehouse.stats import run_stats
-from reports.warehouse.store import BATCH_DEALS, load_paths, open_warehouse
+from reports.warehouse.store import BATCH_DEALS, open_warehouse
 from schema import PRESET_NAMES, Rules
 from schema.log import MatchLog
+from twentynine.loading import load_paths
 
 STAGES = ("store", "audit+store", "end to end")
 

@@ -23,8 +23,9 @@ from replay import audit_match, engine_build
 from reports.html.match import match_context, match_report
 from reports.html.players import players_report
 from reports.html.render import plotly_bundle
-from reports.warehouse.store import load_paths, open_warehouse
+from reports.warehouse.store import open_warehouse
 from schema.log import MatchLog
+from twentynine.loading import load_paths
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 

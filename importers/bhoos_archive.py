@@ -53,7 +53,7 @@ GAME_KEYS = frozenset(
 NEVER_SHOWN = "never_shown"  # the engine's name for the reason
 
 
-def read_stream(stream: BinaryIO, source: str) -> Iterator[Record]:
+def read_stream(stream: BinaryIO, source: str) -> Iterator[Record[MatchLog]]:
     """Read an archive from a binary stream: one record per game.
 
     A first line that is a whole JSON value by itself means JSON lines (line numbers are
@@ -78,7 +78,7 @@ def read_stream(stream: BinaryIO, source: str) -> Iterator[Record]:
             yield from read_document(raw, source, later)
 
 
-def read_document(data: bytes, source: str, line: int | None) -> Iterator[Record]:
+def read_document(data: bytes, source: str, line: int | None) -> Iterator[Record[MatchLog]]:
     """Read one JSON document (an archive, a list of games or a game)."""
     try:
         document = orjson.loads(data)
@@ -90,7 +90,7 @@ def read_document(data: bytes, source: str, line: int | None) -> Iterator[Record
     yield from _read_value(document, source, line)
 
 
-def _read_value(document: object, source: str, line: int | None) -> Iterator[Record]:
+def _read_value(document: object, source: str, line: int | None) -> Iterator[Record[MatchLog]]:
     if isinstance(document, dict) and "games" in document:
         header = {key: value for key, value in document.items() if key != "games"}
         games = document["games"]
@@ -115,7 +115,7 @@ def read_game(
     header: dict[str, Any] | None,
     index: int | None,
     base: str,
-) -> Record:
+) -> Record[MatchLog]:
     """Turn one recorded game into a one-deal match, or into the problems that stop it."""
     problems = Problems(source, line, base)
     if not isinstance(game, dict):

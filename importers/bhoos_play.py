@@ -73,7 +73,7 @@ class Payload:
         return self.winner if self.tricks else _bhoos.FIRST_LEADER
 
 
-def read_stream(stream: Iterable[bytes], source: str) -> Iterator[Record]:
+def read_stream(stream: Iterable[bytes], source: str) -> Iterator[Record[MatchLog]]:
     """Read a payload log: one record per game found, and one per bad line.
 
     Requests of several games (a server that plays two seats, or several tables at once)
@@ -254,7 +254,7 @@ def continues(game: list[Payload], payload: Payload) -> bool:
     return set(payload.cards) <= set(last.cards)
 
 
-def build(game: list[Payload], source: str) -> Record:
+def build(game: list[Payload], source: str) -> Record[MatchLog]:
     """The match one seat saw, from the payloads of one game."""
     first, last = game[0], game[-1]
     me = last.seat

@@ -12,36 +12,72 @@ JSONL stream is read a line at a time, so memory stays flat however long the fil
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Literal, TypeVar
+from typing import Any, BinaryIO, Final, Generic, Literal, get_args, overload
 
 import orjson
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+from typing_extensions import TypeVar
 
-from importers.errors import InputProblem, InputTooLargeError, describe_validation_error
+from importers.errors import (
+    EMPTY_INPUT,
+    InputProblem,
+    InputTooLargeError,
+    describe_validation_error,
+    where,
+)
 from schema.fastlog import FastMatchLog, decode_match
-from schema.log import MatchLog, dump_json, repeated_key
+from schema.log import (
+    Action,
+    Deal,
+    DealResult,
+    MatchLog,
+    MatchResult,
+    PlayerRef,
+    TeamScores,
+    dump_json,
+    repeated_key,
+)
 
 Layout = Literal["json", "jsonl", "auto"]
-R = TypeVar("R")
+
+
+Match = MatchLog | FastMatchLog
+"""A match as read: the pydantic models, or the fast decoder's structs (:mod:`schema.fastlog`),
+which the engine and the warehouse take alike."""
+M_co = TypeVar("M_co", bound=Match, covariant=True, default=MatchLog)
 
 
 @dataclass(frozen=True, slots=True)
-class Record:
-    """One document read from an input: a match, or the problems that stopped it.
+class Record(Generic[M_co]):
+    """One document read from an input: a match, or the problems that stopped it; and where it
+    was read (the file, and the line of a JSONL record or of a match in a text file).
 
+    The match is the models (``Record[MatchLog]``, what the readers give by default) or,
+    read with ``fast=True``, whichever of the two the reader chose (``Record[Match]``).
     ``places`` maps a JSON path (``deals[0]``, ``deals[0].actions[7]``) to the line it was
     read from, where a format has a line per action (the text notation).
     """
 
     source: str
     line: int | None
-    match: MatchLog | None
+    match: M_co | None
     problems: tuple[InputProblem, ...] = ()
     places: Mapping[str, int] | None = None
+    document: bytes | str | None = None
+    """The document the fast decoder read (for a writer that copies what is already
+    canonical: :func:`canonical_line`)."""
+
+    @staticmethod
+    def refused(source: str, line: int | None, reason: str) -> Record[Any]:
+        """A record of one problem about the whole document (or file).
+
+        >>> str(Record.refused("a.json", None, "empty input").problems[0])
+        'a.json: empty input'
+        """
+        return Record(source, line, None, (InputProblem(source, line, None, reason),))
 
     def line_of(self, deal: int | None, action: int | None) -> int | None:
         """The line of a deal (from 1) or of one of its actions (from 0), where known, else
@@ -58,20 +94,47 @@ class Record:
         return self.places.get(where, self.line)
 
     @property
+    def where(self) -> str:
+        """``file:line``, or the file alone (:func:`importers.errors.where`)."""
+        return where(self.source, self.line)
+
+    @property
     def ok(self) -> bool:
         return self.match is not None
 
 
-def parse_document(data: bytes | str, source: str, line: int | None) -> Record:
+@overload
+def parse_document(
+    data: bytes | str, source: str, line: int | None, *, fast: Literal[False] = False
+) -> Record[MatchLog]: ...
+@overload
+def parse_document(
+    data: bytes | str, source: str, line: int | None, *, fast: bool
+) -> Record[Match]: ...
+def parse_document(
+    data: bytes | str, source: str, line: int | None, *, fast: bool = False
+) -> Record[Match]:
     """Validate one JSON document as a match log (each key given once in each object).
+
+    With ``fast``, the fast decoder reads it where it is sure of the document; what it leaves
+    (a lax value, a missing id, a mistake) goes to the models, so problems read the same.
 
     >>> parse_document(b"{", "m.json", None).problems[0].reason.startswith("invalid JSON")
     True
+    >>> doc = b'{"format": "twentynine.match", "version": 1, "id": "m", "rules": "pagat", '
+    >>> type(parse_document(doc + b'"players": {}, "deals": []}', "m", None, fast=True).match)
+    <class 'NoneType'>
+    >>> seats = b'"players": {"N": "a", "E": "b", "S": "c", "W": "d"}, "deals": []}'
+    >>> type(parse_document(doc + seats, "m.json", None, fast=True).match).__name__
+    'FastMatchLog'
     """
+    if fast:
+        decoded = decode_match(data)
+        if decoded is not None:
+            return Record(source, line, decoded, document=data)
     key = repeated_key(data)
     if key is not None:
-        reason = f"the key {key!r} appears twice in one object"
-        return Record(source, line, None, (InputProblem(source, line, None, reason),))
+        return Record.refused(source, line, f"the key {key!r} appears twice in one object")
     try:
         match = MatchLog.model_validate_json(data)
     except ValidationError as exc:
@@ -80,55 +143,21 @@ def parse_document(data: bytes | str, source: str, line: int | None) -> Record:
     return Record(source, line, match)
 
 
-@dataclass(frozen=True, slots=True)
-class FastRecord:
-    """A match the fast decoder read (:mod:`schema.fastlog`), for the auditor: never a problem."""
-
-    source: str
-    line: int | None
-    match: FastMatchLog
-    problems: tuple[InputProblem, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        return True
-
-
-def parse_document_fast(data: bytes | str, source: str, line: int | None) -> Record | FastRecord:
-    """As :func:`parse_document`, through the fast decoder where it is sure of the document.
-
-    What the fast decoder leaves (a lax value, a missing id, a mistake) goes to the models,
-    so problems read exactly as :func:`parse_document` words them.
-
-    >>> doc = b'{"format": "twentynine.match", "version": 1, "id": "m", "rules": "pagat", '
-    >>> type(parse_document_fast(doc + b'"players": {}, "deals": []}', "m.json", None)).__name__
-    'Record'
-    >>> seats = b'"players": {"N": "a", "E": "b", "S": "c", "W": "d"}, "deals": []}'
-    >>> type(parse_document_fast(doc + seats, "m.json", None)).__name__
-    'FastRecord'
-    """
-    match = decode_match(data)
-    if match is not None:
-        return FastRecord(source, line, match)
-    return parse_document(data, source, line)
-
-
-Parse = Callable[[bytes, str, int | None], R]
-
-
-def read_json(stream: BinaryIO, source: str) -> Iterator[Record]:
+def read_json(stream: BinaryIO, source: str) -> Iterator[Record[MatchLog]]:
     """Read a ``.json`` stream: exactly one match object."""
     yield parse_document(stream.read(), source, None)
 
 
-def read_jsonl(stream: Iterable[bytes], source: str, first_line: int = 1) -> Iterator[Record]:
+def read_jsonl(
+    stream: Iterable[bytes], source: str, first_line: int = 1
+) -> Iterator[Record[MatchLog]]:
     """Read a ``.jsonl`` stream: one match object a line, blank lines ignored."""
-    return _read_lines(stream, source, first_line, parse_document)
+    return _read_lines(stream, source, first_line, fast=False)
 
 
 def _read_lines(
-    stream: Iterable[bytes], source: str, first_line: int, parse: Parse[R]
-) -> Iterator[R | Record]:
+    stream: Iterable[bytes], source: str, first_line: int, *, fast: bool
+) -> Iterator[Record[Any]]:
     lines = iter(stream)
     number = first_line - 1
     while True:
@@ -144,40 +173,37 @@ def _read_lines(
             yield Record(source, number, None, (problem,))
             continue
         if raw.strip():
-            yield parse(raw, source, number)
+            yield parse_document(raw, source, number, fast=fast)
 
 
-def read_stream(stream: BinaryIO, source: str, layout: Layout = "auto") -> Iterator[Record]:
-    """Read a stream as JSON, JSONL, or (``auto``) whichever its first line shows it to be.
+@overload
+def read_stream(
+    stream: BinaryIO, source: str, layout: Layout = "auto", *, fast: Literal[False] = False
+) -> Iterator[Record[MatchLog]]: ...
+@overload
+def read_stream(
+    stream: BinaryIO, source: str, layout: Layout = "auto", *, fast: bool
+) -> Iterator[Record[Match]]: ...
+def read_stream(
+    stream: BinaryIO, source: str, layout: Layout = "auto", *, fast: bool = False
+) -> Iterator[Record[Match]]:
+    """Read a stream as JSON, JSONL, or (``auto``) whichever its first line shows it to be,
+    each document as :func:`parse_document` reads it (``fast``: by the fast decoder where it
+    can).
 
     A first line that is a whole JSON object by itself means JSONL; anything else is read as
     one document.
-    """
-    return _read_stream(stream, source, layout, parse_document)
-
-
-def read_stream_fast(
-    stream: BinaryIO, source: str, layout: Layout = "auto"
-) -> Iterator[Record | FastRecord]:
-    """As :func:`read_stream`, each document through :func:`parse_document_fast` (the auditor's
-    reading: the engine replays either kind of match the same way).
 
     >>> import io
     >>> lines = io.BytesIO(Path("sample_logs/league.jsonl").read_bytes())
-    >>> {type(record).__name__ for record in read_stream_fast(lines, "league.jsonl")}
-    {'FastRecord'}
+    >>> {type(r.match).__name__ for r in read_stream(lines, "league.jsonl", fast=True)}
+    {'FastMatchLog'}
     """
-    return _read_stream(stream, source, layout, parse_document_fast)
-
-
-def _read_stream(
-    stream: BinaryIO, source: str, layout: Layout, parse: Parse[R]
-) -> Iterator[R | Record]:
     if layout == "json":
-        yield parse(stream.read(), source, None)
+        yield parse_document(stream.read(), source, None, fast=fast)
         return
     if layout == "jsonl":
-        yield from _read_lines(stream, source, 1, parse)
+        yield from _read_lines(stream, source, 1, fast=fast)
         return
     first = stream.readline()
     while first and not first.strip():
@@ -185,13 +211,13 @@ def _read_stream(
         if not first:
             break
     if not first.strip():
-        yield Record(source, None, None, (InputProblem(source, None, None, "empty input"),))
+        yield Record.refused(source, None, EMPTY_INPUT)
         return
     if _is_whole_object(first):
-        yield parse(first, source, 1)
-        yield from _read_lines(stream, source, 2, parse)
+        yield parse_document(first, source, 1, fast=fast)
+        yield from _read_lines(stream, source, 2, fast=fast)
     else:
-        yield parse(first + stream.read(), source, None)
+        yield parse_document(first + stream.read(), source, None, fast=fast)
 
 
 def _is_whole_object(line: bytes) -> bool:
@@ -201,9 +227,10 @@ def _is_whole_object(line: bytes) -> bool:
         return False
 
 
-def layout_of(path: Path) -> Layout:
-    """The layout a file name promises: ``.json``, ``.jsonl``, or auto for anything else."""
-    suffix = path.suffix.lower()
+def layout_of(path: Path | None) -> Layout:
+    """The layout a file name promises: ``.json``, ``.jsonl``, or auto for anything else
+    (standard input, ``None``, included)."""
+    suffix = path.suffix.lower() if path is not None else ""
     if suffix == ".json":
         return "json"
     if suffix in (".jsonl", ".ndjson"):
@@ -211,21 +238,136 @@ def layout_of(path: Path) -> Layout:
     return "auto"
 
 
-def read_path(path: str | Path) -> Iterator[Record]:
-    """Read a file (or ``-`` for standard input) of match logs.
+def read_path(path: str | Path) -> Iterator[Record[MatchLog]]:
+    """Read a file (or ``-`` for standard input) of canonical match logs: what
+    :func:`importers.formats.read_any` reads with ``--from canonical``."""
+    from importers.formats import read_any  # formats builds on this module
 
-    A file that cannot be opened gives one record with the reason.
+    return read_any(path, "canonical")
+
+
+def _field_order(model: type[BaseModel]) -> dict[str, int]:
+    return {field.alias or name: i for i, (name, field) in enumerate(model.model_fields.items())}
+
+
+# The models' field order, which a canonical document keeps (from the models themselves)
+_MATCH_ORDER: Final = _field_order(MatchLog)
+_DEAL_ORDER: Final = _field_order(Deal)
+_NESTED_ORDERS: Final = {
+    "player": _field_order(PlayerRef),
+    "match result": _field_order(MatchResult),
+    "deal result": _field_order(DealResult),
+    "scores": _field_order(TeamScores),
+}
+
+
+def _action_order() -> dict[str, int]:
+    """One order of every action field that each action model's own order keeps (``seat``,
+    ``t``, ``note``, ``type``, then the fields of each kind): an action's keys are then
+    checked without its type (which keys it may have is the decoder's to check)."""
+    models = list(get_args(get_args(Action)[0]))
+    names: list[str] = []
+    for model in models:
+        names.extend(name for name in _field_order(model) if name not in names)
+    order = {name: i for i, name in enumerate(names)}
+    for model in models:
+        ranks = [order[name] for name in _field_order(model)]
+        assert ranks == sorted(ranks), f"{model.__name__}: no one order of the action fields"
+    return order
+
+
+_ACTION_ORDER: Final = _action_order()
+_ordered: dict[tuple[int, tuple[str, ...]], bool] = {}  # (order, keys) seen: in order?
+_MAX_ORDERS_KEPT: Final = 10_000
+
+
+def _in_order(value: dict[str, Any], order: dict[str, int]) -> bool:
+    keys = tuple(value)
+    known = _ordered.get((id(order), keys))
+    if known is None:
+        known = _ranked(keys, order)
+        if len(_ordered) < _MAX_ORDERS_KEPT:
+            _ordered[(id(order), keys)] = known
+    return known
+
+
+def _ranked(keys: tuple[str, ...], order: dict[str, int]) -> bool:
+    ranks = [order.get(key, -1) for key in keys]
+    return -1 not in ranks and ranks == sorted(ranks)
+
+
+_ACTIONS_IN_ORDER: Final[set[tuple[str, ...]]] = set()  # the keys of actions seen in order
+
+
+def _actions_in_order(actions: list[dict[str, Any]]) -> bool:
+    # sets of key tuples: the loop over a deal's actions runs in C
+    kinds = set(map(tuple, actions))
+    if kinds <= _ACTIONS_IN_ORDER:
+        return True
+    for keys in kinds - _ACTIONS_IN_ORDER:
+        if not _ranked(keys, _ACTION_ORDER):
+            return False
+        if len(_ACTIONS_IN_ORDER) < _MAX_ORDERS_KEPT:
+            _ACTIONS_IN_ORDER.add(keys)
+    return True
+
+
+def _scores_in_order(*scores: object) -> bool:
+    return all(not isinstance(s, dict) or _in_order(s, _NESTED_ORDERS["scores"]) for s in scores)
+
+
+def _canonical_order(match: dict[str, Any]) -> bool:
+    """Whether every object of a match document whose fields the models order has them in
+    that order (``meta``, ``rules`` and the seats of ``players`` and ``hands`` keep theirs)."""
+    if not _in_order(match, _MATCH_ORDER):
+        return False
+    players = [p for p in match["players"].values() if isinstance(p, dict)]
+    if players and not all(_in_order(p, _NESTED_ORDERS["player"]) for p in players):
+        return False
+    result = match.get("result")
+    if isinstance(result, dict):
+        if not _in_order(result, _NESTED_ORDERS["match result"]):
+            return False
+        if not _scores_in_order(result.get("score")):
+            return False
+    for deal in match["deals"]:
+        if not _in_order(deal, _DEAL_ORDER):
+            return False
+        outcome = deal.get("result")
+        if isinstance(outcome, dict) and not (
+            _in_order(outcome, _NESTED_ORDERS["deal result"])
+            and _scores_in_order(outcome.get("points"), outcome.get("score"))
+        ):
+            return False
+        if not _actions_in_order(deal["actions"]):
+            return False
+    return True
+
+
+def canonical_line(document: bytes | str) -> bytes | None:
+    """A document that the fast decoder accepted, as one line of canonical JSON (the bytes
+    :func:`dump_match` would write for it, without the newline) when it already is that, else
+    None: no space, every value spelled as orjson spells it, each key once, the fields in the
+    models' order. It checks the form only; the content is the decoder's to check.
+
+    >>> doc = (b'{"format":"twentynine.match","version":1,"id":"m","rules":"pagat",'
+    ...        b'"players":{"N":"a","E":"b","S":"c","W":"d"},"deals":[]}')
+    >>> canonical_line(doc + b"\\n") == doc
+    True
+    >>> canonical_line(doc.replace(b'"id":"m",', b"").replace(b"[]}", b'[],"id":"m"}')) is None
+    True
     """
-    if str(path) == "-":
-        yield from read_stream(sys.stdin.buffer, "<stdin>", "auto")
-        return
-    path = Path(path)
+    data = (document.encode() if isinstance(document, str) else document).strip()
     try:
-        with path.open("rb") as stream:
-            yield from read_stream(stream, str(path), layout_of(path))
-    except OSError as exc:
-        reason = f"cannot read: {exc.strerror or exc}"
-        yield Record(str(path), None, None, (InputProblem(str(path), None, None, reason),))
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(value, dict) or orjson.dumps(value) != data:
+        return None
+    try:
+        return data if _canonical_order(value) else None
+    except (KeyError, TypeError, AttributeError):  # not the shape the decoder accepted
+        return None
 
 
 def dump_match(match: MatchLog, *, indent: bool = False) -> bytes:

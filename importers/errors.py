@@ -48,10 +48,10 @@ class InputProblem:
     column: int | None = None
 
     def __str__(self) -> str:
-        where = self.source if self.line is None else f"{self.source}:{self.line}"
+        place = where(self.source, self.line)
         if self.line is not None and self.column is not None:
-            where += f":{self.column}"
-        return f"{where}: {self.path}: {self.reason}" if self.path else f"{where}: {self.reason}"
+            place += f":{self.column}"
+        return f"{place}: {self.path}: {self.reason}" if self.path else f"{place}: {self.reason}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -61,6 +61,77 @@ class InputProblem:
             "path": self.path,
             "reason": self.reason,
         }
+
+
+def where(source: str, line: int | None) -> str:
+    """``file:line``, or the file alone: how every message names the place of a document.
+
+    >>> where("league.jsonl", 14), where("<stdin>", None)
+    ('league.jsonl:14', '<stdin>')
+    """
+    return source if line is None else f"{source}:{line}"
+
+
+EMPTY_INPUT: Final = "empty input"
+NO_INPUT_FILES: Final = "no input files found"
+"""Why an import wrote nothing: its paths hold no file in a known format."""
+"""The reason given for a stream with nothing but white space in it."""
+
+
+def unreadable(source: str, exc: OSError) -> InputProblem:
+    """The one line for a file that cannot be opened or read (missing, a folder one may not
+    read, a symlink loop, no permission).
+
+    >>> str(unreadable("a.json", FileNotFoundError(2, "No such file or directory")))
+    'a.json: cannot read: No such file or directory'
+    """
+    return InputProblem(source, None, None, f"cannot read: {exc.strerror or exc}")
+
+
+def reader_failed(source: str, name: str, exc: Exception) -> InputProblem:
+    """The one line for a reader that failed by its own fault, not the input's.
+
+    >>> str(reader_failed("a.json", "canonical", KeyError("x")))
+    "a.json: the canonical reader failed (KeyError: 'x'); please report it"
+    """
+    reason = f"the {name} reader failed ({type(exc).__name__}: {exc}); please report it"
+    return InputProblem(source, None, None, reason)
+
+
+def unknown_format(name: str, known: Sequence[str]) -> str:
+    """The message for a ``--from`` no reader goes by.
+
+    >>> unknown_format("pbn", ["canonical", "text"])
+    "unknown format 'pbn' (known: canonical, text)"
+    """
+    return f"unknown format {name!r} (known: {', '.join(known)})"
+
+
+def no_logs_found(paths: Sequence[object]) -> str:
+    """The message for paths that hold no file in a known format (an empty folder).
+
+    >>> no_logs_found(["empty/"])
+    'no match logs found in empty/'
+    """
+    return "no match logs found in " + ", ".join(map(str, paths))
+
+
+def no_such_path(path: object) -> str:
+    """The message for a load whose every path is missing: nothing to read, nothing stored.
+
+    >>> no_such_path("games/")
+    'games/: no such file or folder; nothing was stored'
+    """
+    return f"{path}: no such file or folder; nothing was stored"
+
+
+def empty_file(path: object) -> str:
+    """The warning for a file with nothing but white space in it.
+
+    >>> empty_file("empty.jsonl")
+    'empty.jsonl: empty: no match in it'
+    """
+    return f"{path}: empty: no match in it"
 
 
 MAX_DOCUMENT: Final = 64 << 20

@@ -23,11 +23,23 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Final, TypeVar, cast
+from typing import Any, BinaryIO, Final, Literal, cast, overload
 
 from importers import bhoos_archive, bhoos_play, canonical, text
-from importers.canonical import FastRecord, Record
-from importers.errors import MAX_DOCUMENT, MAX_SKIPPED, InputProblem, InputTooLargeError
+from importers.canonical import Match, Record
+from importers.errors import (
+    MAX_DOCUMENT,
+    MAX_SKIPPED,
+    NO_INPUT_FILES,
+    InputProblem,
+    InputTooLargeError,
+    no_logs_found,
+    reader_failed,
+    unknown_format,
+    unreadable,
+    where,
+)
+from schema.fastlog import FastMatchLog
 from schema.log import MatchLog
 
 HEAD_SIZE: Final = 64 * 1024
@@ -35,14 +47,15 @@ READ_BUFFER: Final = 1 << 20
 """Bytes read from a file at a time: a log line is often 10 to 20 kB, and reading such lines
 through the default 8 kB buffer costs as much as a fifth of decoding them."""
 MAX_KEPT_PROBLEMS: Final = 1000
+_TELL_EVERY: Final = 16  # records between updates of the bytes read (for a progress bar)
 _BOM: Final = b"\xef\xbb\xbf"
-Reader = Callable[[BinaryIO, str, Path | None], Iterator[Record]]
-R = TypeVar("R")
+Reader = Callable[[BinaryIO, str, Path | None, bool], Iterator[Record[Match]]]
 
 
 @dataclass(frozen=True)
 class Format:
-    """An input format: its name, the file extensions it goes by, and its reader."""
+    """An input format: its name, the file extensions it goes by, and its reader (given the
+    stream, its name, its path where it is a file, and whether the fast decoder may read)."""
 
     name: str
     extensions: tuple[str, ...]
@@ -50,35 +63,32 @@ class Format:
     read: Reader
 
 
-def _read_canonical(stream: BinaryIO, source: str, path: Path | None) -> Iterator[Record]:
-    layout = canonical.layout_of(path) if path is not None else "auto"
-    return canonical.read_stream(stream, source, layout)
-
-
 FORMATS: Final[dict[str, Format]] = {
     "canonical": Format(
         "canonical",
         (".json", ".jsonl", ".ndjson"),
         "the project's match log (.json: one match, .jsonl: one a line)",
-        _read_canonical,
+        lambda stream, source, path, fast: canonical.read_stream(
+            stream, source, canonical.layout_of(path), fast=fast
+        ),
     ),
     "bhoos-archive": Format(
         "bhoos-archive",
         (".json",),
         'Bhoos "Smart Bots 2023" game archive: a header and its games',
-        lambda stream, source, _: bhoos_archive.read_stream(stream, source),
+        lambda stream, source, _, __: bhoos_archive.read_stream(stream, source),
     ),
     "bhoos-play": Format(
         "bhoos-play",
         (".jsonl", ".log"),
         "a Bhoos bot's log of the /bid, /chooseTrump and /play requests, one a line",
-        lambda stream, source, _: bhoos_play.read_stream(stream, source),
+        lambda stream, source, _, __: bhoos_play.read_stream(stream, source),
     ),
     "text": Format(
         "text",
         text.EXTENSIONS,
         "the compact text notation (tags, hands, actions), see docs/formats.md",
-        lambda stream, source, _: text.read_stream(stream, source),
+        lambda stream, source, _, __: text.read_stream(stream, source),
     ),
 }
 FORMAT_NAMES: Final[tuple[str, ...]] = tuple(FORMATS)
@@ -131,72 +141,126 @@ def detect_format(path: str | Path, head_bytes: bytes) -> str:
     return "canonical"
 
 
-def read_any(path: str | Path, from_format: str | None = None) -> Iterator[Record]:
-    """Read a file (``-`` for standard input) in any known format: one record per match.
+@dataclass
+class Reading:
+    """How far a read of many inputs has got, kept up to date as records are read: for a
+    progress bar (bytes) and for the counts a command reports.
 
-    ``from_format`` names the format and skips detection. A file that cannot be opened
-    gives one record with the reason. Raises ``ValueError`` for an unknown format name.
+    ``inputs`` are the files to read (folders expanded), ``current`` the number of the one
+    being read (from 0), ``formats`` how many files of each format were read, ``unreadable``
+    how many could not be opened at all.
+    """
+
+    inputs: list[Path] = field(default_factory=list)
+    current: int = 0
+    bytes_total: int = 0
+    bytes_read: int = 0
+    unreadable: int = 0
+    formats: dict[str, int] = field(default_factory=dict)
+
+
+@overload
+def read_paths(
+    paths: Iterable[str | Path],
+    from_format: str | None = None,
+    *,
+    fast: Literal[False] = False,
+    reading: Reading | None = None,
+) -> Iterator[Record[MatchLog]]: ...
+@overload
+def read_paths(
+    paths: Iterable[str | Path],
+    from_format: str | None = None,
+    *,
+    fast: bool,
+    reading: Reading | None = None,
+) -> Iterator[Record[Match]]: ...
+def read_paths(
+    paths: Iterable[str | Path],
+    from_format: str | None = None,
+    *,
+    fast: bool = False,
+    reading: Reading | None = None,
+) -> Iterator[Record[Match]]:
+    """The one reading path: files and folders (``-`` for standard input) in, one record per
+    match out, each with its source file and line, or the problems that stopped it.
+
+    Folders are searched (:func:`expand_inputs`), each file's format detected (unless
+    ``from_format`` names it), every line and document held to :data:`MAX_DOCUMENT`, a
+    byte-order mark skipped; a file that cannot be opened gives one record with the reason.
+    The match is the models; with ``fast``, canonical logs are read by the fast decoder where
+    it is sure of a document (for the engine and the warehouse, which take either).
+    ``reading`` is kept up to date as records come. Raises ``ValueError`` (the message for
+    the user) for an unknown format name, or paths that hold no match log.
+
+    >>> [type(r.match).__name__ for r in read_paths(["sample_logs/pagat.json"], fast=True)]
+    ['FastMatchLog']
+    >>> [str(r.problems[0]) for r in read_paths(["/no/such.json"])]
+    ['/no/such.json: cannot read: No such file or directory']
+    """
+    _check_format(from_format)
+    reading = reading if reading is not None else Reading()
+    reading.inputs = expand_inputs(paths)
+    if not reading.inputs:
+        raise ValueError(no_logs_found(list(paths) if not isinstance(paths, list) else paths))
+    reading.bytes_total = sum(map(_size, reading.inputs))
+    return _read_inputs(reading, from_format, fast)
+
+
+def _read_inputs(reading: Reading, from_format: str | None, fast: bool) -> Iterator[Record[Match]]:
+    done = 0
+    for number, path in enumerate(reading.inputs):
+        reading.current = number
+        yield from _read_file(str(path), from_format, fast, reading)
+        done += _size(path)
+        reading.bytes_read = done
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size if str(path) != "-" else 0
+    except OSError:
+        return 0
+
+
+@overload
+def read_any(
+    path: str | Path, from_format: str | None = None, *, fast: Literal[False] = False
+) -> Iterator[Record[MatchLog]]: ...
+@overload
+def read_any(
+    path: str | Path, from_format: str | None = None, *, fast: bool
+) -> Iterator[Record[Match]]: ...
+def read_any(
+    path: str | Path, from_format: str | None = None, *, fast: bool = False
+) -> Iterator[Record[Match]]:
+    """One file (``-`` for standard input) as :func:`read_paths` reads it.
+
+    Raises ``ValueError`` for an unknown format name.
 
     >>> [r.problems[0].reason[:11] for r in read_any("/no/such/file.json")]
     ['cannot read']
+    >>> [type(r.match).__name__ for r in read_any("sample_logs/pagat.json", fast=True)]
+    ['FastMatchLog']
     """
     _check_format(from_format)
-    return _read_any(str(path), from_format, None, _read_format)
-
-
-def read_for_audit(
-    path: str | Path, from_format: str | None = None
-) -> Iterator[Record | FastRecord]:
-    """As :func:`read_any`, with canonical logs read by the fast decoder where it can.
-
-    The auditor replays a :class:`~importers.canonical.FastRecord`'s match exactly as the
-    models' own; anything the fast decoder leaves comes back as :func:`read_any` gives it.
-
-    >>> [type(r).__name__ for r in read_for_audit("sample_logs/pagat.json")]
-    ['FastRecord']
-    """
-    _check_format(from_format)
-    return _read_any(str(path), from_format, None, read_format_fast)
+    return _read_file(str(path), from_format, fast, Reading())
 
 
 def _check_format(from_format: str | None) -> None:
     if from_format is not None and from_format not in FORMATS:
-        known = ", ".join(FORMAT_NAMES)
-        raise ValueError(f"unknown format {from_format!r} (known: {known})")
+        raise ValueError(unknown_format(from_format, FORMAT_NAMES))
 
 
-FormatReader = Callable[[BinaryIO, str, Path | None, str], Iterator[R]]
-
-
-def _read_format(stream: BinaryIO, source: str, path: Path | None, name: str) -> Iterator[Record]:
-    return FORMATS[name].read(stream, source, path)
-
-
-def read_format_fast(
-    stream: BinaryIO, source: str, path: Path | None, name: str
-) -> Iterator[Record | FastRecord]:
-    """A stream of format ``name`` read as its format's reader reads it, except a canonical
-    one, read by :func:`~importers.canonical.read_stream_fast` (for the auditor and the
-    warehouse, which take either kind of match)."""
-    if name == "canonical":
-        layout = canonical.layout_of(path) if path is not None else "auto"
-        return canonical.read_stream_fast(stream, source, layout)
-    return FORMATS[name].read(stream, source, path)
-
-
-def _read_any(
-    path: str,
-    from_format: str | None,
-    noted: Callable[[str], None] | None,
-    read: FormatReader[R],
-) -> Iterator[R | Record]:
+def _read_file(
+    path: str, from_format: str | None, fast: bool, reading: Reading
+) -> Iterator[Record[Match]]:
     if path == "-":
         head = sys.stdin.buffer.read(HEAD_SIZE)
         prefixed = io.BufferedReader(_Prefixed(head, sys.stdin.buffer))
         name = from_format or detect_format("-", head)
-        if noted is not None:
-            noted(name)
-        records = read(limited(prefixed, head), "<stdin>", None, name)
+        reading.formats[name] = reading.formats.get(name, 0) + 1
+        records = FORMATS[name].read(limited(prefixed, head), "<stdin>", None, fast)
         yield from guarded(records, "<stdin>", name)
         return
     try:
@@ -204,19 +268,23 @@ def _read_any(
             head = stream.read(HEAD_SIZE)
             stream.seek(0)
             name = from_format or detect_format(path, head)
-            if noted is not None:
-                noted(name)
-            records = read(limited(stream, head), path, Path(path), name)
-            yield from guarded(records, path, name)
+            reading.formats[name] = reading.formats.get(name, 0) + 1
+            records = FORMATS[name].read(limited(stream, head), path, Path(path), fast)
+            start = reading.bytes_read
+            for count, record in enumerate(guarded(records, path, name)):
+                if not count % _TELL_EVERY:  # tell() is a system call: not for every line
+                    reading.bytes_read = start + stream.tell()
+                yield record
     except OSError as exc:
-        reason = f"cannot read: {exc.strerror or exc}"
-        yield Record(path, None, None, (InputProblem(path, None, None, reason),))
+        reading.unreadable += 1
+        problem = unreadable(path, exc)
+        yield Record(path, None, None, (problem,))
 
 
-def guarded(records: Iterator[R], source: str, name: str) -> Iterator[R | Record]:
+def guarded(records: Iterator[Record[Match]], source: str, name: str) -> Iterator[Record[Match]]:
     """``records`` as a reader of format ``name`` yields them, ending in one problem record
     instead of a traceback if the reader itself fails (it reports bad input as problems; a
-    failure is its own fault, and the record says so). Importers and the warehouse use it.
+    failure is its own fault, and the record says so).
 
     >>> def broken():
     ...     yield from ()
@@ -232,8 +300,7 @@ def guarded(records: Iterator[R], source: str, name: str) -> Iterator[R | Record
         problem = InputTooLargeError(exc.line).problem(source)
         yield Record(source, problem.line, None, (problem,))
     except Exception as exc:
-        reason = f"the {name} reader failed ({type(exc).__name__}: {exc}); please report it"
-        yield Record(source, None, None, (InputProblem(source, None, None, reason),))
+        yield Record(source, None, None, (reader_failed(source, name, exc),))
 
 
 class _Limited:
@@ -516,7 +583,7 @@ def import_paths(
     target = str(out)
     summary = ImportSummary(output=target)
     if from_format is not None and from_format not in FORMATS:
-        summary.error = f"unknown format {from_format!r} (known: {', '.join(FORMAT_NAMES)})"
+        summary.error = unknown_format(from_format, FORMAT_NAMES)
         return summary
     suffix = Path(target).suffix.lower()
     if target != "-" and suffix not in OUTPUT_EXTENSIONS:
@@ -525,7 +592,7 @@ def import_paths(
     inputs = expand_inputs(paths)
     summary.files = len(inputs)
     if not inputs:
-        summary.error = "no input files found"
+        summary.error = NO_INPUT_FILES
         return summary
     if target == "-":
         try:
@@ -645,42 +712,50 @@ def _run(
     # int) stay in memory, so a long import grows by little more than its ids.
     seen: dict[str, int] = {}
     single = b""
-
-    def noted(name: str) -> None:
-        summary.formats[name] = summary.formats.get(name, 0) + 1
-
-    for number, path in enumerate(inputs):
-        for record in _read_any(str(path), from_format, noted, _read_format):
-            summary.found += 1
-            summary.add_problems(record.problems)
+    reading = Reading(inputs, formats=summary.formats)
+    # A canonical line the fast decoder accepts is copied as it is; the rest is validated
+    # into the models and written from them.
+    for read in _read_inputs(reading, from_format, layout == "jsonl"):
+        number = reading.current
+        summary.found += 1
+        record = _as_models(read) if layout != "jsonl" else read
+        summary.add_problems(record.problems)
+        match = record.match
+        if match is None:
+            summary.skipped += 1
+            continue
+        data = _copied(record)
+        if data is None and isinstance(match, FastMatchLog):
+            record = _as_models(record)
+            if record.match is None:  # the models refuse what the decoder took: their words
+                summary.add_problems(record.problems)
+                summary.skipped += 1
+                continue
             match = record.match
-            if match is None:
-                summary.skipped += 1
-                continue
-            try:
-                match_id = match.match_id
-                data = _encode(match, layout)
-            except (TypeError, ValueError) as exc:
-                reason = f"cannot be written: {exc}"
-                summary.add_problems([InputProblem(record.source, record.line, None, reason)])
-                summary.skipped += 1
-                continue
-            if match_id in seen:
-                first = divmod(seen[match_id], 1 << 40)
-                summary.duplicates += 1
-                summary.duplicate_lines.append(
-                    f"{_where(record.source, record.line)}: match {match_id!r} was already "
-                    f"imported from {_where(_source(inputs[first[0]]), first[1] or None)}"
-                )
-                continue
-            seen[match_id] = (number << 40) + (record.line or 0)
-            summary.imported += 1
-            if layout == "json":
-                single = data if summary.imported == 1 else b""
-                continue
-            if layout == "text" and summary.imported > 1:
-                stream.write(b"\n")
-            stream.write(data)
+        try:
+            match_id = match.match_id
+            data = data if data is not None else _encode(cast(MatchLog, match), layout)
+        except (TypeError, ValueError) as exc:
+            reason = f"cannot be written: {exc}"
+            summary.add_problems([InputProblem(record.source, record.line, None, reason)])
+            summary.skipped += 1
+            continue
+        if match_id in seen:
+            first = divmod(seen[match_id], 1 << 40)
+            summary.duplicates += 1
+            summary.duplicate_lines.append(
+                f"{record.where}: match {match_id!r} was already imported from "
+                f"{where(_source(inputs[first[0]]), first[1] or None)}"
+            )
+            continue
+        seen[match_id] = (number << 40) + (record.line or 0)
+        summary.imported += 1
+        if layout == "json":
+            single = data if summary.imported == 1 else b""
+            continue
+        if layout == "text" and summary.imported > 1:
+            stream.write(b"\n")
+        stream.write(data)
     if layout == "json":
         if not single:
             summary.error = (
@@ -691,12 +766,23 @@ def _run(
         stream.write(single)
 
 
+def _copied(record: Record[Match]) -> bytes | None:
+    """A fast-decoded match's line as it is, when it is already canonical JSON."""
+    if record.document is None or not isinstance(record.match, FastMatchLog):
+        return None
+    line = canonical.canonical_line(record.document)
+    return None if line is None else line + b"\n"
+
+
+def _as_models(record: Record[Match]) -> Record[MatchLog]:
+    """A record whose match is the models: the fast decoder's document read again by them."""
+    if isinstance(record.match, FastMatchLog) and record.document is not None:
+        return canonical.parse_document(record.document, record.source, record.line)
+    return cast(Record[MatchLog], record)
+
+
 def _source(path: Path) -> str:
     return "<stdin>" if str(path) == "-" else str(path)
-
-
-def _where(source: str, line: int | None) -> str:
-    return source if line is None else f"{source}:{line}"
 
 
 def _encode(match: MatchLog, layout: str) -> bytes:

@@ -252,12 +252,12 @@ def looks_like_text(head: bytes) -> bool:
     return False
 
 
-def parse_text(text: str, source: str = "<text>") -> list[Record]:
+def parse_text(text: str, source: str = "<text>") -> list[Record[MatchLog]]:
     """Read matches from a string (convenience over :func:`read_stream`)."""
     return list(read_stream(text.encode("utf-8").splitlines(keepends=True), source))
 
 
-def read_stream(stream: Iterable[bytes], source: str) -> Iterator[Record]:
+def read_stream(stream: Iterable[bytes], source: str) -> Iterator[Record[MatchLog]]:
     """Read matches in text notation from a binary stream of lines: one record per match.
 
     Every problem names the file and line; a match with a problem is skipped, the others
@@ -440,7 +440,7 @@ class _Builder:
         deal["actions"] = [action for _, action in actions]
         self.tokens = []
 
-    def finish(self) -> Record:
+    def finish(self) -> Record[MatchLog]:
         self.end_deal()
         line = self.start_line
         if "rules" not in self.doc:

@@ -107,6 +107,6 @@ def test_jsonl_is_streamed_one_line_at_a_time() -> None:
             consumed.append(i)
             yield json.dumps(example()).encode() + b"\n"
 
-    reader = read_stream(lines(), "gen.jsonl", "jsonl")  # type: ignore[arg-type]
+    reader = read_stream(lines(), "gen.jsonl", "jsonl")  # type: ignore[call-overload]
     next(reader)
     assert consumed == [0]

@@ -14,8 +14,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from importers.canonical import Record, dump_match
+from importers.canonical import Match, Record, dump_match
 from importers.formats import FORMATS, HEAD_SIZE, detect_format
+from schema.log import MatchLog
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs" / "formats"
 EXAMPLE = Path(__file__).resolve().parent / "fixtures" / "log_format_example.json"
@@ -147,7 +148,9 @@ def damaged(name: str) -> st.SearchStrategy[bytes]:
 def check(name: str, data: bytes) -> None:
     source = BASES[name][0]
     detect_format(source, data[:HEAD_SIZE])
-    records: list[Record] = list(FORMATS[name].read(io.BytesIO(data), source, Path(source)))
+    records: list[Record[Match]] = list(
+        FORMATS[name].read(io.BytesIO(data), source, Path(source), False)
+    )
     assert records or not data.strip()  # an empty JSON lines file holds no match
     for record in records:
         assert record.source == source
@@ -158,6 +161,7 @@ def check(name: str, data: bytes) -> None:
             located = problem.line is not None or problem.path is not None
             assert located or problem.reason == "empty input", problem
         if record.match is not None:
+            assert isinstance(record.match, MatchLog)  # read with fast=False
             dump_match(record.match)
             assert record.match.match_id
 
@@ -167,7 +171,7 @@ FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCh
 
 def test_the_undamaged_bases_read_cleanly() -> None:
     for name, (source, data) in BASES.items():
-        records = list(FORMATS[name].read(io.BytesIO(data), source, Path(source)))
+        records = list(FORMATS[name].read(io.BytesIO(data), source, Path(source), False))
         assert records and all(r.ok for r in records), name
 
 

@@ -14,8 +14,9 @@ from replay import random_match
 from reports.warehouse.errors import ExportFailedError, WarehouseMissingError
 from reports.warehouse.export import EXPORTED, export_parquet, format_result
 from reports.warehouse.progress import terminal_progress
-from reports.warehouse.store import LoadSummary, QueryResult, load_paths, open_warehouse, run_query
+from reports.warehouse.store import LoadSummary, QueryResult, open_warehouse, run_query
 from schema import Rules
+from twentynine.loading import load_paths
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ table and every view row for row, leaving out only the columns that say when a l
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import Iterator
@@ -18,16 +19,16 @@ import duckdb
 import orjson
 import pytest
 
-import reports.warehouse.store
-from importers.canonical import FastRecord, Record, write_jsonl
-from importers.formats import FORMATS, read_format_fast
+from importers.canonical import Match, Record, write_jsonl
+from importers.formats import FORMATS, Reader
 from replay import random_match
 from replay.selfplay import simulate_matches
-from reports.warehouse.store import LoadSummary, load_paths, open_warehouse
+from reports.warehouse.store import LoadSummary, open_warehouse
 from schema import PRESET_NAMES, Rules
 from schema.fastlog import FastMatchLog, decode_match
 from schema.log import MatchLog
 from tests.strategies import RULE_VARIANTS
+from twentynine.loading import load_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_logs"
@@ -42,11 +43,12 @@ PER_DATABASE_KEYS: Final = ("created_at",)
 
 
 # ------------------------------------------------------------------------------- helpers
-def _models_reader(
-    stream: BinaryIO, source: str, path: Path | None, name: str
-) -> Iterator[Record | FastRecord]:
-    """How ``load_paths`` read every format before: each canonical document by the models."""
-    return FORMATS[name].read(stream, source, path)
+_READERS: Final = dict(FORMATS)  # as they are, before a test wraps them
+
+
+def _kind(record: Record[Match]) -> str:
+    """What the reader made of a document: the fast decoder's match, or the models' reading."""
+    return "FastRecord" if isinstance(record.match, FastMatchLog) else "Record"
 
 
 def load(
@@ -55,16 +57,19 @@ def load(
     """``load_paths`` with canonical logs read fast (as it does) or by the models; also how
     many records of each kind the reader gave for each format."""
     kinds: Counter[tuple[str, str]] = Counter()
-    reader = read_format_fast if fast else _models_reader
 
-    def counted(
-        stream: BinaryIO, source: str, path: Path | None, name: str
-    ) -> Iterator[Record | FastRecord]:
-        for record in reader(stream, source, path, name):
-            kinds[name, type(record).__name__] += 1
-            yield record
+    def counted(name: str, read: Reader) -> Reader:
+        def reader(
+            stream: BinaryIO, source: str, path: Path | None, may_be_fast: bool
+        ) -> Iterator[Record[Match]]:
+            for record in read(stream, source, path, may_be_fast and fast):
+                kinds[name, _kind(record)] += 1
+                yield record
 
-    monkeypatch.setattr(reports.warehouse.store, "read_format_fast", counted)
+        return reader
+
+    for name, form in _READERS.items():
+        monkeypatch.setitem(FORMATS, name, dataclasses.replace(form, read=counted(name, form.read)))
     return load_paths(paths, db=db), kinds
 
 
@@ -272,8 +277,8 @@ def test_a_mixed_file_loads_alike_both_ways(
     path.write_bytes(b"\n".join(mixed_lines()) + b"\n")
     # the fast reader really mixes: some lines decoded fast, the rest left to the models
     with path.open("rb") as stream:
-        records = list(read_format_fast(stream, str(path), path, "canonical"))
-    assert [type(r).__name__ for r in records] == [
+        records = list(FORMATS["canonical"].read(stream, str(path), path, True))
+    assert [_kind(r) for r in records] == [
         "FastRecord",  # mix-fast
         "Record",  # lax
         "Record",  # no id

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from replay import audit_match, random_match
-from reports.warehouse.store import load_paths, open_warehouse
+from reports.warehouse.store import open_warehouse
 from schema import Rules
 from schema.log import MatchLog
+from twentynine.loading import load_paths
 
 COPIES = 60  # of each base match: 300 matches, about 2,500 deals
 BATCH_DEALS = 100
@@ -23,12 +24,18 @@ BATCH_DEALS = 100
 LOADER = textwrap.dedent(
     """
     import sys
-    from reports.warehouse.store import load_paths
+    from twentynine.loading import load_paths
 
     def report(summary):
         print(summary.stored, flush=True)
 
-    load_paths([sys.argv[1]], db=sys.argv[2], progress=report, batch_deals=int(sys.argv[3]))
+    load_paths(
+        [sys.argv[1]],
+        db=sys.argv[2],
+        progress=report,
+        batch_deals=int(sys.argv[3]),
+        jobs=int(sys.argv[4]),
+    )
     print("done", flush=True)
     """
 )
@@ -36,7 +43,8 @@ LOADER = textwrap.dedent(
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 @pytest.mark.parametrize("delay", [0.0, 0.05])  # at a progress report, or somewhere after it
-def test_sigkill_mid_load_then_reload(tmp_path: Path, delay: float) -> None:
+@pytest.mark.parametrize("jobs", [1, 2])  # 2: the writer killed, its reading process orphaned
+def test_sigkill_mid_load_then_reload(tmp_path: Path, delay: float, jobs: int) -> None:
     bases = [
         random_match(Rules.preset(preset), seed, max_deals=12)
         for preset, seed in [
@@ -57,7 +65,7 @@ def test_sigkill_mid_load_then_reload(tmp_path: Path, delay: float) -> None:
     db = tmp_path / "w.duckdb"
 
     loader = subprocess.Popen(
-        [sys.executable, "-c", LOADER, str(source), str(db), str(BATCH_DEALS)],
+        [sys.executable, "-c", LOADER, str(source), str(db), str(BATCH_DEALS), str(jobs)],
         stdout=subprocess.PIPE,
         text=True,
         cwd=Path(__file__).resolve().parents[1],
@@ -76,6 +84,7 @@ def test_sigkill_mid_load_then_reload(tmp_path: Path, delay: float) -> None:
     loader.wait(timeout=60)
     loader.stdout.close()
     assert loader.returncode == -signal.SIGKILL, "the loader finished before it was killed"
+    assert _gone(str(db), within=20.0), "a process of the killed load is still running"
 
     facts = {base.id: audit_match(base) for base in bases}
     with open_warehouse(db, read_only=True) as wh:
@@ -109,3 +118,21 @@ def test_sigkill_mid_load_then_reload(tmp_path: Path, delay: float) -> None:
         assert wh.query("SELECT count(*) FROM matches").rows == [(len(logs),)]
         total = sum(len(log.deals) for log in logs)
         assert wh.query("SELECT count(*) FROM deals").rows == [(total,)]
+
+
+def _gone(argument: str, within: float) -> bool:
+    """Whether no process whose command line holds ``argument`` is left (waiting up to
+    ``within`` seconds): the reading process of ``--jobs 2`` stops when its writer is gone."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        left = []
+        for entry in Path("/proc").iterdir():
+            try:
+                if entry.name.isdigit() and argument in (entry / "cmdline").read_text():
+                    left.append(entry.name)
+            except OSError:
+                continue
+        if not left:
+            return True
+        time.sleep(0.2)
+    return False

@@ -29,9 +29,10 @@ from reports.warehouse.errors import (
     WarehouseTooNewError,
 )
 from reports.warehouse.readback import read_match
-from reports.warehouse.store import Warehouse, load_paths, open_warehouse, run_query
+from reports.warehouse.store import Warehouse, open_warehouse, run_query
 from schema import PRESET_NAMES, Rules, Team
 from schema.log import MatchLog
+from twentynine.loading import load_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_logs"

@@ -12,10 +12,9 @@ from typing import Annotated
 import orjson
 import typer
 
-from importers.canonical import FastRecord, Record
-from importers.formats import read_for_audit
+from importers.canonical import Match, Record
 from replay import AuditError, audit_match
-from replay.summary import AuditSummary, FindingRow, LineOf, finding_row
+from replay.summary import AuditSummary, FindingRow, finding_row
 from schema.rules import RulesError, resolve_rules
 from twentynine.cli import _read_inputs
 from twentynine.options import (
@@ -52,7 +51,7 @@ def audit_command(
         raise fail(f"--rules: {exc}") from None
     summary = AuditSummary()
     # The fast decoder where it can: the engine replays its matches as the models' own.
-    for _, record in _read_inputs(paths, from_format, read_for_audit):
+    for record in _read_inputs(paths, from_format):
         if record.match is None:
             summary.add_unreadable(record.source)
             _print_problems(record, output)
@@ -60,12 +59,12 @@ def audit_command(
         try:
             audited = audit_match(record.match, rules, strict=strict)
         except AuditError as exc:
-            row = finding_row(record.source, record.match.match_id, exc.finding, _line_of(record))
+            row = finding_row(record.source, record.match.match_id, exc.finding, record.line_of)
             if output is OutputFormat.json:  # the finding as every other: a JSON line
                 _print_row(row, output)
                 raise typer.Exit(EXIT_FINDINGS) from None
             raise fail(row.text(), EXIT_FINDINGS) from None
-        for row in summary.add(record.source, audited, _line_of(record)):
+        for row in summary.add(record.source, audited, record.line_of):
             _print_row(row, output)
     typer.echo(summary_line(summary), err=output is OutputFormat.json)
     if summary.exit_code:
@@ -89,15 +88,6 @@ def summary_line(summary: AuditSummary) -> str:
     return line
 
 
-def _line_of(record: Record | FastRecord) -> LineOf:
-    """Where a record's findings are: the line of the card or bid where the format has one
-    a line (``.29``), else the line of the match (a JSON-lines file), if any."""
-    if isinstance(record, Record):
-        return record.line_of
-    line = record.line
-    return lambda deal, action: line
-
-
 def _print_row(row: FindingRow, output: OutputFormat) -> None:
     if output is OutputFormat.json:
         sys.stdout.write(orjson.dumps(row.to_dict()).decode() + "\n")
@@ -105,7 +95,7 @@ def _print_row(row: FindingRow, output: OutputFormat) -> None:
         typer.echo(printable(row.text()))
 
 
-def _print_problems(record: Record | FastRecord, output: OutputFormat) -> None:
+def _print_problems(record: Record[Match], output: OutputFormat) -> None:
     for problem in record.problems:
         if output is OutputFormat.json:
             line = {

@@ -11,9 +11,9 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Final, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, overload
 
 import typer
 from typer.core import TyperArgument, TyperGroup
@@ -39,7 +39,7 @@ from twentynine.options import (
 from twentynine.textout import error_line, plural, printable, text_table, warning_line
 
 if TYPE_CHECKING:
-    from importers.canonical import Record
+    from importers.canonical import Match, Record
     from schema.log import MatchLog
 
 __all__ = [  # what the command modules and the tests have imported from here
@@ -54,8 +54,6 @@ __all__ = [  # what the command modules and the tests have imported from here
     "fail",
     "main",
 ]
-
-R = TypeVar("R")
 
 
 class _CommandGroup(TyperGroup):
@@ -242,27 +240,34 @@ def _show(value: object) -> str:
     return str(value)
 
 
+@overload
 def _read_inputs(
-    paths: list[str],
-    from_format: str | None,
-    read: Callable[[Path, str | None], Iterator[R]],
-) -> Iterator[tuple[str, R]]:
-    from importers.formats import expand_inputs
+    paths: list[str], from_format: str | None, *, fast: Literal[False]
+) -> Iterator[Record[MatchLog]]: ...
+@overload
+def _read_inputs(
+    paths: list[str], from_format: str | None, *, fast: bool = True
+) -> Iterator[Record[Match]]: ...
+def _read_inputs(
+    paths: list[str], from_format: str | None, *, fast: bool = True
+) -> Iterator[Record[Match]]:
+    """The records of ``paths`` (``fast``: the fast decoder's matches where it can), after a
+    warning for each empty file; a one-line exit when there is nothing to read."""
+    from importers.formats import Reading, read_paths
 
-    files = expand_inputs(paths)
-    if not files:
-        raise fail("no match logs found in " + ", ".join(paths))
-    warn_empty(files)
+    reading = Reading()
     try:
-        for file in files:
-            for record in read(file, from_format):
-                yield str(file), record
-    except ValueError as exc:  # an unknown --from
+        records = read_paths(paths, from_format, fast=fast, reading=reading)
+    except ValueError as exc:  # no match log in the paths, or an unknown --from
         raise fail(str(exc)) from None
+    warn_empty(reading.inputs)
+    return records
 
 
 def warn_empty(files: list[Path]) -> None:
     """A warning line for each file that holds nothing but white space: no match in it."""
+    from importers.errors import empty_file
+
     for file in files:
         if str(file) == "-":
             continue
@@ -273,7 +278,7 @@ def warn_empty(files: list[Path]) -> None:
         except OSError:
             continue  # the reader says why it cannot be read
         if blank:
-            typer.echo(warning_line(f"{file}: empty: no match in it"), err=True)
+            typer.echo(warning_line(empty_file(file)), err=True)
 
 
 @app.command("import")
@@ -442,7 +447,6 @@ def replay_command(
     \b
     Example: twentynine replay sample_logs/bad/revoke.json --deal 1 --at 7 --seat W
     """
-    from importers.formats import read_any
     from replay import audit_match
     from reports.warehouse.errors import WarehouseError
     from reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
@@ -460,7 +464,7 @@ def replay_command(
         if db is not None:
             chosen = stored_match(match_id, db=db)
         else:
-            records = _read_inputs([str(path)], from_format, read_any)
+            records = _read_inputs([str(path)], from_format, fast=False)
             chosen = pick_match(match_id, _replayable(records))
     except MatchNotFoundError as exc:
         raise fail(f"{path or db}: {exc}") from None
@@ -495,8 +499,8 @@ def replay_command(
     show_frames(shown, sys.stdout, interactive=False)
 
 
-def _replayable(records: Iterator[tuple[str, Record]]) -> Iterator[tuple[str, MatchLog]]:
-    for _, record in records:
+def _replayable(records: Iterator[Record[MatchLog]]) -> Iterator[tuple[str, MatchLog]]:
+    for record in records:
         if record.match is None:
             raise fail(str(record.problems[0]))
         yield record.match.match_id, record.match
@@ -513,6 +517,12 @@ def load_command(
     replace: Annotated[
         bool, typer.Option(help="Store a match in place of one stored with other content.")
     ] = False,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs", min=1, max=2, metavar="N", help="2: read and audit in a second process."
+        ),
+    ] = 1,
 ) -> None:
     """Read, audit and store matches, players, deals, actions, tricks and findings in DuckDB.
 
@@ -525,14 +535,14 @@ def load_command(
     from importers.formats import expand_inputs
     from reports.warehouse.errors import WarehouseError
     from reports.warehouse.progress import terminal_progress
-    from reports.warehouse.store import load_paths
+    from twentynine.loading import load_paths
     from twentynine.textout import ERROR_PREFIX
 
     warn_empty(expand_inputs(paths))
     try:
         with terminal_progress() as progress:
             summary = load_paths(
-                paths, db=db, from_format=from_format, progress=progress, replace=replace
+                paths, db=db, from_format=from_format, progress=progress, replace=replace, jobs=jobs
             )
     except WarehouseError as exc:
         raise fail(str(exc), exc.exit_code) from None

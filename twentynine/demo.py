@@ -22,11 +22,12 @@ from reports.html.annotations import read_annotations
 from reports.warehouse.annotations import replace_annotations
 from reports.warehouse.export import export_parquet, format_result
 from reports.warehouse.stats import run_stats
-from reports.warehouse.store import QueryResult, load_paths, open_warehouse, run_query
+from reports.warehouse.store import QueryResult, open_warehouse, run_query
 from sample_logs import SAMPLES_DIR
 from schema.cards import Seat
 from schema.rules import Rules
 from twentynine.frames import render_step
+from twentynine.loading import load_paths
 from twentynine.report_commands import examples_folder, write_match_report, write_players_report
 from twentynine.textout import plural
 

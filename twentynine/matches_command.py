@@ -11,8 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from importers.canonical import FastRecord, Record
-from importers.formats import read_for_audit
+from importers.canonical import Match, Record
 from replay import audit_match
 from reports.warehouse.errors import WarehouseError
 from reports.warehouse.listing import match_row, match_table, run_matches
@@ -54,7 +53,7 @@ def matches_command(
         return
     rows: list[tuple[Any, ...]] = []
     unreadable: list[str] = []
-    for _, record in _read_inputs(paths or [], from_format, read_for_audit):
+    for record in _read_inputs(paths or [], from_format):
         if record.match is None:
             unreadable.extend(str(problem) for problem in record.problems)
             continue
@@ -66,7 +65,7 @@ def matches_command(
         raise typer.Exit(2)
 
 
-def _row(number: int, record: Record | FastRecord) -> tuple[Any, ...]:
+def _row(number: int, record: Record[Match]) -> tuple[Any, ...]:
     match = record.match
     assert match is not None
     audited = audit_match(match)

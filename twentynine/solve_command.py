@@ -140,12 +140,11 @@ def solve_command(
     \b
     Example: twentynine solve sample_logs/bhoos.json --deal 1 --at 10
     """
-    from importers.formats import read_any
     from twentynine.cli import _read_inputs, fail
 
     chosen: MatchLog | None = None
     seen = 0
-    for _, record in _read_inputs([path], from_format, read_any):
+    for record in _read_inputs([path], from_format, fast=False):
         if record.match is None:
             raise fail(str(record.problems[0]))
         seen += 1

@@ -1,10 +1,12 @@
 """The DuckDB warehouse: open (create, migrate, refuse), load matches in bulk, query read-only.
 
-The walk: importers give match logs, :func:`replay.audit_match` gives their facts and
+The walk: the front (``twentynine load``) reads files with the importers and gives the
+matches, each with its file and line; :func:`replay.audit_match` gives their facts and
 findings, and :meth:`Warehouse.load` stores both, many matches per transaction, through
-Arrow. A batch commits whole matches only, so a load killed at any moment leaves every
-stored match whole, and loading the same input again stores the rest. A match already
-stored (same ``match_id``: the log's ``id``, or its content hash) is counted and skipped.
+Arrow. The warehouse never reads a file. A batch commits whole matches only, so a load killed
+at any moment leaves every stored match whole, and loading the same input again stores the
+rest. A match already stored (same ``match_id``: the log's ``id``, or its content hash) is
+counted and skipped.
 
 >>> import tempfile
 >>> from replay import random_match
@@ -31,25 +33,11 @@ from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Final
+from typing import Any, Final
 
 import duckdb
 import pyarrow as pa
 
-from importers.canonical import FastRecord, Record
-from importers.errors import InputProblem
-from importers.formats import (
-    FORMAT_NAMES,
-    FORMATS,
-    HEAD_SIZE,
-    READ_BUFFER,
-    detect_format,
-    expand_inputs,
-    guarded,
-    limited,
-    read_format_fast,
-)
-from importers.formats import read_any as _read_stdin
 from replay import AuditedMatch, audit_match
 from reports.warehouse import DEFAULT_DB as DEFAULT_DB  # noqa: PLC0414 (named here too)
 from reports.warehouse import ddl
@@ -127,6 +115,19 @@ class LoadSummary:
         if self.files and self.unreadable == self.files:
             return 2
         return 1 if self.skipped else 0
+
+    def skip_unreadable(self, problems: Iterable[str]) -> None:
+        """Count a document that could not be read, with its problems (one line each).
+
+        >>> s = LoadSummary("w")
+        >>> s.skip_unreadable(["a.json: cannot read: Permission denied"])
+        >>> s.read, s.skipped, s.problems
+        (1, 1, ['a.json: cannot read: Permission denied'])
+        """
+        self.read += 1
+        self.skipped += 1
+        for problem in problems:
+            self._keep(self.problems, problem)
 
     def _keep(self, lines: list[str], line: str) -> None:
         if len(lines) < MAX_KEPT_LINES:
@@ -248,24 +249,24 @@ class Warehouse:
     # ------------------------------------------------------------------------------- load
     def load(
         self,
-        items: Iterable[Record | FastRecord | Match],
+        items: Iterable[Match | SourcedMatch],
         *,
         progress: Progress | None = None,
         batch_deals: int = BATCH_DEALS,
         summary: LoadSummary | None = None,
         replace: bool = False,
     ) -> LoadSummary:
-        """Audit and store matches (or importer records), many per transaction.
+        """Audit and store matches (each alone, or with the file and line it was read from),
+        many per transaction.
 
         A match may be the models or the fast decoder's structs (:mod:`schema.fastlog`):
         both are stored alike.
 
-        A record with problems is skipped and its problems kept; a match already stored,
-        or met earlier in this load, is counted as a duplicate. A match stored before with
-        other content under the same id is skipped with a line that says so, or, with
-        ``replace``, stored in place of the old one (in the same transaction). Raises
-        :class:`LoadFailedError` when DuckDB cannot store a batch (that batch is rolled back;
-        earlier ones stay).
+        A match already stored, or met earlier in this load, is counted as a duplicate. A
+        match stored before with other content under the same id is skipped with a line that
+        says so, or, with ``replace``, stored in place of the old one (in the same
+        transaction). Raises :class:`LoadFailedError` when DuckDB cannot store a batch (that
+        batch is rolled back; earlier ones stay).
 
         >>> import tempfile
         >>> from replay import random_match
@@ -290,120 +291,48 @@ class Warehouse:
 
     def _load(
         self,
-        items: Iterable[tuple[Record | FastRecord | Match, AuditedMatch | None]],
+        items: Iterable[tuple[Match | SourcedMatch, AuditedMatch | None]],
         progress: Progress | None,
         batch_deals: int,
         summary: LoadSummary | None,
         *,
         replace: bool = False,
     ) -> LoadSummary:
-        if self.read_only:
-            raise WarehouseError(self.name, "opened read-only: cannot load")
+        self._check_writable()
         summary = summary if summary is not None else LoadSummary(database=self.name)
+        admission = Admission(
+            self.stored_sources, summary, replace=replace, batch_deals=batch_deals
+        )
         try:
-            with _load_settings(self.con):
-                return self._load_all(items, progress, batch_deals, summary, replace)
+            with _load_settings(self.con), _no_gc():
+                for batch, last in admission.batches(items, progress):
+                    self._commit(batch, summary)
+                    if progress is not None and not last:
+                        progress(summary)
         except duckdb.Error as exc:  # a batch that fails to store says so itself
             raise LoadFailedError(self.name, f"loading failed: {_first_line(exc)}") from None
-
-    def _load_all(
-        self,
-        items: Iterable[tuple[Record | FastRecord | Match, AuditedMatch | None]],
-        progress: Progress | None,
-        batch_deals: int,
-        summary: LoadSummary,
-        replace: bool,
-    ) -> LoadSummary:
-        batch = _new_batch()
-        pending: list[_Pending] = []  # read, not yet checked against the database
-        pending_deals = 0
-        where_of: dict[str, str] = {}  # ids read since the last commit, and where
-        with _no_gc():
-            for item, audited in items:
-                summary.read += 1
-                if isinstance(item, Record | FastRecord):
-                    match = item.match
-                    where = item.source if item.line is None else f"{item.source}:{item.line}"
-                    source, line = item.source, item.line
-                    if match is None:
-                        summary.skipped += 1
-                        for problem in item.problems or (
-                            InputProblem(item.source, item.line, None, "unreadable"),
-                        ):
-                            summary._keep(summary.problems, str(problem))
-                        continue
-                else:
-                    match, where, source, line = item, "<match>", None, None
-                match_id = match.match_id
-                if match_id in where_of:
-                    summary.duplicates += 1
-                    summary._keep(
-                        summary.duplicate_lines,
-                        f"{where}: match {match_id!r} appears again "
-                        f"(first at {where_of[match_id]})",
-                    )
-                    continue
-                where_of[match_id] = where
-                pending.append(_Pending(match, audited, match_id, where, source, line))
-                pending_deals += len(match.deals)
-                if pending_deals >= min(CHECK_DEALS, batch_deals):
-                    self._admit(pending, batch, summary, replace)
-                    pending, pending_deals = [], 0
-                    if batch.deals >= batch_deals:
-                        self._commit(batch, summary)
-                        batch, where_of = _new_batch(), {}
-                        if progress is not None:
-                            progress(summary)
-                        continue
-                if progress is not None and summary.read % PROGRESS_EVERY == 0:
-                    progress(summary)
-            if pending:
-                self._admit(pending, batch, summary, replace)
-            if len(batch):
-                self._commit(batch, summary)
         if progress is not None:
             progress(summary)
         return summary
 
-    def _admit(
-        self, pending: list[_Pending], batch: Batch, summary: LoadSummary, replace: bool
-    ) -> None:
-        """Audit the matches not stored yet (or stored with other content, to ``replace``)
-        and add their rows to the batch."""
-        stored = self._stored_sources([p.match_id for p in pending])
-        for p in pending:
-            if p.match_id in stored:
-                source, content = stored[p.match_id]
-                if content is None or content == content_fingerprint(p.match):
-                    summary.duplicates += 1
-                    summary._keep(
-                        summary.duplicate_lines,
-                        f"{p.where}: match {p.match_id!r} is already stored (from {source})",
-                    )
-                    continue
-                if not replace:
-                    summary.skipped += 1
-                    summary._keep(
-                        summary.problems,
-                        f"{p.where}: match {p.match_id!r} is already stored (from {source}) "
-                        "with other content; load again with --replace to store this one "
-                        "in its place",
-                    )
-                    continue
-                batch.replaced.append(p.match_id)
-            try:
-                audited = p.audited if p.audited is not None else audit_match(p.match)
-                batch.add(p.match, audited, p.source, p.line)
-            except RowError as exc:
-                summary.skipped += 1
-                summary._keep(summary.problems, f"{p.where}: cannot be stored: {exc}")
-            except Exception as exc:  # the engine's fault, not the input's: say so
-                summary.skipped += 1
-                summary._keep(
-                    summary.problems,
-                    f"{p.where}: the auditor failed on match {p.match_id!r} "
-                    f"({type(exc).__name__}: {exc}); please report it",
-                )
+    def _check_writable(self) -> None:
+        if self.read_only:
+            raise WarehouseError(self.name, "opened read-only: cannot load")
+
+    def store_tables(self, tables: StoredBatch, summary: LoadSummary) -> None:
+        """Store rows built elsewhere (another process: ``twentynine load --jobs 2``) in one
+        transaction, as :meth:`load` stores a batch, and count them into ``summary``.
+        Raises :class:`LoadFailedError` when DuckDB cannot."""
+        self._check_writable()
+        try:
+            with _load_settings(self.con):
+                self._insert(tables.tables, tables.loaded_at, tables.replaced)
+        except duckdb.Error as exc:
+            raise LoadFailedError(self.name, f"loading failed: {_first_line(exc)}") from None
+        summary.stored += tables.matches
+        summary.replaced += len(tables.replaced)
+        summary.deals += tables.deals
+        summary.findings += tables.findings
 
     def _commit(self, batch: Batch, summary: LoadSummary) -> None:
         """Store the batch in one transaction."""
@@ -413,13 +342,16 @@ class Warehouse:
         summary.deals += batch.deals
         summary.findings += batch.findings
 
-    def _stored_sources(self, match_ids: list[str]) -> dict[str, tuple[str, str | None]]:
-        """Where each stored match of ``match_ids`` came from, and its content hash."""
-        rows = self.con.execute(
-            "SELECT match_id, source, source_line, content_hash FROM matches "
-            "WHERE match_id IN (SELECT unnest($ids::VARCHAR[]))",
-            {"ids": match_ids},
-        ).fetchall()
+    def stored_sources(self, match_ids: list[str] | None = None) -> StoredSources:
+        """Where each stored match of ``match_ids`` (None: every one) came from
+        (``file:line``), and its content hash."""
+        select = "SELECT match_id, source, source_line, content_hash FROM matches"
+        if match_ids is None:
+            rows = self.con.execute(select).fetchall()
+        else:
+            rows = self.con.execute(
+                select + " WHERE match_id IN (SELECT unnest($ids::VARCHAR[]))", {"ids": match_ids}
+            ).fetchall()
         return {
             mid: ((src or "<match>") if line is None else f"{src}:{line}", content)
             for mid, src, line, content in rows
@@ -503,6 +435,51 @@ def _statement_kind(statement: duckdb.Statement) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class SourcedMatch:
+    """A match and where it was read: the file (``source``) and the line, where known.
+
+    >>> SourcedMatch(None, "league.jsonl", 3).where  # type: ignore[arg-type]
+    'league.jsonl:3'
+    """
+
+    match: Match
+    source: str
+    line: int | None
+
+    @property
+    def where(self) -> str:
+        return self.source if self.line is None else f"{self.source}:{self.line}"
+
+
+StoredSources = dict[str, tuple[str, str | None]]
+"""Stored match ids, each with where it came from (``file:line``) and its content hash."""
+
+
+@dataclass(frozen=True)
+class StoredBatch:
+    """One batch's rows as Arrow tables, ready to store in one transaction (picklable: how a
+    load's second process hands its rows to the writer)."""
+
+    tables: dict[str, pa.Table]
+    loaded_at: dt.datetime
+    replaced: list[str]
+    matches: int
+    deals: int
+    findings: int
+
+    @staticmethod
+    def of(batch: Batch) -> StoredBatch:
+        return StoredBatch(
+            batch.arrow_tables(),
+            batch.loaded_at,
+            batch.replaced,
+            len(batch),
+            batch.deals,
+            batch.findings,
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class _Pending:
     match: Match
     audited: AuditedMatch | None
@@ -510,6 +487,131 @@ class _Pending:
     where: str
     source: str | None
     line: int | None
+
+
+class Admission:
+    """What a load does before it stores: match by match, tell the duplicates and the matches
+    stored before with other content, audit the rest and build their rows, a batch at a
+    time. It asks ``lookup`` which ids are stored (the warehouse, or what ``twentynine load
+    --jobs 2`` read from it at the start), and counts into ``summary``.
+
+    With ``remember``, the ids of the batches it gave are then answered as stored (as the
+    warehouse answers once they are committed), for a lookup that cannot see the commits.
+    """
+
+    def __init__(
+        self,
+        lookup: Callable[[list[str]], StoredSources],
+        summary: LoadSummary,
+        *,
+        replace: bool = False,
+        batch_deals: int = BATCH_DEALS,
+        remember: bool = False,
+    ) -> None:
+        self.lookup = lookup
+        self.summary = summary
+        self.replace = replace
+        self.batch_deals = batch_deals
+        self.remembered: StoredSources | None = {} if remember else None
+        self._contents: dict[str, str] = {}  # the batch's matches' content hashes, to remember
+
+    def batches(
+        self,
+        items: Iterable[tuple[Match | SourcedMatch, AuditedMatch | None]],
+        progress: Progress | None = None,
+    ) -> Iterator[tuple[Batch, bool]]:
+        """Each full batch, then the last one (``True``); the caller stores each before it
+        asks for the next."""
+        summary, batch_deals = self.summary, self.batch_deals
+        batch = _new_batch()
+        pending: list[_Pending] = []  # read, not yet checked against the database
+        pending_deals = 0
+        where_of: dict[str, str] = {}  # ids read since the last commit, and where
+        for item, audited in items:
+            summary.read += 1
+            if isinstance(item, SourcedMatch):
+                match, where, source, line = item.match, item.where, item.source, item.line
+            else:
+                match, where, source, line = item, "<match>", None, None
+            match_id = match.match_id
+            if match_id in where_of:
+                summary.duplicates += 1
+                summary._keep(
+                    summary.duplicate_lines,
+                    f"{where}: match {match_id!r} appears again (first at {where_of[match_id]})",
+                )
+                continue
+            where_of[match_id] = where
+            pending.append(_Pending(match, audited, match_id, where, source, line))
+            pending_deals += len(match.deals)
+            if pending_deals >= min(CHECK_DEALS, batch_deals):
+                self._admit(pending, batch)
+                pending, pending_deals = [], 0
+                if batch.deals >= batch_deals:
+                    self._remember(batch, where_of)
+                    yield batch, False
+                    batch, where_of = _new_batch(), {}
+                    continue
+            if progress is not None and summary.read % PROGRESS_EVERY == 0:
+                progress(summary)
+        if pending:
+            self._admit(pending, batch)
+        if len(batch):
+            yield batch, True
+
+    def _remember(self, batch: Batch, where_of: dict[str, str]) -> None:
+        if self.remembered is None:
+            return
+        for match_id in batch.match_ids:
+            self.remembered[match_id] = (where_of[match_id], self._contents.pop(match_id))
+        self._contents.clear()
+
+    def _stored(self, match_ids: list[str]) -> StoredSources:
+        stored = self.lookup(match_ids)
+        if self.remembered:
+            stored.update((i, self.remembered[i]) for i in match_ids if i in self.remembered)
+        return stored
+
+    def _admit(self, pending: list[_Pending], batch: Batch) -> None:
+        """Audit the matches not stored yet (or stored with other content, to ``replace``)
+        and add their rows to the batch."""
+        summary = self.summary
+        stored = self._stored([p.match_id for p in pending])
+        for p in pending:
+            if p.match_id in stored:
+                source, content = stored[p.match_id]
+                if content is None or content == content_fingerprint(p.match):
+                    summary.duplicates += 1
+                    summary._keep(
+                        summary.duplicate_lines,
+                        f"{p.where}: match {p.match_id!r} is already stored (from {source})",
+                    )
+                    continue
+                if not self.replace:
+                    summary.skipped += 1
+                    summary._keep(
+                        summary.problems,
+                        f"{p.where}: match {p.match_id!r} is already stored (from {source}) "
+                        "with other content; load again with --replace to store this one "
+                        "in its place",
+                    )
+                    continue
+                batch.replaced.append(p.match_id)
+            try:
+                audited = p.audited if p.audited is not None else audit_match(p.match)
+                batch.add(p.match, audited, p.source, p.line)
+                if self.remembered is not None:
+                    self._contents[p.match_id] = content_fingerprint(p.match)
+            except RowError as exc:
+                summary.skipped += 1
+                summary._keep(summary.problems, f"{p.where}: cannot be stored: {exc}")
+            except Exception as exc:  # the engine's fault, not the input's: say so
+                summary.skipped += 1
+                summary._keep(
+                    summary.problems,
+                    f"{p.where}: the auditor failed on match {p.match_id!r} "
+                    f"({type(exc).__name__}: {exc}); please report it",
+                )
 
 
 _LOAD_SETTINGS: Final = {
@@ -777,108 +879,6 @@ def _migrate(con: duckdb.DuckDBPyConnection, name: str, version: int) -> None:
 
 
 # ------------------------------------------------------------------------ CLI entry points
-def read_inputs(
-    paths: Iterable[str | Path], from_format: str | None, summary: LoadSummary
-) -> Iterator[Record | FastRecord]:
-    """Records from files and folders in any known format, counting bytes read into
-    ``summary`` (for a progress bar) as it goes. Raises ``ValueError`` for an unknown format.
-
-    Canonical files are read by the fast decoder where it is sure of a document (a
-    :class:`~importers.canonical.FastRecord`), by the models otherwise; standard input and
-    the other formats by the models.
-    """
-    if from_format is not None and from_format not in FORMATS:
-        raise ValueError(f"unknown format {from_format!r} (known: {', '.join(FORMAT_NAMES)})")
-    return _read_files(expand_inputs(paths), from_format, summary)
-
-
-def _read_files(
-    inputs: list[Path], from_format: str | None, summary: LoadSummary
-) -> Iterator[Record | FastRecord]:
-    summary.files = len(inputs)
-    sizes = {}
-    for path in inputs:
-        try:
-            sizes[path] = path.stat().st_size if str(path) != "-" else 0
-        except OSError:
-            sizes[path] = 0
-    summary.bytes_total = sum(sizes.values())
-    done = 0
-    for path in inputs:
-        if str(path) == "-":
-            yield from _read_stdin("-", from_format)
-            continue
-        source = str(path)
-        try:
-            with path.open("rb", buffering=READ_BUFFER) as stream:
-                head = stream.read(HEAD_SIZE)
-                stream.seek(0)
-                name = from_format or detect_format(path, head)
-                records = read_format_fast(limited(stream, head), source, path, name)
-                for record in guarded(records, source, name):
-                    summary.bytes_read = done + _tell(stream)
-                    yield record
-        except OSError as exc:
-            summary.unreadable += 1
-            reason = f"cannot read: {exc.strerror or exc}"
-            yield Record(source, None, None, (InputProblem(source, None, None, reason),))
-        done += sizes[path]
-        summary.bytes_read = done
-
-
-def _tell(stream: IO[bytes]) -> int:
-    try:
-        return stream.tell()
-    except (OSError, ValueError):
-        return 0
-
-
-def load_paths(
-    paths: Iterable[str | Path],
-    *,
-    db: str | Path = DEFAULT_DB,
-    from_format: str | None = None,
-    progress: Progress | None = None,
-    batch_deals: int = BATCH_DEALS,
-    replace: bool = False,
-) -> LoadSummary:
-    """``twentynine load PATH... [--db FILE] [--from FORMAT] [--replace]``: read, audit and
-    store (``replace``: a match stored with other content is replaced, see
-    :meth:`Warehouse.load`).
-
-    Raises :class:`~reports.warehouse.errors.WarehouseError` (one line) when the warehouse cannot be
-    opened or written, ``ValueError`` for an unknown format name or when ``paths`` hold no
-    match log (an empty folder: the warehouse is then not opened).
-    """
-    paths = list(paths)
-    if from_format is not None and from_format not in FORMATS:
-        raise ValueError(f"unknown format {from_format!r} (known: {', '.join(FORMAT_NAMES)})")
-    missing = [str(path) for path in paths if str(path) != "-" and not _exists(Path(path))]
-    if missing and len(missing) == len(paths):  # nothing to read: no warehouse made for it
-        raise ValueError(f"{missing[0]}: no such file or folder; nothing was stored")
-    inputs = expand_inputs(paths)
-    if not inputs:
-        raise ValueError("no match logs found in " + ", ".join(map(str, paths)))
-    with open_warehouse(db) as wh:
-        summary = LoadSummary(database=wh.name)
-        records = _read_files(inputs, from_format, summary)
-        return wh.load(
-            records, progress=progress, batch_deals=batch_deals, summary=summary, replace=replace
-        )
-
-
-def _exists(path: Path) -> bool:
-    """Whether ``path`` exists; a path one may not look at, or a symlink loop, counts
-    (reading it says why)."""
-    try:
-        path.stat()
-    except FileNotFoundError:
-        return path.is_symlink()
-    except OSError:
-        return True
-    return True
-
-
 def run_query(sql: str, *, db: str | Path = DEFAULT_DB) -> QueryResult:
     """``twentynine query "SQL" [--db FILE]``: run SQL on a read-only, sandboxed connection.
 

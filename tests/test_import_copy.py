@@ -1,0 +1,105 @@
+"""``twentynine import`` copies a canonical line the fast decoder accepts instead of building
+and dumping the models: the output is byte for byte what the models write.
+
+A line is copied only when it already is what :func:`importers.canonical.dump_match` writes
+(no space, orjson's spelling of every value, each key once, the models' field order); any
+other line, valid or not, goes through the models as before.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from importers.canonical import canonical_line, dump_match
+from importers.formats import import_paths, read_any
+from replay import random_match
+from replay.selfplay import simulate_matches
+from schema import PRESET_NAMES, Rules
+from schema.fastlog import decode_match
+from schema.log import MatchLog
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_logs"
+
+
+def _matches() -> list[MatchLog]:
+    samples = [
+        record.match
+        for path in sorted(SAMPLES.rglob("*.json*"))
+        for record in read_any(path)
+        if record.match is not None
+    ]
+    randoms = [random_match(Rules.preset(p), 7, max_deals=3) for p in PRESET_NAMES]
+    noted = simulate_matches(Rules.preset("bhoos"), 2, 5, inject_rate=0.5, notes=True)
+    return [*samples, *randoms, *noted]
+
+
+def _type_last(document: dict[str, Any]) -> bytes | None:
+    actions = [deal["actions"] for deal in document["deals"] if deal["actions"]]
+    if not actions:
+        return None
+    actions[0][0]["type"] = actions[0][0].pop("type")  # "type" moved after its fields
+    return orjson.dumps(document)
+
+
+_SPELLINGS: list[Callable[[dict[str, Any]], bytes | None]] = [
+    lambda d: orjson.dumps(d, option=orjson.OPT_SORT_KEYS),  # keys sorted: not model order
+    lambda d: json.dumps(d).encode(),  # spaces after colons and commas
+    lambda d: json.dumps(d, ensure_ascii=True, separators=(",", ":")).encode(),  # \\u escapes
+    lambda d: orjson.dumps({key: d[key] for key in reversed(d)}),
+    _type_last,
+    lambda d: None if "meta" in d else orjson.dumps(dict(d, meta=None)),  # a field given null
+]
+
+
+def _variants(match: MatchLog, k: int) -> list[bytes]:
+    """The match as its canonical line, and as other valid spellings of the same document,
+    each under an id of its own."""
+    variants = [dump_match(match.model_copy(update={"id": f"m{k}"}))]
+    for n, spell in enumerate(_SPELLINGS):
+        canonical = dump_match(match.model_copy(update={"id": f"m{k}-{n}"}))
+        variant = spell(orjson.loads(canonical))
+        if variant is not None:
+            variants.append(variant)
+    return variants
+
+
+def test_a_copied_line_is_what_the_models_write() -> None:
+    copied = refused = 0
+    for k, match in enumerate(_matches()):
+        for variant in _variants(match, k):
+            if decode_match(variant) is None:
+                continue
+            expected = dump_match(MatchLog.model_validate_json(variant))
+            line = canonical_line(variant)
+            if line is None:
+                refused += 1
+                assert variant != expected, variant[:200]  # else it would have been copied
+            else:
+                copied += 1
+                assert line == expected
+    assert copied >= 40 and refused >= 100  # both ways taken, many times
+
+
+def test_import_writes_the_models_output(tmp_path: Path) -> None:
+    lines = [v for k, m in enumerate(_matches()) for v in _variants(m, k)]
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(b"\n".join(lines) + b"\n")
+    out = tmp_path / "out.jsonl"
+    summary = import_paths([source], None, out)
+    expected, seen = [], set()
+    for line in lines:  # each id's first valid line, as the models write it
+        try:
+            match = MatchLog.model_validate_json(line)
+        except ValueError:
+            continue
+        if match.match_id not in seen:
+            seen.add(match.match_id)
+            expected.append(dump_match(match) + b"\n")
+    assert summary.imported == len(expected) > 300
+    assert out.read_bytes() == b"".join(expected)

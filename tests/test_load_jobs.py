@@ -1,0 +1,75 @@
+"""``twentynine load --jobs 2`` stores exactly what ``--jobs 1`` stores, and says the same.
+
+Each test loads the same inputs into two real DuckDB files, with one process and with two,
+in small batches (so that ids repeat across batches, the second process answering for the
+batches it handed over as the warehouse does once they are stored), and compares every table
+and view row for row and the summaries line for line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from replay import random_match
+from schema import PRESET_NAMES, Rules
+from tests.test_reports_fastload import assert_same_contents, assert_same_summary, mixed_lines
+from twentynine.cli import app
+from twentynine.loading import load_paths
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_logs"
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Random matches of every preset, then some again (the same and with other content)."""
+    folder = tmp_path_factory.mktemp("jobs")
+    matches = [
+        random_match(Rules.preset(preset), seed, max_deals=6).model_copy(
+            update={"id": f"{preset}-{seed}"}
+        )
+        for preset in PRESET_NAMES
+        for seed in range(4)
+    ]
+    lines = [match.canonical_json() for match in matches]
+    changed = random_match(Rules.preset("pagat"), 99, max_deals=6)
+    lines += lines[:3]  # the same again: duplicates, some after their batch was stored
+    lines.append(changed.model_copy(update={"id": matches[0].id}).canonical_json())
+    (folder / "league.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    (folder / "mixed.jsonl").write_bytes(b"\n".join(mixed_lines()) + b"\n")
+    return folder
+
+
+@pytest.mark.parametrize("replace", [False, True])
+def test_two_jobs_store_what_one_stores(league: Path, tmp_path: Path, replace: bool) -> None:
+    paths = [SAMPLES, league]
+    one = load_paths(paths, db=tmp_path / "one.duckdb", batch_deals=40, replace=replace)
+    two = load_paths(paths, db=tmp_path / "two.duckdb", batch_deals=40, replace=replace, jobs=2)
+    assert one.stored > 100 and one.duplicates >= 3 and one.skipped > 0
+    assert any("already stored" in line for line in one.duplicate_lines)  # after a batch
+    assert_same_summary(one, two)
+    assert_same_contents(tmp_path / "one.duckdb", tmp_path / "two.duckdb")
+    # again into the same files: everything is already stored, both ways alike
+    again_one = load_paths(paths, db=tmp_path / "one.duckdb", batch_deals=40, replace=replace)
+    again_two = load_paths(
+        paths, db=tmp_path / "two.duckdb", batch_deals=40, jobs=2, replace=replace
+    )
+    assert again_one.duplicates > 100
+    assert_same_summary(again_one, again_two)
+    assert_same_contents(tmp_path / "one.duckdb", tmp_path / "two.duckdb")
+
+
+def test_the_load_command_takes_jobs(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = tmp_path / "w.duckdb"
+    result = runner.invoke(
+        app, ["load", str(SAMPLES / "league.jsonl"), "--db", str(db), "--jobs", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "70 stored" in result.output
+    refused = runner.invoke(app, ["load", str(SAMPLES), "--db", str(db), "--jobs", "3"])
+    assert refused.exit_code == 2
+    assert "--jobs" in refused.output and not db.with_suffix(".wal").exists()
