@@ -11,8 +11,8 @@ second and as a multiple of the parse time:
 - audit: ``audit_match`` on already-decoded fast structs (the engine's own cost);
 - end to end: decode + audit a line at a time, results dropped, as a streaming audit does;
 - reader + audit: ``importers.formats.read_any(path, fast=True)`` (file I/O, format
-  detection, a record a match: what ``twentynine audit`` runs, less its start-up and
-  output) + audit;
+  detection, a record a match) + audit, counted into a ``replay.summary.AuditSummary``:
+  what ``twentynine audit`` runs, less its start-up and output;
 
 and, for comparison, the same through the pydantic models (what the importers and the
 warehouse read with): validate (``MatchLog.model_validate_json``), audit on the models, end
@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from importers.formats import read_any
 from replay import audit_match, random_match
+from replay.summary import AuditSummary
 from schema import PRESET_NAMES, MatchLog, Rules
 from schema.fastlog import FastMatchLog, decode_match
 
@@ -116,9 +117,11 @@ def main() -> None:
             audit_match(match)
 
     def reader() -> None:
+        summary = AuditSummary()
         for record in read_any(path, fast=True):
             assert record.match is not None
-            audit_match(record.match)
+            summary.add(record.source, audit_match(record.match))
+        assert summary.errors == errors
 
     def validate_models() -> None:
         for line in lines:

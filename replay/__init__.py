@@ -24,18 +24,21 @@ from replay.findings import CATALOGUE, CODES, AuditError, Finding
 from replay.match import MatchState
 from replay.simulate import play_random, random_deal, random_match, rules_spec
 from replay.steps import StepView, deal_steps, describe, walk_deal
+from replay.summary import AuditSummary, FindingRow
 
 __all__ = [
     "CATALOGUE",
     "CODES",
     "THROWN_IN_REASONS",
     "AuditError",
+    "AuditSummary",
     "AuditedMatch",
     "DealFacts",
     "DealOutcome",
     "DealState",
     "DealView",
     "Finding",
+    "FindingRow",
     "MatchState",
     "PairFacts",
     "ShowFacts",

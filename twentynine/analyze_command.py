@@ -38,7 +38,7 @@ LABEL_WORDS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    from twentynine.cli import fail  # cli.py imports this module: import it when used
+    from twentynine.options import fail
 
     return fail(message, code)
 

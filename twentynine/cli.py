@@ -7,51 +7,53 @@ non-zero exit status; a traceback means a bug in twentynine, never in the input.
 from __future__ import annotations
 
 import gc
-import importlib.metadata
+import importlib
 import json
 import os
 import sys
 from collections.abc import Iterator
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, overload
 
-import orjson
 import typer
-from rich.console import Console
 from typer.core import TyperArgument, TyperGroup
 
-from importers.canonical import Match, Record
-from importers.errors import empty_file
-from importers.formats import Reading, expand_inputs, import_paths, read_paths, write_matches
-from replay import AuditError, Finding, audit_match, engine_build
-from replay.selfplay import simulate_matches
-from reports.warehouse.errors import WarehouseError
-from reports.warehouse.export import export_parquet
-from reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
-from reports.warehouse.progress import terminal_progress
-from reports.warehouse.store import DEFAULT_DB, run_query
+from reports.warehouse import DEFAULT_DB
 from schema.cards import Seat
-from schema.log import MatchLog, match_json_schema
-from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
-from twentynine.analyze_command import analyze_command
-from twentynine.demo import default_samples, run_demo
-from twentynine.frames import deal_frames, first_finding
-from twentynine.loading import load_paths
-from twentynine.pager import show_deals, show_frames
-from twentynine.report_commands import report_app
-from twentynine.solve_command import solve_command
-from twentynine.textout import (
-    ERROR_PREFIX,
-    error_line,
-    plural,
-    printable,
-    result_text,
-    text_table,
-    warning_line,
+from twentynine.options import (
+    EXIT_BAD_INPUT,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    DbOption,
+    FromOption,
+    InputFormat,
+    MatchOption,
+    OutputFormat,
+    OutputOption,
+    Preset,
+    RulesOption,
+    TableFormat,
+    TableFormatOption,
+    fail,
 )
+from twentynine.textout import error_line, plural, printable, text_table, warning_line
 
-R = TypeVar("R")
+if TYPE_CHECKING:
+    from importers.canonical import Match, Record
+    from schema.log import MatchLog
+
+__all__ = [  # what the command modules and the tests have imported from here
+    "EXIT_BAD_INPUT",
+    "EXIT_FINDINGS",
+    "EXIT_OK",
+    "InputFormat",
+    "OutputFormat",
+    "Preset",
+    "TableFormat",
+    "app",
+    "fail",
+    "main",
+]
 
 
 class _CommandGroup(TyperGroup):
@@ -70,9 +72,72 @@ def _no_type(ctx: Any) -> None:
     return None
 
 
+COMMANDS: Final = (
+    "schema",
+    "rules",
+    "audit",
+    "import",
+    "simulate",
+    "replay",
+    "solve",
+    "load",
+    "query",
+    "export",
+    "analyze",
+    "demo",
+    "matches",
+    "stats",
+    "report",
+)
+"""Every command, in the order ``twentynine --help`` lists them."""
+
+LAZY_COMMANDS: Final = {
+    "audit": "twentynine.audit_command:audit_command",
+    "solve": "twentynine.solve_command:solve_command",
+    "analyze": "twentynine.analyze_command:analyze_command",
+    "matches": "twentynine.matches_command:matches_command",
+    "stats": "twentynine.stats_command:stats_command",
+    "report": "twentynine.report_commands:report_app",
+}
+"""The commands kept in modules of their own, ``module:function`` (or a Typer of
+subcommands): a module is imported only when its command runs or help lists it, so that a
+command loads the libraries it uses (DuckDB, Arrow, numba, jinja2, plotly) and no others."""
+
+
+class _TopGroup(_CommandGroup):
+    """The ``twentynine`` group: its own commands, and those of :data:`LAZY_COMMANDS`."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        unlisted = [name for name in super().list_commands(ctx) if name not in COMMANDS]
+        return [*COMMANDS, *unlisted]  # a command left out of COMMANDS still shows, last
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name in LAZY_COMMANDS and cmd_name not in self.commands:
+            self.add_command(_load_command(cmd_name), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        if args and args[0] not in COMMANDS and not args[0].startswith("-"):
+            for name in LAZY_COMMANDS:  # a mistyped command: "did you mean" weighs them all
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
+
+
+def _load_command(name: str) -> Any:
+    """The click command of a lazy command, built as ``app.command`` would build it."""
+    module_name, _, attribute = LAZY_COMMANDS[name].partition(":")
+    target = getattr(importlib.import_module(module_name), attribute)
+    if isinstance(target, typer.Typer):  # a group of subcommands: `report match|players`
+        target.info.cls = _CommandGroup
+        return typer.main.get_group(target)
+    single = typer.Typer(rich_markup_mode=None, add_completion=False)
+    single.command(name)(target)
+    return typer.main.get_command(single)
+
+
 app = typer.Typer(
     name="twentynine",
-    cls=_CommandGroup,
+    cls=_TopGroup,
     help="Replay, audit, store and report hand histories of the card game Twenty-Nine (29).",
     no_args_is_help=True,
     add_completion=True,
@@ -81,15 +146,13 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-app.add_typer(report_app, cls=_CommandGroup)
-
-EXIT_OK = 0
-EXIT_FINDINGS = 1
-EXIT_BAD_INPUT = 2
-
 
 def _print_version(value: bool) -> None:
     if value:
+        import importlib.metadata
+
+        from replay import engine_build
+
         version = importlib.metadata.version("twentynine")
         typer.echo(f"twentynine {version} (rules engine: {engine_build()})")
         raise typer.Exit()
@@ -110,37 +173,6 @@ def main_options(
     """Replay, audit, store and report hand histories of the card game Twenty-Nine (29)."""
 
 
-class OutputFormat(StrEnum):
-    text = "text"
-    json = "json"
-
-
-def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
-    """Print one error line to standard error and return the exit to raise."""
-    typer.echo(error_line(message), err=True)
-    return typer.Exit(code)
-
-
-class Preset(StrEnum):
-    """The rule presets (``schema.rules.PRESET_NAMES``), so that help lists them."""
-
-    bangladesh = "bangladesh"
-    standard = "standard"
-    beginner = "beginner"
-    pagat = "pagat"
-    classic29 = "classic29"
-    bhoos = "bhoos"
-
-
-class InputFormat(StrEnum):
-    """The input formats (``importers.formats.FORMAT_NAMES``), so that help lists them."""
-
-    canonical = "canonical"
-    bhoos_archive = "bhoos-archive"
-    bhoos_play = "bhoos-play"
-    text = "text"
-
-
 @app.command("schema")
 def schema_command() -> None:
     """Print the JSON Schema of the match log (version 1).
@@ -148,6 +180,8 @@ def schema_command() -> None:
     \b
     Example: twentynine schema > match.schema.json
     """
+    from schema.log import match_json_schema
+
     typer.echo(json.dumps(match_json_schema(), indent=2, ensure_ascii=False))
 
 
@@ -161,15 +195,15 @@ def rules_command(
         tuple[str, str] | None,
         typer.Option("--diff", metavar="A B", help="Only the options where A and B differ."),
     ] = None,
-    output: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = (
-        OutputFormat.text
-    ),
+    output: OutputOption = OutputFormat.text,
 ) -> None:
     """Show a preset's rule options, all presets side by side, or the difference of two.
 
     \b
     Example: twentynine rules --diff bangladesh standard
     """
+    from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
+
     try:
         if diff is not None:
             a, b = (resolve_rules(name) for name in diff)
@@ -206,28 +240,6 @@ def _show(value: object) -> str:
     return str(value)
 
 
-RulesOption = Annotated[
-    Preset | None,
-    typer.Option("--rules", help="Audit under this preset instead of each log's own rules."),
-]
-FromOption = Annotated[
-    InputFormat | None, typer.Option("--from", help="The input format; detected when not given.")
-]
-
-
-def _finding_line(record: Record[Match], finding: Finding) -> int | None:
-    """The line of the card or bid a finding is about, where the format has one a line."""
-    return record.line_of(finding.deal, finding.action)
-
-
-def _location(record: Record[Match], finding: Finding) -> str:
-    line = _finding_line(record, finding)
-    where = record.source if line is None else f"{record.source}:{line}"
-    deal = "-" if finding.deal is None else str(finding.deal)
-    action = "-" if finding.action is None else str(finding.action)
-    return f"{where}:{deal}:{action}"
-
-
 @overload
 def _read_inputs(
     paths: list[str], from_format: str | None, *, fast: Literal[False]
@@ -241,6 +253,8 @@ def _read_inputs(
 ) -> Iterator[Record[Match]]:
     """The records of ``paths`` (``fast``: the fast decoder's matches where it can), after a
     warning for each empty file; a one-line exit when there is nothing to read."""
+    from importers.formats import Reading, read_paths
+
     reading = Reading()
     try:
         records = read_paths(paths, from_format, fast=fast, reading=reading)
@@ -252,6 +266,8 @@ def _read_inputs(
 
 def warn_empty(files: list[Path]) -> None:
     """A warning line for each file that holds nothing but white space: no match in it."""
+    from importers.errors import empty_file
+
     for file in files:
         if str(file) == "-":
             continue
@@ -263,103 +279,6 @@ def warn_empty(files: list[Path]) -> None:
             continue  # the reader says why it cannot be read
         if blank:
             typer.echo(warning_line(empty_file(file)), err=True)
-
-
-@app.command("audit")
-def audit_command(
-    paths: Annotated[
-        list[str],
-        typer.Argument(metavar="PATH", help="Files or folders of match logs; - is stdin."),
-    ],
-    output: Annotated[OutputFormat, typer.Option("--format", help="text or json.")] = (
-        OutputFormat.text
-    ),
-    rules_name: RulesOption = None,
-    from_format: FromOption = None,
-    strict: Annotated[bool, typer.Option(help="Stop at the first error.")] = False,
-) -> None:
-    """Replay match logs through the rules engine and report every finding.
-
-    Exit status: 0 no error found, 1 an error was found, 2 an input could not be read.
-
-    \b
-    Example: twentynine audit sample_logs/bad/revoke.json --format json
-    """
-    try:
-        rules = resolve_rules(rules_name) if rules_name is not None else None
-    except RulesError as exc:
-        raise fail(f"--rules: {exc}") from None
-    files: set[str] = set()
-    matches = deals = errors = warnings = unreadable = 0
-    # The fast decoder where it can: the engine replays its matches as the models' own.
-    for record in _read_inputs(paths, from_format):
-        files.add(record.source)
-        if record.match is None:
-            unreadable += 1
-            _print_problems(record, output)
-            continue
-        try:
-            audited = audit_match(record.match, rules, strict=strict)
-        except AuditError as exc:
-            if output is OutputFormat.json:  # the finding as every other: a JSON line
-                _print_finding(record, exc.finding, record.match.match_id, output)
-                raise typer.Exit(EXIT_FINDINGS) from None
-            raise fail(
-                f"{_location(record, exc.finding)}: {exc.finding.code} {exc.finding.message}", 1
-            ) from None
-        matches += 1
-        deals += len(record.match.deals)
-        for finding in audited.findings:
-            if finding.severity == "error":
-                errors += 1
-            else:
-                warnings += 1
-            _print_finding(record, finding, audited.match_id, output)
-    summary = (
-        f"{plural(len(files), 'file')}, {plural(matches, 'match')}, {plural(deals, 'deal')}: "
-        f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"
-    )
-    if unreadable:
-        summary += f", {plural(unreadable, 'unreadable document')}"
-    typer.echo(summary, err=output is OutputFormat.json)
-    if unreadable:
-        raise typer.Exit(EXIT_BAD_INPUT)
-    if errors:
-        raise typer.Exit(EXIT_FINDINGS)
-
-
-def _print_finding(
-    record: Record[Match], finding: Finding, match_id: str, output: OutputFormat
-) -> None:
-    if output is OutputFormat.json:
-        line: dict[str, object] = {
-            "file": record.source,
-            "line": _finding_line(record, finding),
-            "match": match_id,
-            **finding.to_dict(),
-        }
-        sys.stdout.write(orjson.dumps(line).decode() + "\n")
-    else:
-        text = f"{_location(record, finding)}: {finding.code} {finding.message}"
-        typer.echo(printable(text))
-
-
-def _print_problems(record: Record[Match], output: OutputFormat) -> None:
-    for problem in record.problems:
-        if output is OutputFormat.json:
-            line = {
-                "file": problem.source,
-                "line": problem.line,
-                "match": None,
-                "deal": None,
-                "action": None,
-                "code": "INVALID_INPUT",
-                "severity": "error",
-                "message": f"{problem.path}: {problem.reason}" if problem.path else problem.reason,
-            }
-            sys.stdout.write(orjson.dumps(line).decode() + "\n")
-        else:
-            typer.echo(error_line(str(problem)), err=True)
 
 
 @app.command("import")
@@ -383,6 +302,9 @@ def import_command(
     \b
     Example: twentynine import sample_logs/formats/sample.29 -o sample.jsonl
     """
+    from importers.formats import expand_inputs, import_paths
+    from twentynine.textout import ERROR_PREFIX
+
     warn_empty(expand_inputs(paths))
     summary = import_paths(paths, from_format, out)
     for line in summary.lines(ERROR_PREFIX):
@@ -446,6 +368,10 @@ def simulate_command(
     \b
     Example: twentynine simulate --rules pagat --matches 3 --seed 7 -o pagat.jsonl
     """
+    from importers.formats import write_matches
+    from replay.selfplay import simulate_matches
+    from schema.rules import RulesError, resolve_rules
+
     spec: dict[str, object] = {"preset": rules_name.value, **_parse_settings(settings or [])}
     try:
         rules = resolve_rules(spec)
@@ -470,6 +396,7 @@ def _with_progress(items: Iterator[MatchLog], total: int, label: str) -> Iterato
     if not sys.stderr.isatty():
         yield from items
         return
+    from rich.console import Console
     from rich.progress import Progress
 
     with Progress(console=Console(stderr=True), transient=True) as progress:
@@ -485,14 +412,7 @@ def replay_command(
         str | None,
         typer.Argument(metavar="[PATH]", help="A file or folder of match logs; - is stdin."),
     ] = None,
-    match_id: Annotated[
-        str | None,
-        typer.Option(
-            "--match",
-            metavar="ID",
-            help="The match's id or number in `twentynine matches` (default: 1).",
-        ),
-    ] = None,
+    match_id: MatchOption = None,
     deal_number: Annotated[
         int | None,
         typer.Option("--deal", min=1, metavar="N", help="The deal, from 1 (default: 1)."),
@@ -527,6 +447,13 @@ def replay_command(
     \b
     Example: twentynine replay sample_logs/bad/revoke.json --deal 1 --at 7 --seat W
     """
+    from replay import audit_match
+    from reports.warehouse.errors import WarehouseError
+    from reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
+    from schema.rules import RulesError, resolve_rules
+    from twentynine.frames import deal_frames, first_finding
+    from twentynine.pager import show_deals, show_frames
+
     try:
         rules = resolve_rules(rules_name) if rules_name is not None else None
     except RulesError as exc:
@@ -579,17 +506,6 @@ def _replayable(records: Iterator[Record[MatchLog]]) -> Iterator[tuple[str, Matc
         yield record.match.match_id, record.match
 
 
-app.command("solve")(solve_command)
-
-DbOption = Annotated[Path, typer.Option("--db", metavar="FILE", help="The DuckDB warehouse file.")]
-
-
-class TableFormat(StrEnum):
-    table = "table"
-    csv = "csv"
-    json = "json"
-
-
 @app.command("load")
 def load_command(
     paths: Annotated[
@@ -616,6 +532,12 @@ def load_command(
     \b
     Example: twentynine load sample_logs/ --db club.duckdb
     """
+    from importers.formats import expand_inputs
+    from reports.warehouse.errors import WarehouseError
+    from reports.warehouse.progress import terminal_progress
+    from twentynine.loading import load_paths
+    from twentynine.textout import ERROR_PREFIX
+
     warn_empty(expand_inputs(paths))
     try:
         with terminal_progress() as progress:
@@ -635,15 +557,17 @@ def load_command(
 def query_command(
     sql: Annotated[str, typer.Argument(metavar="SQL", help="One SQL statement that reads.")],
     db: DbOption = Path(DEFAULT_DB),
-    output: Annotated[TableFormat, typer.Option("--format", help="table, csv or json.")] = (
-        TableFormat.table
-    ),
+    output: TableFormatOption = TableFormat.table,
 ) -> None:
     """Run a read-only SQL query on the warehouse; a statement that writes is refused.
 
     \b
     Example: twentynine query "SELECT preset, count(*) FROM matches GROUP BY 1" --db club.duckdb
     """
+    from reports.warehouse.errors import WarehouseError
+    from reports.warehouse.store import run_query
+    from twentynine.textout import result_text
+
     try:
         result = run_query(sql, db=db)
     except WarehouseError as exc:
@@ -663,15 +587,15 @@ def export_command(
     \b
     Example: twentynine export --parquet exports/2026-11 --db club.duckdb
     """
+    from reports.warehouse.errors import WarehouseError
+    from reports.warehouse.export import export_parquet
+
     try:
         summary = export_parquet(parquet, db=db)
     except WarehouseError as exc:
         raise fail(str(exc), exc.exit_code) from None
     for line in summary.lines():
         typer.echo(printable(line))
-
-
-app.command("analyze")(analyze_command)
 
 
 @app.command("demo")
@@ -696,6 +620,8 @@ def demo_command(
     \b
     Example: twentynine demo --out demo_out
     """
+    from twentynine.demo import default_samples, run_demo
+
     samples = samples if samples is not None else default_samples()
     if not all(_is_folder(samples / name) for name in ("bad", "formats")):
         raise fail(f"{samples}: not the sample_logs folder (give the folder with --samples)")
@@ -742,6 +668,3 @@ def main() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = EXIT_OK
     sys.exit(code if isinstance(code, int) else EXIT_OK)
-
-
-from twentynine import matches_command, stats_command  # noqa: E402, F401  (register on app)

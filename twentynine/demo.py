@@ -14,10 +14,10 @@ from pathlib import Path
 import orjson
 
 from analysis.run import AnalysisOptions, annotate_matches
-from importers.errors import InputProblem
 from importers.formats import expand_inputs, import_paths, read_any, write_matches
 from replay import Finding, audit_match, deal_steps
 from replay.selfplay import simulate_matches
+from replay.summary import AuditSummary
 from reports.html.annotations import read_annotations
 from reports.warehouse.annotations import replace_annotations
 from reports.warehouse.export import export_parquet, format_result
@@ -47,29 +47,18 @@ class DemoResult:
         return not self.failures
 
 
-@dataclass
-class _Audit:
-    matches: int = 0
-    deals: int = 0
-    findings: list[Finding] = field(default_factory=list)
-    problems: list[InputProblem] = field(default_factory=list)
-
-    @property
-    def errors(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == "error"]
-
-
-def _audit(paths: list[Path]) -> _Audit:
-    audit = _Audit()
+def _audit(paths: list[Path]) -> tuple[AuditSummary, list[Finding]]:
+    """The audit of some files as ``twentynine audit`` counts it, and its error findings."""
+    summary = AuditSummary()
+    errors: list[Finding] = []
     for path in paths:
         for record in read_any(path):
             if record.match is None:
-                audit.problems.extend(record.problems)
+                summary.add_unreadable(record.source)
                 continue
-            audit.matches += 1
-            audit.deals += len(record.match.deals)
-            audit.findings.extend(audit_match(record.match).findings)
-    return audit
+            rows = summary.add(record.source, audit_match(record.match))
+            errors.extend(row.finding for row in rows if row.finding.severity == "error")
+    return summary, errors
 
 
 def default_samples() -> Path:
@@ -92,18 +81,18 @@ def run_demo(samples: Path, out: Path, echo: Echo) -> DemoResult:
 
     echo(f"== 1. audit the sample matches in {samples}/")
     good = [p for p in expand_inputs([samples]) if p.parent == samples]
-    audit = _audit(good)
+    audit, _ = _audit(good)
     echo(
         f"   {plural(len(good), 'file')}, {plural(audit.matches, 'match')}, "
-        f"{plural(audit.deals, 'deal')}: {plural(len(audit.errors), 'error')}"
+        f"{plural(audit.deals, 'deal')}: {plural(audit.errors, 'error')}"
     )
-    if audit.errors or audit.problems or not audit.matches:
+    if audit.exit_code or not audit.matches:
         result.failures.append("the good samples should audit clean")
 
     bad_dir = samples / "bad"
     echo(f"\n== 2. audit the known-bad logs in {bad_dir}/ against their expected findings")
     for path in sorted(bad_dir.glob("*.json")):
-        errors = _audit([path]).errors
+        _, errors = _audit([path])
         got = [(f.deal, f.action, f.code) for f in errors]
         expected_path = path.with_suffix(".expected")
         expected = [
@@ -141,13 +130,15 @@ def run_demo(samples: Path, out: Path, echo: Echo) -> DemoResult:
     logs = list(simulate_matches(Rules.preset("bangladesh"), 2, 1))
     write_matches(logs, str(simulated))
     result.made.append(simulated)
-    sim_errors = sum(audit_match(log).errors for log in logs)
-    sim_deals = sum(len(log.deals) for log in logs)
+    simulated_audit = AuditSummary()
+    for log in logs:
+        simulated_audit.add(str(simulated), audit_match(log))
     echo(
-        f"   {plural(len(logs), 'match')}, {plural(sim_deals, 'deal')} -> {simulated}: "
-        f"{plural(sim_errors, 'error')}"
+        f"   {plural(simulated_audit.matches, 'match')}, "
+        f"{plural(simulated_audit.deals, 'deal')} -> {simulated}: "
+        f"{plural(simulated_audit.errors, 'error')}"
     )
-    if sim_errors:
+    if simulated_audit.errors:
         result.failures.append("simulated matches should audit clean")
 
     database = out / "twentynine.duckdb"

@@ -17,11 +17,11 @@ from reports.warehouse.errors import WarehouseError
 from reports.warehouse.listing import match_row, match_table, run_matches
 from reports.warehouse.rows import preset_of, started_at
 from schema.cards import Seat
-from twentynine.cli import FromOption, TableFormat, _read_inputs, app, fail
+from twentynine.cli import _read_inputs
+from twentynine.options import FromOption, TableFormat, TableFormatOption, fail
 from twentynine.textout import error_line, result_text
 
 
-@app.command("matches")
 def matches_command(
     paths: Annotated[
         list[str] | None,
@@ -31,9 +31,7 @@ def matches_command(
         Path | None,
         typer.Option("--db", metavar="FILE", help="List the matches stored in this warehouse."),
     ] = None,
-    output: Annotated[TableFormat, typer.Option("--format", help="table, csv or json.")] = (
-        TableFormat.table
-    ),
+    output: TableFormatOption = TableFormat.table,
     from_format: FromOption = None,
 ) -> None:
     """List matches: number, id, date, rules, players, deals, result and findings.

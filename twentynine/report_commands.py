@@ -25,6 +25,7 @@ from reports.warehouse.listing import MatchNotFoundError, pick_match, stored_mat
 from reports.warehouse.readback import read_match
 from reports.warehouse.store import DEFAULT_DB, open_warehouse
 from schema.log import MatchLog
+from twentynine.options import MatchOption
 from twentynine.textout import plural
 
 report_app = typer.Typer(
@@ -36,7 +37,7 @@ report_app = typer.Typer(
 
 
 def _fail(message: str) -> typer.Exit:
-    from twentynine.cli import fail  # the CLI imports this module: import it when needed
+    from twentynine.options import fail
 
     return fail(message)
 
@@ -101,14 +102,7 @@ def match_command(
             metavar="[PATH]", help="A file or folder of match logs (any format); - is stdin."
         ),
     ] = None,
-    match_id: Annotated[
-        str | None,
-        typer.Option(
-            "--match",
-            metavar="ID",
-            help="The match's id or number in `twentynine matches` (default: 1).",
-        ),
-    ] = None,
+    match_id: MatchOption = None,
     db: Annotated[
         Path | None,
         typer.Option(

@@ -12,10 +12,10 @@ from typing import Annotated
 
 import typer
 
+from reports.warehouse import DEFAULT_DB
 from reports.warehouse.errors import WarehouseError
 from reports.warehouse.stats import StatsRequest, intervals_beside, run_stats_report
-from reports.warehouse.store import DEFAULT_DB
-from twentynine.cli import DbOption, Preset, TableFormat, app, fail
+from twentynine.options import DbOption, Preset, TableFormat, TableFormatOption, fail
 from twentynine.textout import result_text
 
 
@@ -24,7 +24,6 @@ class StatsBy(StrEnum):
     role = "role"
 
 
-@app.command("stats")
 def stats_command(
     db: DbOption = Path(DEFAULT_DB),
     player: Annotated[
@@ -58,9 +57,7 @@ def stats_command(
         str | None,
         typer.Option("--columns", metavar="A,B,...", help="Only these columns (comma-separated)."),
     ] = None,
-    output: Annotated[TableFormat, typer.Option("--format", help="table, csv or json.")] = (
-        TableFormat.table
-    ),
+    output: TableFormatOption = TableFormat.table,
 ) -> None:
     """Player statistics with a 95% interval beside each rate (definitions in docs/warehouse.md).
 

@@ -9,3 +9,8 @@
 - :mod:`reports.warehouse.progress`: the load's progress bar;
 - :mod:`reports.warehouse.errors`: the one-line errors.
 """
+
+from typing import Final
+
+DEFAULT_DB: Final = "twentynine.duckdb"
+"""The warehouse file a command uses when given none (here, so that naming it loads no DuckDB)."""

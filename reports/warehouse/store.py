@@ -39,6 +39,7 @@ import duckdb
 import pyarrow as pa
 
 from replay import AuditedMatch, audit_match
+from reports.warehouse import DEFAULT_DB as DEFAULT_DB  # noqa: PLC0414 (named here too)
 from reports.warehouse import ddl
 from reports.warehouse.errors import (
     LoadFailedError,
@@ -56,7 +57,6 @@ from reports.warehouse.rows import Batch, RowError
 from schema.fastlog import FastMatchLog, content_fingerprint
 from schema.log import MatchLog
 
-DEFAULT_DB: Final = "twentynine.duckdb"
 BATCH_DEALS: Final = 10_000
 """Deals per transaction: big enough for bulk speed, small enough that a killed load loses
 little and memory stays flat."""

@@ -1,0 +1,86 @@
+"""The options, choices and exits that several commands share, each defined once.
+
+Command modules import them from here (never from :mod:`twentynine.cli`, which loads the
+command modules). Cheap to import: only Typer and the standard library, so that a command
+pays for the libraries it uses and no others.
+
+>>> fail("x.json: no match in it").exit_code
+2
+>>> [preset.value for preset in Preset][:2], InputFormat("bhoos-play").name
+(['bangladesh', 'standard'], 'bhoos_play')
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Final
+
+import typer
+
+from twentynine.textout import error_line
+
+EXIT_OK: Final = 0
+EXIT_FINDINGS: Final = 1
+EXIT_BAD_INPUT: Final = 2
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
+    """Print one error line to standard error and return the exit to raise."""
+    typer.echo(error_line(message), err=True)
+    return typer.Exit(code)
+
+
+class OutputFormat(StrEnum):
+    """What a command that prints findings or rules writes: text for people, or JSON."""
+
+    text = "text"
+    json = "json"
+
+
+class TableFormat(StrEnum):
+    """How a command prints a table of rows (``reports.warehouse.export.format_result``)."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+class Preset(StrEnum):
+    """The rule presets (``schema.rules.PRESET_NAMES``), so that help lists them."""
+
+    bangladesh = "bangladesh"
+    standard = "standard"
+    beginner = "beginner"
+    pagat = "pagat"
+    classic29 = "classic29"
+    bhoos = "bhoos"
+
+
+class InputFormat(StrEnum):
+    """The input formats (``importers.formats.FORMAT_NAMES``), so that help lists them."""
+
+    canonical = "canonical"
+    bhoos_archive = "bhoos-archive"
+    bhoos_play = "bhoos-play"
+    text = "text"
+
+
+OutputOption = Annotated[OutputFormat, typer.Option("--format", help="text or json.")]
+TableFormatOption = Annotated[TableFormat, typer.Option("--format", help="table, csv or json.")]
+RulesOption = Annotated[
+    Preset | None,
+    typer.Option("--rules", help="Audit under this preset instead of each log's own rules."),
+]
+FromOption = Annotated[
+    InputFormat | None, typer.Option("--from", help="The input format; detected when not given.")
+]
+DbOption = Annotated[Path, typer.Option("--db", metavar="FILE", help="The DuckDB warehouse file.")]
+MatchOption = Annotated[
+    str | None,
+    typer.Option(
+        "--match",
+        metavar="ID",
+        help="The match's id or number in `twentynine matches` (default: 1).",
+    ),
+]
