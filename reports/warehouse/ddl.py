@@ -6,7 +6,7 @@ page in step). The schema version is stored in ``warehouse_info``; :data:`MIGRAT
 an older file up one version at a time.
 
 >>> SCHEMA_VERSION, [c.name for c in TABLES["pairs"]][:3]
-(5, ['match_id', 'deal_no', 'action_no'])
+(6, ['match_id', 'deal_no', 'action_no'])
 >>> create_table_sql("pairs").splitlines()[0]
 'CREATE TABLE pairs ('
 """
@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import pyarrow as pa
 
-SCHEMA_VERSION: Final = 5
+SCHEMA_VERSION: Final = 6
 """The schema this code writes and reads; a file with a higher one is refused."""
 
 
@@ -85,6 +85,22 @@ ACTION_CODES: Final[dict[str, str]] = {
     "pair": "q",
 }
 """The letter ``deal_cards.types`` stores for each action type."""
+
+HAND_FEATURES: Final = (
+    "known",
+    "f4_points",
+    "f4_jacks",
+    "f4_nines",
+    "f4_aces",
+    "f4_tens",
+    "f4_longest",
+    "f4_longest_suit",
+    "f4_suits",
+    "f4_trumps",
+    "points",
+    "trumps",
+)
+"""The hand features ``deal_cards.hand_features`` keeps for each recorded hand, in order."""
 
 TABLES: Final[dict[str, tuple[Column, ...]]] = {
     "warehouse_info": (
@@ -309,6 +325,15 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
             "VARCHAR",
             "Eight characters per trick: its cards in the order played (`--` pads a three-card "
             "trick).",
+            null=False,
+        ),
+        _c(
+            "hand_features",
+            "VARCHAR",
+            f"{len(HAND_FEATURES)} characters per seat of `hand_seats`: the features of its hand "
+            "that the `hands` view shows (" + ", ".join(f"`{f}`" for f in HAND_FEATURES) + "), "
+            "each as code point 48 + the number (`f4_longest_suit`: its letter), `-` for "
+            "NULL; worked out once at load (schema 6).",
             null=False,
         ),
     ),
@@ -548,8 +573,9 @@ LOADED_TABLES: Final[tuple[str, ...]] = tuple(
 """The tables a load fills (``annotations`` is filled by ``twentynine analyze``)."""
 
 
-def create_table_sql(table: str) -> str:
-    """The ``CREATE TABLE`` statement of one table.
+def create_table_sql(table: str, leave_out: tuple[str, ...] = ()) -> str:
+    """The ``CREATE TABLE`` statement of one table (without the columns ``leave_out``, which a
+    later migration adds).
 
     >>> print(create_table_sql("warehouse_info"))
     CREATE TABLE warehouse_info (
@@ -560,6 +586,8 @@ def create_table_sql(table: str) -> str:
     key = PRIMARY_KEYS.get(table)
     lines = []
     for col in TABLES[table]:
+        if col.name in leave_out:
+            continue
         line = f"    {col.name} {col.sql_type}"
         if not col.nullable:
             line += " NOT NULL"
@@ -583,10 +611,16 @@ def arrow_schema(table: str) -> pa.Schema:
 # schema 1; the hand features are derived from the cards here.
 
 _SEAT_POSITION: Final = """
-    CASE m.direction
-        WHEN 'clockwise' THEN (strpos('NESW', {seat}) - strpos('NESW', d.dealer) + 3) % 4 + 1
-        ELSE (strpos('NESW', d.dealer) - strpos('NESW', {seat}) + 3) % 4 + 1
+    CASE {direction}
+        WHEN 'clockwise' THEN (strpos('NESW', {seat}) - strpos('NESW', {dealer}) + 3) % 4 + 1
+        ELSE (strpos('NESW', {dealer}) - strpos('NESW', {seat}) + 3) % 4 + 1
     END"""
+
+
+def _position(seat: str, dealer: str = "d.dealer", direction: str = "m.direction") -> str:
+    """The seat's place in the auction: 1 bids first ... 4 is the dealer."""
+    return _SEAT_POSITION.format(seat=seat, dealer=dealer, direction=direction)
+
 
 _ACTION_COLUMNS: Final = (
     "match_id, deal_no, action_no, seat, type, bid, card, suit, seventh, mode, trick_no, "
@@ -603,6 +637,14 @@ _ACTION_ROWS: Final = """
         unnest(range(length(types))) AS i, unnest(string_split(types, '')) AS code,
         unnest(string_split(seats, '')) AS seat
     FROM deal_cards"""
+
+
+_AUCTION_CODES: Final = "".join(ACTION_CODES[t] for t in ("bid", "pass", "ditto"))
+_NOT_AUCTION: Final = "".join(c for c in _CODE_LETTERS if c not in _AUCTION_CODES)
+# The highest bid before action `i` of an auction decision made before the first card.
+_STANDING_BID: Final = """CASE WHEN code IN ('b', 'p', 'd')
+        AND (i + 1 < strpos(types, 'c') OR NOT contains(types, 'c'))
+        THEN list_max(bids[1:i]) END"""
 
 
 def _team(seat: str) -> str:
@@ -674,6 +716,65 @@ _HAND_FEATURES: Final = f"""
     CASE WHEN all_known THEN (((f4 >> (10 * (strpos('SHDC', trump) - 1))) & 1023) // 64
         + {_sum([f"(substr(h, {2 * i + 2}, 1) = trump)::INT" for i in range(4, 8)])})::SMALLINT
         END AS trumps"""
+
+# One row per recorded hand: `k` its place in `hand_seats` (from 0), `seat`, and the deal's
+# strings to take its cards (and features) from.
+_HAND_ROWS: Final = """
+    SELECT match_id, deal_no, hand_cards,{features} unnest(range(length(hand_seats))) AS k,
+        unnest(string_split(hand_seats, '')) AS seat
+    FROM deal_cards"""
+
+HANDS_COMPUTED: Final = f"""
+SELECT match_id, deal_no, k, seat,
+    (8 - (16 - length(replace(h, '?', ''))) // 2)::SMALLINT AS known,{_HAND_FEATURES}
+FROM (
+    SELECT c.match_id, c.deal_no, c.k, c.seat, c.h, d.trump, c.f4_known, c.all_known,
+        -- unnest: computed once, not once per use
+        unnest([CASE WHEN c.f4_known THEN {_F4_PACKED} END]) AS f4,
+        unnest([CASE WHEN c.f4_known THEN {_RANKS_PACKED} END]) AS ranks
+    FROM (
+        SELECT match_id, deal_no, k, substr(hand_cards, 16 * k + 1, 16) AS h, seat,
+            strpos(substr(h, 1, 8), '?') = 0 AS f4_known, strpos(h, '?') = 0 AS all_known
+        FROM ({_HAND_ROWS.format(features="")})
+    ) c
+    JOIN deals d USING (match_id, deal_no)
+)"""
+"""The hand features worked out from the cards in SQL, one row per recorded hand (``k``: its
+place in ``hand_seats``): what the ``hands`` view computed on every query up to schema 5,
+and what the migration to schema 6 stores once (the loader works them out in Python,
+``reports.warehouse.rows.hand_features``, to the same values)."""
+
+
+def _stored_feature(packed: str, j: int) -> str:
+    """Feature ``j`` of :data:`HAND_FEATURES` from ``packed``, one hand's characters."""
+    char = f"substr({packed}, {j + 1}, 1)"
+    if HAND_FEATURES[j] == "f4_longest_suit":
+        return f"nullif({char}, '-')"
+    return f"(nullif(unicode({char}), 45) - 48)::SMALLINT"
+
+
+def _bid_feature(name: str) -> str:
+    """A feature of the bidding seat's hand (``k``: its place in ``hand_seats``, -1 for none);
+    the trumps only for the seat that won the auction, as the trump is its choice."""
+    size = len(HAND_FEATURES)
+    feature = _stored_feature(
+        f"substr(hand_features, {size} * k + 1, {size})", HAND_FEATURES.index(name)
+    )
+    won = " AND caller = x.seat" if name == "f4_trumps" else ""
+    return f"CASE WHEN k >= 0{won} THEN {feature} END AS {name}"
+
+
+_BID_FEATURES: Final = ",\n    ".join(
+    _bid_feature(name) for name in HAND_FEATURES if name.startswith("f4_")
+)
+
+
+def _packed_feature(name: str) -> str:
+    """The character ``deal_cards.hand_features`` keeps for a feature of HANDS_COMPUTED."""
+    if name == "f4_longest_suit":
+        return f"coalesce({name}, '-')"
+    return f"coalesce(chr(48 + {name}), '-')"
+
 
 _CARD_LIST: Final = (
     "[" + ", ".join(f"nullif(substr(h, {2 * i + 1}, 2), '??')" for i in range(8)) + "]"
@@ -815,7 +916,7 @@ PLAYER_NAMES: Final = ("pl.name", "JOIN players pl ON pl.player_id = p.key")
 ROLE_KEYS: Final = f"""
     SELECT * FROM (
         SELECT d.match_id, d.deal_no, mp.seat, unnest([
-            'P' || {_SEAT_POSITION.format(seat="mp.seat")},
+            'P' || {_position("mp.seat")},
             CASE WHEN d.caller = mp.seat THEN 'caller'
                 WHEN d.caller_team = mp.team THEN 'partner'
                 WHEN d.caller IS NOT NULL THEN 'defender' END]) AS key
@@ -860,8 +961,7 @@ SELECT match_id, deal_no, i::SMALLINT AS action_no, seat,
     CASE substr(extras, 3 * i + 3, 1) WHEN 'n' THEN 'no_trump' WHEN 'r' THEN 'reverse' END
         AS mode,
     nullif({_code("trick_nos", "i + 1")}, 0)::SMALLINT AS trick_no,
-    CASE WHEN code IN ('b', 'p', 'd') AND (i + 1 < strpos(types, 'c') OR NOT contains(types, 'c'))
-        THEN list_max(bids[1:i]) END AS standing_bid,
+    {_STANDING_BID} AS standing_bid,
     times[i + 1] AS t, notes[i + 1] AS note
 FROM ({_ACTION_ROWS})
 WHERE code <> 'c'""",
@@ -896,22 +996,11 @@ FROM (
 JOIN deals d USING (match_id, deal_no)""",
     "hands": f"""
 SELECT match_id, deal_no, seat, {_team("seat")} AS team, {_CARD_LIST} AS cards,
-    (8 - (16 - length(replace(h, '?', ''))) // 2)::SMALLINT AS known,{_HAND_FEATURES}
+    {", ".join(f"{_stored_feature('f', j)} AS {name}" for j, name in enumerate(HAND_FEATURES))}
 FROM (
-    SELECT c.match_id, c.deal_no, c.seat, c.h, d.trump, c.f4_known, c.all_known,
-        -- unnest: computed once, not once per use
-        unnest([CASE WHEN c.f4_known THEN {_F4_PACKED} END]) AS f4,
-        unnest([CASE WHEN c.f4_known THEN {_RANKS_PACKED} END]) AS ranks
-    FROM (
-        SELECT match_id, deal_no, substr(hand_cards, 16 * k + 1, 16) AS h, seat,
-            strpos(substr(h, 1, 8), '?') = 0 AS f4_known, strpos(h, '?') = 0 AS all_known
-        FROM (
-            SELECT match_id, deal_no, hand_cards, unnest(range(length(hand_seats))) AS k,
-                unnest(string_split(hand_seats, '')) AS seat
-            FROM deal_cards
-        )
-    ) c
-    JOIN deals d USING (match_id, deal_no)
+    SELECT match_id, deal_no, seat, substr(hand_cards, 16 * k + 1, 16) AS h,
+        substr(hand_features, {len(HAND_FEATURES)} * k + 1, {len(HAND_FEATURES)}) AS f
+    FROM ({_HAND_ROWS.format(features=" hand_features,")})
 )""",
     "show_chances": f"""
 SELECT match_id, deal_no, trick_no, action_no, seat, {_team("seat")} AS team,
@@ -941,19 +1030,31 @@ FROM (
 )
 JOIN deals d USING (match_id, deal_no)""",
     "bids": f"""
-SELECT a.match_id, a.deal_no, a.action_no, a.seat, mp.player_id, mp.name AS player,
-    {_SEAT_POSITION.format(seat="a.seat")} AS position,
-    a.type AS decision, a.bid, a.standing_bid,
-    d.caller = a.seat AS won_auction, d.call, d.trump, d.made, m.preset,
-    h.f4_points, h.f4_jacks, h.f4_nines, h.f4_aces, h.f4_tens,
-    h.f4_longest, h.f4_longest_suit, h.f4_suits,
-    CASE WHEN d.caller = a.seat THEN h.f4_trumps END AS f4_trumps
-FROM other_actions a
-JOIN deals d USING (match_id, deal_no)
-JOIN matches m USING (match_id)
-JOIN match_players mp ON mp.match_id = a.match_id AND mp.seat = a.seat
-LEFT JOIN hands h ON h.match_id = a.match_id AND h.deal_no = a.deal_no AND h.seat = a.seat
-WHERE a.type IN ('bid', 'pass', 'ditto')""",
+SELECT x.match_id, x.deal_no, i::SMALLINT AS action_no, x.seat, mp.player_id,
+    mp.name AS player, {_position("x.seat", "dealer", "direction")} AS position,
+    {_TYPE_NAMES}[strpos('{_CODE_LETTERS}', code)] AS decision, bids[i + 1] AS bid,
+    {_STANDING_BID} AS standing_bid,
+    caller = x.seat AS won_auction, call, trump, made, preset,
+    {_BID_FEATURES}
+FROM (
+    SELECT *, strpos(hand_seats, seat) - 1 AS k
+    FROM (
+        SELECT match_id, deal_no, types, bids, hand_seats, hand_features, dealer, caller, call,
+            trump, made, direction, preset, unnest(range(n)) AS i,
+            unnest(string_split(left(types, n), '')) AS code,
+            unnest(string_split(left(seats, n), '')) AS seat
+        FROM (
+            -- each deal read with its facts once, up to the last action of the auction
+            SELECT c.*, d.dealer, d.caller, d.call, d.trump, d.made, m.direction, m.preset,
+                length(rtrim(c.types, '{_NOT_AUCTION}')) AS n
+            FROM deal_cards c
+            JOIN deals d USING (match_id, deal_no)
+            JOIN matches m USING (match_id)
+        )
+    )
+    WHERE code IN ('b', 'p', 'd')
+) x
+JOIN match_players mp ON mp.match_id = x.match_id AND mp.seat = x.seat""",
     "show_decisions": """
 SELECT c.match_id, c.deal_no, c.trick_no, c.action_no, c.seat, mp.player_id,
     mp.name AS player, c.is_caller, c.show_rule, c.asked, c.led_suit, c.card, c.trumped,
@@ -990,7 +1091,7 @@ GROUP BY player_id, call""",
     "role_stats": "\n" + stats_sql(ROLE_KEYS, "role", ROLE_MEANINGS),
     "contracts": f"""
 SELECT d.match_id, d.deal_no, m.preset, m.started_at, d.caller AS seat, mp.player_id,
-    mp.name AS player, {_SEAT_POSITION.format(seat="d.caller")} AS position, d.call, d.trump,
+    mp.name AS player, {_position("d.caller")} AS position, d.call, d.trump,
     d.trump_mode, d.doubling, d.stake, d.pairs, d.target, d.made,
     d.caller_points, d.defender_points,
     CASE d.caller_team WHEN 'NS' THEN d.score_change_ns ELSE d.score_change_ew END
@@ -1166,7 +1267,7 @@ def _pack_v1(con: Any) -> None:
     """Schema 1 to 2: actions, tricks, hands and show chances packed into `deal_cards`."""
     for view in _V1_VIEWS:
         con.execute(f"DROP VIEW IF EXISTS {view}")
-    con.execute(create_table_sql("deal_cards"))
+    con.execute(create_table_sql("deal_cards", leave_out=("hand_features",)))
     con.execute(_PACK_V1)
     for table in ("plays", "other_actions", "tricks", "hands", "show_chances"):
         con.execute(f"DROP TABLE {table}")
@@ -1203,11 +1304,37 @@ def _add_annotations(con: Any) -> None:
         con.execute(create_table_sql("annotations"))
 
 
+def _store_hand_features(con: Any) -> None:
+    """Version 5 to 6: ``deal_cards.hand_features``, worked out once from the cards by the
+    SQL the `hands` view ran on every query before (:data:`HANDS_COMPUTED`). The table is
+    written anew beside the old one (DuckDB cannot make a column NOT NULL after updating it
+    in the same transaction); the views are re-created afterwards."""
+    for view in VIEWS:
+        con.execute(f"DROP VIEW IF EXISTS {view}")
+    packed = " || ".join(_packed_feature(name) for name in HAND_FEATURES)
+    kept = [c.name for c in TABLES["deal_cards"] if c.name != "hand_features"]
+    con.execute(create_table_sql("deal_cards").replace("deal_cards", "deal_cards_6", 1))
+    con.execute(
+        f"""
+        INSERT INTO deal_cards_6
+        SELECT {", ".join(f"c.{name}" for name in kept)}, coalesce(f.packed, '')
+        FROM deal_cards c
+        LEFT JOIN (
+            SELECT match_id, deal_no, string_agg({packed}, '' ORDER BY k) AS packed
+            FROM ({HANDS_COMPUTED})
+            GROUP BY ALL
+        ) f USING (match_id, deal_no)"""
+    )
+    con.execute("DROP TABLE deal_cards")
+    con.execute("ALTER TABLE deal_cards_6 RENAME TO deal_cards")
+
+
 MIGRATIONS: Final[dict[int, Migration]] = {
     1: _pack_v1,
     2: _stats_views_v2,
     3: _content_hash_v3,
     4: _add_annotations,
+    5: _store_hand_features,
 }
 """``MIGRATIONS[v]`` takes a connection from schema version ``v`` to ``v + 1`` (in the
 loader's transaction); the views are re-created afterwards."""
