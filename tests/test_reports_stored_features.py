@@ -1,6 +1,7 @@
-"""Schema 6 stores the hand features once at load (`deal_cards.hand_features`): the `hands`
-and `bids` views give what the SQL of schema 5 computed from the cards on every query, and a
-schema 5 file is migrated in place to the same rows."""
+"""Schema 6 stores the hand features (`deal_cards.hand_features`) and each match's statistics
+(`match_stats`) once at load: the `hands`, `bids`, `player_stats` and `role_stats` views give
+what the SQL of schema 5 computed on every query, and a schema 5 file is migrated in place to
+the same rows."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from replay import random_match
 from reports.warehouse import ddl
+from reports.warehouse.stats import StatsRequest, stats_report
 from reports.warehouse.store import Warehouse, load_paths, open_warehouse
 from schema import PRESET_NAMES, Rules
 from schema.log import MatchLog
@@ -96,7 +98,54 @@ def test_stored_features_are_those_the_cards_give(tmp_path: Path, logs: list[Mat
     assert any(row[-1] is None for row in bids) and any(row[-1] is not None for row in bids)
 
 
-VIEWS = ("hands", "bids", "tricks", "plays", "other_actions", "show_chances", "player_stats")
+def _schema_5_stats(view: str, scope: str = ddl.SCOPE) -> str:
+    sql = (ROOT / "tests" / "fixtures" / f"schema5_{view}.sql").read_text(encoding="utf-8")
+    return sql.replace(ddl.SCOPE, scope)
+
+
+def test_stored_statistics_add_up_to_those_of_schema_5(
+    tmp_path: Path, logs: list[MatchLog]
+) -> None:
+    db = tmp_path / "w.duckdb"
+    load_paths(
+        [*sorted((ROOT / "sample_logs").glob("*.json")), ROOT / "sample_logs" / "bad"], db=db
+    )
+    with open_warehouse(db) as wh:
+        wh.load(logs)
+        for view in ("player_stats", "role_stats"):
+            assert wh.query(f"SELECT * FROM {view} LIMIT 0").types == (
+                wh.query(f"SELECT * FROM ({_schema_5_stats(view)}) LIMIT 0").types
+            )
+            assert _rows(wh, f"SELECT * FROM {view}") == _rows(wh, _schema_5_stats(view))
+        counted = wh.query(
+            "SELECT sum(doubles), sum(redoubles), sum(show_chances), sum(findings) "
+            "FROM player_stats"
+        ).rows[0]
+        assert all(counted), counted  # the logs have each kind to count
+        scope = "SELECT match_id FROM matches WHERE preset = 'pagat'"
+        for by_role, view in ((False, "player_stats"), (True, "role_stats")):
+            report = stats_report(wh, StatsRequest(by_role=by_role, preset="pagat"))
+            rows = _rows(wh, f"SELECT * FROM ({_schema_5_stats(view, scope)}) WHERE deals >= 1")
+            width = len(rows[0])
+            assert sorted((row[:width] for row in _strip(report)), key=repr) == rows
+
+
+def _strip(report: Any) -> list[tuple[Any, ...]]:
+    """The report's rows without the interval columns it adds after each rate."""
+    keep = [i for i, c in enumerate(report.result.columns) if not c.endswith(("_low", "_high"))]
+    return [tuple(row[i] for i in keep) for row in report.result.rows]
+
+
+VIEWS = (
+    "hands",
+    "bids",
+    "tricks",
+    "plays",
+    "other_actions",
+    "show_chances",
+    "player_stats",
+    "role_stats",
+)
 
 
 def _as_schema_5(db: Path) -> None:
@@ -105,6 +154,7 @@ def _as_schema_5(db: Path) -> None:
         for view in ddl.VIEWS:
             con.execute(f"DROP VIEW {view}")
         con.execute("ALTER TABLE deal_cards DROP COLUMN hand_features")
+        con.execute("DROP TABLE match_stats")
         con.execute("UPDATE warehouse_info SET value = '5' WHERE key = 'schema_version'")
 
 
@@ -114,11 +164,13 @@ def test_a_schema_5_file_is_migrated_in_place(tmp_path: Path, logs: list[MatchLo
         wh.load(logs)
         before = {view: _rows(wh, f"SELECT * FROM {view}") for view in VIEWS}
         packed = _rows(wh, "SELECT match_id, deal_no, hand_features FROM deal_cards")
+        partials = _rows(wh, "SELECT * FROM match_stats")
     _as_schema_5(db)
     with open_warehouse(db) as wh:
         assert wh.schema_version == ddl.SCHEMA_VERSION == 6
         after = {view: _rows(wh, f"SELECT * FROM {view}") for view in VIEWS}
         assert _rows(wh, "SELECT match_id, deal_no, hand_features FROM deal_cards") == packed
+        assert _rows(wh, "SELECT * FROM match_stats") == partials
         described = wh.query("DESCRIBE deal_cards").rows
     assert [(r[0], r[1], r[2]) for r in described] == [
         (c.name, c.sql_type, "YES" if c.nullable else "NO") for c in ddl.TABLES["deal_cards"]

@@ -427,12 +427,8 @@ def stats_report(wh: Warehouse, request: StatsRequest) -> StatsReport:
         in_scope["since"] = dt.datetime.combine(request.since, dt.time())
     if conditions:
         scope += " WHERE " + " AND ".join(conditions)
-    if request.by_role:
-        sql = ddl.stats_sql(ddl.ROLE_KEYS, "role", ddl.ROLE_MEANINGS, scope)
-        key = "role"
-    else:
-        sql = ddl.stats_sql(ddl.PLAYER_KEYS, "player_id", ddl.PLAYER_NAMES, scope)
-        key = "player_id"
+    sql = ddl.stats_sql("role" if request.by_role else "player", scope)
+    key = "role" if request.by_role else "player_id"
     names = (key, "meaning" if request.by_role else "name", *(s.column for s in PLAYER_STATS))
     for column in (request.sort, *request.columns):
         if column is not None and column not in names:
@@ -481,10 +477,9 @@ def _no_column(column: str, names: Sequence[str]) -> str:
 
 
 def _one_deal_note(wh: Warehouse, scope: str, params: dict[str, Any]) -> list[str]:
-    keys = ddl.PLAYER_KEYS.format(scope=scope)
     counts = wh.query(
-        "SELECT count(*), count(*) FILTER (deals = 1) "
-        f"FROM (SELECT key, count(*) AS deals FROM ({keys}) GROUP BY key)",
+        "SELECT count(*), count(*) FILTER (deals = 1) FROM (SELECT key, sum(deals) AS deals "
+        f"FROM match_stats WHERE counted_by = 'player' AND match_id IN ({scope}) GROUP BY key)",
         params,
     ).rows[0]
     players, single = int(counts[0]), int(counts[1])
