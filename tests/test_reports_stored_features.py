@@ -14,7 +14,13 @@ import pytest
 
 from replay import random_match
 from reports.warehouse import ddl
-from reports.warehouse.stats import StatsRequest, stats_report
+from reports.warehouse.stats import (
+    RATE_DENOMINATORS,
+    StatsRequest,
+    stats_report,
+    wilson_interval,
+    with_intervals,
+)
 from reports.warehouse.store import Warehouse, load_paths, open_warehouse
 from schema import PRESET_NAMES, Rules
 from schema.log import MatchLog
@@ -128,6 +134,26 @@ def test_stored_statistics_add_up_to_those_of_schema_5(
             rows = _rows(wh, f"SELECT * FROM ({_schema_5_stats(view, scope)}) WHERE deals >= 1")
             width = len(rows[0])
             assert sorted((row[:width] for row in _strip(report)), key=repr) == rows
+
+
+def test_intervals_of_every_row_are_each_rates_wilson_interval(
+    tmp_path: Path, logs: list[MatchLog]
+) -> None:
+    with open_warehouse(tmp_path / "w.duckdb") as wh:
+        wh.load(logs)
+        result = wh.query("SELECT * FROM player_stats")
+    wide = with_intervals(result)
+    at = {name: i for i, name in enumerate(wide.columns)}
+    checked = 0
+    for row in wide.rows:
+        for rate, terms in RATE_DENOMINATORS.items():
+            counts = [row[at[term.lstrip("-")]] for term in terms]
+            trials = sum(-c if t.startswith("-") else c for c, t in zip(counts, terms, strict=True))
+            value = row[at[rate]]
+            want = wilson_interval(round(value * trials), trials) if value is not None else None
+            assert (row[at[f"{rate}_low"]], row[at[f"{rate}_high"]]) == (want or (None, None))
+            checked += want is not None
+    assert checked > 20
 
 
 def _strip(report: Any) -> list[tuple[Any, ...]]:

@@ -841,14 +841,11 @@ _TRICK_CARDS: Final = (
 
 # The statistics of `player_stats` and `role_stats`, written once, in two steps. At load,
 # `match_stats` gets one row per match and key (a player, or a role) with the counts and sums
-# of that match (`{keys}` gives, for each seat of each deal of the matches in `{scope}`, the
-# key its figures are counted under; a seat of a deal may count under several keys, a role:
-# its position and its part in the call). A query then adds up those rows: a few rows per
-# match instead of every seat of every deal, its actions and its show chances.
-def _scoped(table: str, scope: str) -> str:
-    return f"(SELECT * FROM {table} WHERE match_id IN ({scope}))"
-
-
+# of that match, worked out from the match's rows in the tables `{deals}`, `{deal_cards}`, ...
+# (the warehouse's, or a batch's before it is committed); `{keys}` gives, for each seat of each
+# deal, the key its figures are counted under (a seat of a deal may count under several keys,
+# a role: its position and its part in the call). A query then adds up those rows: a few
+# rows per match instead of every seat of every deal, its actions and its show chances.
 _SHOW_CHANCES: Final = f"""
 SELECT match_id, deal_no, trick_no, action_no, seat, {_team("seat")} AS team,
     coalesce(seat = d.caller, false) AS is_caller, show_rule, mark = upper(mark) AS asked,
@@ -1012,15 +1009,16 @@ ROLE_MEANINGS: Final = (
 _KEYS: Final = {"player": PLAYER_KEYS, "role": ROLE_KEYS}
 
 
-def match_stats_sql(scope: str = SCOPE) -> list[str]:
-    """The statements that store the ``match_stats`` rows of the matches of ``scope`` (run
-    at load for each batch's matches, and by the migration for all).
+def match_stats_sql(tables: str = "{}") -> list[str]:
+    """The statements that store the ``match_stats`` rows of the matches in the tables that
+    ``tables`` names: ``"{}"`` the warehouse's own (every match: the migration), or
+    ``"_batch_{}"`` the rows of one batch the loader has registered before it commits them.
 
     >>> [sql.split("'")[1] for sql in match_stats_sql()]
     ['player', 'role']
     """
     sources = {
-        t: _scoped(t, scope)
+        t: tables.format(t)
         for t in ("deals", "matches", "match_players", "deal_cards", "pairs", "findings")
     }
     counts = ", ".join(f"coalesce({name}, 0)::BIGINT AS {name}" for name, _ in _MATCH_STATS_COUNTS)
@@ -1440,6 +1438,8 @@ def _store_features(con: Any) -> None:
     ``match_stats`` of every match (:func:`match_stats_sql`). The deal_cards table is
     written anew beside the old one (DuckDB cannot make a column NOT NULL after updating it
     in the same transaction); the views are re-created afterwards."""
+    # a minute on a large file: DuckDB's own progress bar would break into the CLI's lines
+    con.execute("SET enable_progress_bar = false")
     for view in VIEWS:
         con.execute(f"DROP VIEW IF EXISTS {view}")
     packed = " || ".join(_packed_feature(name) for name in HAND_FEATURES)

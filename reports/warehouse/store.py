@@ -441,7 +441,7 @@ class Warehouse:
                     )
             for table in tables:
                 con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _batch_{table}")
-            for statement in ddl.match_stats_sql("SELECT match_id FROM _batch_matches"):
+            for statement in ddl.match_stats_sql("_batch_{}"):
                 con.execute(statement)
             con.execute(
                 "INSERT INTO players BY NAME "
