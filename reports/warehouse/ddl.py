@@ -662,7 +662,9 @@ def arrow_schema(table: str) -> pa.Schema:
 # packed in its `deal_cards` row, a few strings instead of some fifty rows (what makes a load
 # fast), and unpacked by the views `actions` (with `plays` and `other_actions`), `tricks`,
 # `hands` and `show_chances`, whose columns (VIEW_COLUMNS) are those of the tables of
-# schema 1; the hand features are derived from the cards here.
+# schema 1. What every query would otherwise work out again over every deal is stored once
+# at load (schema 6): the hand features (`hand_features`) and each match's statistics
+# (`match_stats`).
 
 _SEAT_POSITION: Final = """
     CASE {direction}

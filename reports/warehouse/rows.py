@@ -47,7 +47,7 @@ import pyarrow as pa
 
 from replay import AuditedMatch, DealFacts, Finding, TrickFacts
 from reports.warehouse.ddl import ACTION_CODES, HAND_FEATURES, TABLES
-from schema.cards import Card, Seat, Team
+from schema.cards import RANKS, SUITS, Card, Seat, Team
 from schema.fastlog import (
     FastAction,
     FastBid,
@@ -119,14 +119,15 @@ def _code(n: int) -> str:
     return chr(48 + n)
 
 
-# Hand features, worked out for a whole batch of hands at once: a card's points (J 3, 9 2,
-# A 1, T 1) and its suit's place in SHDC (4: unseen), looked up by the character's byte.
+# Hand features, worked out for a whole batch of hands at once: a card's points and its
+# suit's place in SHDC (4: unseen), looked up by the character's byte.
 _POINTS = np.zeros(256, np.int64)
-for _rank, _points in zip(b"J9AT", (3, 2, 1, 1), strict=True):
-    _POINTS[_rank] = _points
+for _rank in RANKS:
+    _POINTS[ord(_rank.value)] = _rank.points
 _SUIT_AT = np.full(256, 4, np.int64)
-for _at, _suit in enumerate(b"SHDC"):
-    _SUIT_AT[_suit] = _at
+for _at, _suit in enumerate(SUITS):
+    _SUIT_AT[ord(_suit.value)] = _at
+_SUIT_LETTERS = np.frombuffer("".join(s.value for s in SUITS).encode("ascii"), np.uint8)
 _UNSEEN: Final = ord("?")
 _NULL: Final = ord("-")
 
@@ -177,7 +178,7 @@ def hand_features(
         ),
         _NULL,
     )
-    out[:, 7] = np.where(first4, np.frombuffer(b"SHDC", np.uint8)[longest_at], _NULL)
+    out[:, 7] = np.where(first4, _SUIT_LETTERS[longest_at], _NULL)
     out[:, 8] = np.where(first4, 48 + (lengths > 0).sum(axis=1), _NULL)
     out[:, 9] = np.where(first4 & has_trump, 48 + f4_trumps, _NULL)
     out[:, 10] = np.where(all8, 48 + points.sum(axis=1), _NULL)
