@@ -6,7 +6,7 @@ page in step). The schema version is stored in ``warehouse_info``; :data:`MIGRAT
 an older file up one version at a time.
 
 >>> SCHEMA_VERSION, [c.name for c in TABLES["pairs"]][:3]
-(5, ['match_id', 'deal_no', 'action_no'])
+(6, ['match_id', 'deal_no', 'action_no'])
 >>> create_table_sql("pairs").splitlines()[0]
 'CREATE TABLE pairs ('
 """
@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import pyarrow as pa
 
-SCHEMA_VERSION: Final = 5
+SCHEMA_VERSION: Final = 6
 """The schema this code writes and reads; a file with a higher one is refused."""
 
 
@@ -85,6 +85,63 @@ ACTION_CODES: Final[dict[str, str]] = {
     "pair": "q",
 }
 """The letter ``deal_cards.types`` stores for each action type."""
+
+_MATCH_STATS_COUNTS: Final[tuple[tuple[str, str], ...]] = (
+    ("deals", "Deals the key counts (a seat of a deal, under each of its keys)."),
+    ("calls", "Of which the seat won the auction."),
+    ("calls_made", "Calls won with a known result that were made."),
+    ("calls_failed", "Calls won with a known result that failed."),
+    ("call_sum", "Sum of the winning bids of those calls."),
+    ("call_count", "Calls won with a winning bid (the denominator of `average_call`)."),
+    ("defences", "Calls of the other side with a known result."),
+    ("defences_broken", "Of which failed."),
+    ("caller_points", "Card points of the seat's side in the calls won with a known result."),
+    ("defender_points", "Card points of the seat's side in the defences."),
+    ("single_hands", "Single hands the seat played."),
+    ("single_hands_won", "Of which won."),
+    ("show_chances", "Show chances (`show_chances` rows) of the seat."),
+    ("shows_asked", "Of which asked (or, as caller, shown)."),
+    ("asked_then_trumped", "Asked, then played a trump."),
+    ("asked_then_won_trick", "Asked, and the seat's side won the trick."),
+    ("not_asked_then_won_trick", "Not asked, and the seat's side won the trick."),
+    ("caller_show_chances", "Show chances as the caller."),
+    ("caller_shows", "Of which shown."),
+    ("caller_shows_won", "Shown, and the trick won."),
+    ("caller_not_shown", "Not shown."),
+    ("caller_not_shown_won", "Not shown, and the trick won."),
+    ("defender_show_chances", "Show chances as a defender."),
+    ("defender_asks", "Of which asked."),
+    ("defender_asks_won", "Asked, and the trick won."),
+    ("defender_not_asked", "Not asked."),
+    ("defender_not_asked_won", "Not asked, and the trick won."),
+    ("doubles", "`double` actions of the seat."),
+    ("doubles_won", "Of which the doubled call failed."),
+    ("double_points_won", "Game points those doubles won (the swing where positive)."),
+    ("double_points_lost", "Game points those doubles lost."),
+    ("redoubles", "`redouble` actions of the seat."),
+    ("redoubles_won", "Of which the call was made."),
+    ("sets", "`set` actions of the seat."),
+    ("sets_won", "Of which the call failed."),
+    ("pairs", "Pairs the seat showed that the engine accepted."),
+    ("findings", "Findings about the seat's own actions."),
+)
+"""The counts and sums of ``match_stats`` after ``match_id``, ``counted_by`` and ``key``."""
+
+HAND_FEATURES: Final = (
+    "known",
+    "f4_points",
+    "f4_jacks",
+    "f4_nines",
+    "f4_aces",
+    "f4_tens",
+    "f4_longest",
+    "f4_longest_suit",
+    "f4_suits",
+    "f4_trumps",
+    "points",
+    "trumps",
+)
+"""The hand features ``deal_cards.hand_features`` keeps for each recorded hand, in order."""
 
 TABLES: Final[dict[str, tuple[Column, ...]]] = {
     "warehouse_info": (
@@ -311,6 +368,15 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
             "trick).",
             null=False,
         ),
+        _c(
+            "hand_features",
+            "VARCHAR",
+            f"{len(HAND_FEATURES)} characters per seat of `hand_seats`: the features of its hand "
+            "that the `hands` view shows (" + ", ".join(f"`{f}`" for f in HAND_FEATURES) + "), "
+            "each as code point 48 + the number (`f4_longest_suit`: its letter), `-` for "
+            "NULL; worked out once at load (schema 6).",
+            null=False,
+        ),
     ),
     "pairs": (
         _MATCH_KEY,
@@ -400,6 +466,18 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c(
             "seed", "BIGINT", "The seed used: the same seed gives the same annotations.", null=False
         ),
+    ),
+    "match_stats": (
+        _MATCH_KEY,
+        _c("counted_by", "VARCHAR", "`player` or `role`: what `key` is.", null=False),
+        _c(
+            "key",
+            "VARCHAR",
+            "A player (`player_id`), or a role (`P1` ... `P4`, `caller`, `partner`, "
+            "`defender`, as in `role_stats`).",
+            null=False,
+        ),
+        *(_c(name, "BIGINT", doc, null=False) for name, doc in _MATCH_STATS_COUNTS),
     ),
 }
 """Every table, its columns in order."""
@@ -545,11 +623,13 @@ PRIMARY_KEYS: Final[dict[str, str]] = {
 LOADED_TABLES: Final[tuple[str, ...]] = tuple(
     t for t in TABLES if t not in ("warehouse_info", "annotations")
 )
-"""The tables a load fills (``annotations`` is filled by ``twentynine analyze``)."""
+"""The tables a load fills (``annotations`` is filled by ``twentynine analyze``; of these,
+``match_stats`` is worked out in SQL from the others, :func:`match_stats_sql`)."""
 
 
-def create_table_sql(table: str) -> str:
-    """The ``CREATE TABLE`` statement of one table.
+def create_table_sql(table: str, leave_out: tuple[str, ...] = ()) -> str:
+    """The ``CREATE TABLE`` statement of one table (without the columns ``leave_out``, which a
+    later migration adds).
 
     >>> print(create_table_sql("warehouse_info"))
     CREATE TABLE warehouse_info (
@@ -560,6 +640,8 @@ def create_table_sql(table: str) -> str:
     key = PRIMARY_KEYS.get(table)
     lines = []
     for col in TABLES[table]:
+        if col.name in leave_out:
+            continue
         line = f"    {col.name} {col.sql_type}"
         if not col.nullable:
             line += " NOT NULL"
@@ -580,13 +662,21 @@ def arrow_schema(table: str) -> pa.Schema:
 # packed in its `deal_cards` row, a few strings instead of some fifty rows (what makes a load
 # fast), and unpacked by the views `actions` (with `plays` and `other_actions`), `tricks`,
 # `hands` and `show_chances`, whose columns (VIEW_COLUMNS) are those of the tables of
-# schema 1; the hand features are derived from the cards here.
+# schema 1. What every query would otherwise work out again over every deal is stored once
+# at load (schema 6): the hand features (`hand_features`) and each match's statistics
+# (`match_stats`).
 
 _SEAT_POSITION: Final = """
-    CASE m.direction
-        WHEN 'clockwise' THEN (strpos('NESW', {seat}) - strpos('NESW', d.dealer) + 3) % 4 + 1
-        ELSE (strpos('NESW', d.dealer) - strpos('NESW', {seat}) + 3) % 4 + 1
+    CASE {direction}
+        WHEN 'clockwise' THEN (strpos('NESW', {seat}) - strpos('NESW', {dealer}) + 3) % 4 + 1
+        ELSE (strpos('NESW', {dealer}) - strpos('NESW', {seat}) + 3) % 4 + 1
     END"""
+
+
+def _position(seat: str, dealer: str = "d.dealer", direction: str = "m.direction") -> str:
+    """The seat's place in the auction: 1 bids first ... 4 is the dealer."""
+    return _SEAT_POSITION.format(seat=seat, dealer=dealer, direction=direction)
+
 
 _ACTION_COLUMNS: Final = (
     "match_id, deal_no, action_no, seat, type, bid, card, suit, seventh, mode, trick_no, "
@@ -603,6 +693,14 @@ _ACTION_ROWS: Final = """
         unnest(range(length(types))) AS i, unnest(string_split(types, '')) AS code,
         unnest(string_split(seats, '')) AS seat
     FROM deal_cards"""
+
+
+_AUCTION_CODES: Final = "".join(ACTION_CODES[t] for t in ("bid", "pass", "ditto"))
+_NOT_AUCTION: Final = "".join(c for c in _CODE_LETTERS if c not in _AUCTION_CODES)
+# The highest bid before action `i` of an auction decision made before the first card.
+_STANDING_BID: Final = """CASE WHEN code IN ('b', 'p', 'd')
+        AND (i + 1 < strpos(types, 'c') OR NOT contains(types, 'c'))
+        THEN list_max(bids[1:i]) END"""
 
 
 def _team(seat: str) -> str:
@@ -675,6 +773,65 @@ _HAND_FEATURES: Final = f"""
         + {_sum([f"(substr(h, {2 * i + 2}, 1) = trump)::INT" for i in range(4, 8)])})::SMALLINT
         END AS trumps"""
 
+# One row per recorded hand: `k` its place in `hand_seats` (from 0), `seat`, and the deal's
+# strings to take its cards (and features) from.
+_HAND_ROWS: Final = """
+    SELECT match_id, deal_no, hand_cards,{features} unnest(range(length(hand_seats))) AS k,
+        unnest(string_split(hand_seats, '')) AS seat
+    FROM deal_cards"""
+
+HANDS_COMPUTED: Final = f"""
+SELECT match_id, deal_no, k, seat,
+    (8 - (16 - length(replace(h, '?', ''))) // 2)::SMALLINT AS known,{_HAND_FEATURES}
+FROM (
+    SELECT c.match_id, c.deal_no, c.k, c.seat, c.h, d.trump, c.f4_known, c.all_known,
+        -- unnest: computed once, not once per use
+        unnest([CASE WHEN c.f4_known THEN {_F4_PACKED} END]) AS f4,
+        unnest([CASE WHEN c.f4_known THEN {_RANKS_PACKED} END]) AS ranks
+    FROM (
+        SELECT match_id, deal_no, k, substr(hand_cards, 16 * k + 1, 16) AS h, seat,
+            strpos(substr(h, 1, 8), '?') = 0 AS f4_known, strpos(h, '?') = 0 AS all_known
+        FROM ({_HAND_ROWS.format(features="")})
+    ) c
+    JOIN deals d USING (match_id, deal_no)
+)"""
+"""The hand features worked out from the cards in SQL, one row per recorded hand (``k``: its
+place in ``hand_seats``): what the ``hands`` view computed on every query up to schema 5,
+and what the migration to schema 6 stores once (the loader works them out in Python,
+``reports.warehouse.rows.hand_features``, to the same values)."""
+
+
+def _stored_feature(packed: str, j: int) -> str:
+    """Feature ``j`` of :data:`HAND_FEATURES` from ``packed``, one hand's characters."""
+    char = f"substr({packed}, {j + 1}, 1)"
+    if HAND_FEATURES[j] == "f4_longest_suit":
+        return f"nullif({char}, '-')"
+    return f"(nullif(unicode({char}), 45) - 48)::SMALLINT"
+
+
+def _bid_feature(name: str) -> str:
+    """A feature of the bidding seat's hand (``k``: its place in ``hand_seats``, -1 for none);
+    the trumps only for the seat that won the auction, as the trump is its choice."""
+    size = len(HAND_FEATURES)
+    feature = _stored_feature(
+        f"substr(hand_features, {size} * k + 1, {size})", HAND_FEATURES.index(name)
+    )
+    won = " AND caller = x.seat" if name == "f4_trumps" else ""
+    return f"CASE WHEN k >= 0{won} THEN {feature} END AS {name}"
+
+
+_BID_FEATURES: Final = ",\n    ".join(
+    _bid_feature(name) for name in HAND_FEATURES if name.startswith("f4_")
+)
+
+
+def _packed_feature(name: str) -> str:
+    """The character ``deal_cards.hand_features`` keeps for a feature of HANDS_COMPUTED."""
+    if name == "f4_longest_suit":
+        return f"coalesce({name}, '-')"
+    return f"coalesce(chr(48 + {name}), '-')"
+
+
 _CARD_LIST: Final = (
     "[" + ", ".join(f"nullif(substr(h, {2 * i + 1}, 2), '??')" for i in range(8)) + "]"
 )
@@ -683,31 +840,81 @@ _TRICK_CARDS: Final = (
     "ELSE [substr(c, 1, 2), substr(c, 3, 2), substr(c, 5, 2), substr(c, 7, 2)] END"
 )
 
-# The statistics of `player_stats` and `role_stats`, written once: `{keys}` gives, for each
-# seat of each deal in scope, the key its figures are counted under (a player, or a role); a
-# seat of a deal may count under several keys (a role: its position and its part in the call).
-_STATS: Final = """
-WITH keys AS ({keys}
+
+# The statistics of `player_stats` and `role_stats`, written once, in two steps. At load,
+# `match_stats` gets one row per match and key (a player, or a role) with the counts and sums
+# of that match, worked out from the match's rows in `{deals}`, `{deal_cards}`, ... (the
+# tables, or the rows of the matches of a batch before it is committed); `{keys}` gives, for
+# each seat of each deal, the key its figures are counted under (a seat of a deal may count
+# under several keys, a role: its position and its part in the call). A query then adds up
+# those rows: a few per match instead of every seat of every deal, its actions and its show
+# chances.
+_SHOW_CHANCES: Final = f"""
+SELECT match_id, deal_no, trick_no, action_no, seat, {_team("seat")} AS team,
+    coalesce(seat = d.caller, false) AS is_caller, show_rule, mark = upper(mark) AS asked,
+    upper(mark) AS led_suit, card,
+    CASE WHEN d.trump IS NOT NULL THEN substr(card, 2, 1) = d.trump END AS trumped,
+    trick_winner,
+    (trick_winner IN ('N', 'S')) = (seat IN ('N', 'S')) AS trick_won,
+    trick_points, d.caller_team
+FROM (
+    SELECT match_id, deal_no, nullif({_code("trick_nos", "i + 1")}, 0)::SMALLINT AS trick_no,
+        i::SMALLINT AS action_no, substr(seats, i + 1, 1) AS seat, show_rule, mark,
+        substr(cards, 2 * i + 1, 2) AS card,
+        nullif(substr(trick_winners, trick_no, 1), '') AS trick_winner,
+        CASE WHEN trick_no <= length(trick_points)
+            THEN {_code("trick_points", "trick_no")}::SMALLINT END AS trick_points
+    FROM (
+        SELECT match_id, deal_no, seats, cards, trick_nos, show_rule, trick_winners,
+            trick_points, {_code("chances", "2 * j + 1")} AS i,
+            substr(chances, 2 * j + 2, 1) AS mark
+        FROM (
+            SELECT *, unnest(range(length(chances) // 2)) AS j
+            FROM {{cards}}
+            WHERE chances IS NOT NULL
+        )
+    )
+)
+JOIN {{deals}} d USING (match_id, deal_no)"""
+"""One row per show chance of the deals in ``{cards}`` (the ``show_chances`` view, and the
+caller's team)."""
+
+_LADDER_CODES: Final = {ACTION_CODES[t]: t for t in ("double", "redouble", "set")}
+
+_PARTIALS: Final = f"""
+WITH keys AS ({{keys}}
+), seats AS (
+    SELECT d.match_id, d.deal_no, mp.seat,
+        CASE
+            WHEN d.caller IS NULL THEN NULL
+            WHEN d.caller = mp.seat THEN 'caller'
+            WHEN d.caller_team = mp.team THEN 'partner'
+            ELSE 'defender'
+        END AS role,
+        d.call, d.made, d.single_hand,
+        d.single_hand IS NULL AND d.made IS NOT NULL AS scored_call,
+        CASE mp.team WHEN 'NS' THEN d.points_ns ELSE d.points_ew END AS own_points
+    FROM {{deals}} d
+    JOIN {{match_players}} mp USING (match_id)
 ), per_deal AS (
-    SELECT k.key,
-        count(DISTINCT pd.match_id) AS matches,
+    SELECT k.match_id, k.key,
         count(*) AS deals,
         count(*) FILTER (role = 'caller') AS calls,
         count(*) FILTER (role = 'caller' AND scored_call AND made) AS calls_made,
         count(*) FILTER (role = 'caller' AND scored_call AND NOT made) AS calls_failed,
-        avg(call) FILTER (role = 'caller') AS average_call,
+        sum(call) FILTER (role = 'caller') AS call_sum,
+        count(call) FILTER (role = 'caller') AS call_count,
         count(*) FILTER (role = 'defender' AND scored_call) AS defences,
         count(*) FILTER (role = 'defender' AND scored_call AND NOT made) AS defences_broken,
-        avg(own_points) FILTER (role = 'caller' AND scored_call) AS caller_points_per_deal,
-        avg(own_points) FILTER (role = 'defender' AND scored_call)
-            AS defender_points_per_deal,
-        count(*) FILTER (single_hand = pd.seat) AS single_hands,
-        count(*) FILTER (single_hand = pd.seat AND made) AS single_hands_won
-    FROM player_deals pd
+        sum(own_points) FILTER (role = 'caller' AND scored_call) AS caller_points,
+        sum(own_points) FILTER (role = 'defender' AND scored_call) AS defender_points,
+        count(*) FILTER (single_hand = s.seat) AS single_hands,
+        count(*) FILTER (single_hand = s.seat AND made) AS single_hands_won
+    FROM seats s
     JOIN keys k USING (match_id, deal_no, seat)
-    GROUP BY k.key
+    GROUP BY k.match_id, k.key
 ), shows AS (
-    SELECT k.key,
+    SELECT k.match_id, k.key,
         count(*) AS show_chances,
         count(*) FILTER (asked) AS shows_asked,
         count(*) FILTER (asked AND trumped) AS asked_then_trumped,
@@ -718,111 +925,81 @@ WITH keys AS ({keys}
         count(*) FILTER (is_caller AND asked AND trick_won) AS caller_shows_won,
         count(*) FILTER (is_caller AND NOT asked) AS caller_not_shown,
         count(*) FILTER (is_caller AND NOT asked AND trick_won) AS caller_not_shown_won,
-        count(*) FILTER (s.team <> d.caller_team) AS defender_show_chances,
-        count(*) FILTER (s.team <> d.caller_team AND asked) AS defender_asks,
-        count(*) FILTER (s.team <> d.caller_team AND asked AND trick_won)
+        count(*) FILTER (s.team <> caller_team) AS defender_show_chances,
+        count(*) FILTER (s.team <> caller_team AND asked) AS defender_asks,
+        count(*) FILTER (s.team <> caller_team AND asked AND trick_won)
             AS defender_asks_won,
-        count(*) FILTER (s.team <> d.caller_team AND NOT asked)
-            AS defender_not_asked,
-        count(*) FILTER (s.team <> d.caller_team AND NOT asked AND trick_won)
+        count(*) FILTER (s.team <> caller_team AND NOT asked) AS defender_not_asked,
+        count(*) FILTER (s.team <> caller_team AND NOT asked AND trick_won)
             AS defender_not_asked_won
-    FROM show_chances s
-    JOIN deals d USING (match_id, deal_no)
+    FROM ({{show_chances}}) s
     JOIN keys k USING (match_id, deal_no, seat)
-    GROUP BY k.key
+    GROUP BY k.match_id, k.key
 ), ladder AS (
-    SELECT k.key,
-        count(*) FILTER (a.type = 'double') AS doubles,
-        count(*) FILTER (a.type = 'double' AND single_hand IS NULL AND NOT made) AS doubles_won,
-        sum(greatest(swing, 0)) FILTER (a.type = 'double') AS double_points_won,
-        sum(greatest(-swing, 0)) FILTER (a.type = 'double') AS double_points_lost,
-        count(*) FILTER (a.type = 'redouble') AS redoubles,
-        count(*) FILTER (a.type = 'redouble' AND single_hand IS NULL AND made) AS redoubles_won,
-        count(*) FILTER (a.type = 'set') AS sets,
-        count(*) FILTER (a.type = 'set' AND single_hand IS NULL AND NOT made) AS sets_won
+    SELECT k.match_id, k.key,
+        count(*) FILTER (code = 'x') AS doubles,
+        count(*) FILTER (code = 'x' AND single_hand IS NULL AND NOT made) AS doubles_won,
+        sum(greatest(swing, 0)) FILTER (code = 'x') AS double_points_won,
+        sum(greatest(-swing, 0)) FILTER (code = 'x') AS double_points_lost,
+        count(*) FILTER (code = 'y') AS redoubles,
+        count(*) FILTER (code = 'y' AND single_hand IS NULL AND made) AS redoubles_won,
+        count(*) FILTER (code = 'z') AS sets,
+        count(*) FILTER (code = 'z' AND single_hand IS NULL AND NOT made) AS sets_won
     FROM (
         -- the game points the deal moved toward the seat's side: its change less the other's
-        SELECT a.*, d.single_hand, d.made, CASE WHEN a.seat IN ('N', 'S')
-            THEN d.score_change_ns - d.score_change_ew
-            ELSE d.score_change_ew - d.score_change_ns END AS swing
-        FROM other_actions a
-        JOIN deals d USING (match_id, deal_no)
+        SELECT a.match_id, a.deal_no, a.seat, a.code, d.single_hand, d.made,
+            CASE WHEN a.seat IN ('N', 'S')
+                THEN d.score_change_ns - d.score_change_ew
+                ELSE d.score_change_ew - d.score_change_ns END AS swing
+        FROM (
+            SELECT match_id, deal_no, unnest(string_split(types, '')) AS code,
+                unnest(string_split(seats, '')) AS seat
+            FROM {{deal_cards}}
+            WHERE regexp_matches(types, '[{"".join(_LADDER_CODES)}]')
+        ) a
+        JOIN {{deals}} d USING (match_id, deal_no)
+        WHERE a.code IN ({", ".join(f"'{c}'" for c in _LADDER_CODES)})
     ) a
     JOIN keys k USING (match_id, deal_no, seat)
-    WHERE a.type IN ('double', 'redouble', 'set')
-    GROUP BY k.key
+    GROUP BY k.match_id, k.key
 ), pairs_shown AS (
-    SELECT k.key, count(*) AS pairs
-    FROM pairs p
+    SELECT k.match_id, k.key, count(*) AS pairs
+    FROM {{pairs}} p
     JOIN keys k USING (match_id, deal_no, seat)
-    GROUP BY k.key
+    GROUP BY k.match_id, k.key
 ), found AS (
-    SELECT k.key, count(*) AS findings
-    FROM findings f
+    SELECT k.match_id, k.key, count(*) AS findings
+    FROM {{findings}} f
     JOIN keys k USING (match_id, deal_no, seat)
-    GROUP BY k.key
+    GROUP BY k.match_id, k.key
 )
-SELECT p.key AS {key}, {label}, p.matches, p.deals,
-    p.calls, p.calls / p.deals AS call_share,
-    p.calls_made, p.calls_failed,
-    p.calls_made / nullif(p.calls_made + p.calls_failed, 0) AS make_rate,
-    p.average_call,
-    p.defences, p.defences_broken,
-    p.defences_broken / nullif(p.defences, 0) AS break_rate,
-    p.caller_points_per_deal, p.defender_points_per_deal,
-    coalesce(s.show_chances, 0) AS show_chances,
-    coalesce(s.shows_asked, 0) AS shows_asked,
-    s.shows_asked / nullif(s.show_chances, 0) AS ask_rate,
-    s.asked_then_trumped / nullif(s.shows_asked, 0) AS asked_trump_rate,
-    s.asked_then_won_trick / nullif(s.shows_asked, 0) AS asked_trick_win_rate,
-    s.not_asked_then_won_trick / nullif(s.show_chances - s.shows_asked, 0)
-        AS not_asked_trick_win_rate,
-    coalesce(s.caller_show_chances, 0) AS caller_show_chances,
-    coalesce(s.caller_shows, 0) AS caller_shows,
-    s.caller_shows_won / nullif(s.caller_shows, 0) AS caller_shown_trick_win_rate,
-    s.caller_not_shown_won / nullif(s.caller_not_shown, 0) AS caller_not_shown_trick_win_rate,
-    coalesce(s.defender_show_chances, 0) AS defender_show_chances,
-    coalesce(s.defender_asks, 0) AS defender_asks,
-    s.defender_asks_won / nullif(s.defender_asks, 0) AS defender_asked_trick_win_rate,
-    s.defender_not_asked_won / nullif(s.defender_not_asked, 0)
-        AS defender_not_asked_trick_win_rate,
-    coalesce(l.doubles, 0) AS doubles, coalesce(l.doubles_won, 0) AS doubles_won,
-    coalesce(l.double_points_won, 0) AS double_points_won,
-    coalesce(l.double_points_lost, 0) AS double_points_lost,
-    coalesce(l.redoubles, 0) AS redoubles, coalesce(l.redoubles_won, 0) AS redoubles_won,
-    coalesce(l.sets, 0) AS sets, coalesce(l.sets_won, 0) AS sets_won,
-    coalesce(ps.pairs, 0) AS pairs,
-    p.single_hands, p.single_hands_won,
-    coalesce(f.findings, 0) AS findings,
-    100 * coalesce(f.findings, 0) / p.deals AS findings_per_100_deals
+SELECT p.match_id, '{{by}}' AS counted_by, p.key, {{counts}}
 FROM per_deal p
-{labels}
-LEFT JOIN shows s USING (key)
-LEFT JOIN ladder l USING (key)
-LEFT JOIN pairs_shown ps USING (key)
-LEFT JOIN found f USING (key)"""
+LEFT JOIN shows s USING (match_id, key)
+LEFT JOIN ladder l USING (match_id, key)
+LEFT JOIN pairs_shown ps USING (match_id, key)
+LEFT JOIN found f USING (match_id, key)"""
+
 
 SCOPE: Final = "SELECT match_id FROM matches"
 """The matches the statistics count: all of them; :func:`stats_sql` takes a narrower one."""
 
 PLAYER_KEYS: Final = """
     SELECT d.match_id, d.deal_no, mp.seat, mp.player_id AS key
-    FROM deals d
-    JOIN match_players mp USING (match_id)
-    WHERE d.match_id IN ({scope})"""
+    FROM {deals} d
+    JOIN {match_players} mp USING (match_id)"""
 PLAYER_NAMES: Final = ("pl.name", "JOIN players pl ON pl.player_id = p.key")
 
 ROLE_KEYS: Final = f"""
     SELECT * FROM (
         SELECT d.match_id, d.deal_no, mp.seat, unnest([
-            'P' || {_SEAT_POSITION.format(seat="mp.seat")},
+            'P' || {_position("mp.seat")},
             CASE WHEN d.caller = mp.seat THEN 'caller'
                 WHEN d.caller_team = mp.team THEN 'partner'
                 WHEN d.caller IS NOT NULL THEN 'defender' END]) AS key
-        FROM deals d
-        JOIN matches m USING (match_id)
-        JOIN match_players mp USING (match_id)
-        WHERE d.match_id IN ({{scope}})
+        FROM {{deals}} d
+        JOIN {{matches}} m USING (match_id)
+        JOIN {{match_players}} mp USING (match_id)
     )
     WHERE key IS NOT NULL"""
 ROLE_MEANINGS: Final = (
@@ -832,16 +1009,108 @@ ROLE_MEANINGS: Final = (
     "ELSE 'the other side' END AS meaning",
     "",
 )
+_KEYS: Final = {"player": PLAYER_KEYS, "role": ROLE_KEYS}
 
 
-def stats_sql(keys: str, key: str, labels: tuple[str, str], scope: str = SCOPE) -> str:
-    """The query of the statistics counted under ``keys`` (:data:`PLAYER_KEYS`,
-    :data:`ROLE_KEYS`), for the matches of ``scope``.
+def match_stats_sql(tables: str = "{}") -> list[str]:
+    """The statements that store the ``match_stats`` rows of the matches in the tables that
+    ``tables`` names: ``"{}"`` the warehouse's own (every match: the migration), or
+    ``"_batch_{}"`` the Arrow tables of one batch the loader has registered.
 
-    >>> "GROUP BY k.key" in stats_sql(PLAYER_KEYS, "player_id", PLAYER_NAMES)
+    >>> [sql.split()[0] for sql in match_stats_sql("_batch_{}")]
+    ['SET', 'INSERT', 'INSERT', 'RESET']
+    >>> "FROM _batch_deals d" in match_stats_sql("_batch_{}")[1]
     True
     """
-    return _STATS.format(keys=keys.format(scope=scope), key=key, label=labels[0], labels=labels[1])
+    sources = {
+        t: tables.format(t)
+        for t in ("deals", "matches", "match_players", "deal_cards", "pairs", "findings")
+    }
+    counts = ", ".join(f"coalesce({name}, 0)::BIGINT AS {name}" for name, _ in _MATCH_STATS_COUNTS)
+    # The joins are written small side last (DuckDB builds its hash table on the right).
+    # DuckDB's own join order, with no statistics for a batch's Arrow tables or the rows a
+    # transaction has just added, built on the large sides: a minute and out of memory for a
+    # batch of 10,000 deals, where this order takes a fraction of a second.
+    return [
+        "SET disabled_optimizers = 'join_order'",
+        *(
+            "INSERT INTO match_stats "
+            + _PARTIALS.format(
+                keys=_KEYS[by].format(**sources),
+                show_chances=_SHOW_CHANCES.format(
+                    cards=sources["deal_cards"], deals=sources["deals"]
+                ),
+                by=by,
+                counts=counts,
+                **sources,
+            )
+            for by in _KEYS
+        ),
+        "RESET disabled_optimizers",
+    ]
+
+
+def _total(name: str) -> str:
+    return f"sum({name})::BIGINT"
+
+
+def _share(numerator: str, denominator: str) -> str:
+    return f"{_total(numerator)} / nullif({denominator}, 0)"
+
+
+_STATS: Final = f"""
+SELECT p.key AS {{key}}, {{label}}, count(*) AS matches, {_total("deals")} AS deals,
+    {_total("calls")} AS calls, {_total("calls")} / {_total("deals")} AS call_share,
+    {_total("calls_made")} AS calls_made, {_total("calls_failed")} AS calls_failed,
+    {_share("calls_made", f"{_total('calls_made')} + {_total('calls_failed')}")} AS make_rate,
+    sum(call_sum)::DOUBLE / nullif(sum(call_count), 0) AS average_call,
+    {_total("defences")} AS defences, {_total("defences_broken")} AS defences_broken,
+    {_share("defences_broken", _total("defences"))} AS break_rate,
+    sum(caller_points)::DOUBLE / nullif(sum(calls_made) + sum(calls_failed), 0)
+        AS caller_points_per_deal,
+    sum(defender_points)::DOUBLE / nullif(sum(defences), 0) AS defender_points_per_deal,
+    {_total("show_chances")} AS show_chances, {_total("shows_asked")} AS shows_asked,
+    {_share("shows_asked", _total("show_chances"))} AS ask_rate,
+    {_share("asked_then_trumped", _total("shows_asked"))} AS asked_trump_rate,
+    {_share("asked_then_won_trick", _total("shows_asked"))} AS asked_trick_win_rate,
+    {_share("not_asked_then_won_trick", f"{_total('show_chances')} - {_total('shows_asked')}")}
+        AS not_asked_trick_win_rate,
+    {_total("caller_show_chances")} AS caller_show_chances,
+    {_total("caller_shows")} AS caller_shows,
+    {_share("caller_shows_won", _total("caller_shows"))} AS caller_shown_trick_win_rate,
+    {_share("caller_not_shown_won", _total("caller_not_shown"))}
+        AS caller_not_shown_trick_win_rate,
+    {_total("defender_show_chances")} AS defender_show_chances,
+    {_total("defender_asks")} AS defender_asks,
+    {_share("defender_asks_won", _total("defender_asks"))} AS defender_asked_trick_win_rate,
+    {_share("defender_not_asked_won", _total("defender_not_asked"))}
+        AS defender_not_asked_trick_win_rate,
+    {_total("doubles")} AS doubles, {_total("doubles_won")} AS doubles_won,
+    sum(double_points_won)::HUGEINT AS double_points_won,
+    sum(double_points_lost)::HUGEINT AS double_points_lost,
+    {_total("redoubles")} AS redoubles, {_total("redoubles_won")} AS redoubles_won,
+    {_total("sets")} AS sets, {_total("sets_won")} AS sets_won,
+    {_total("pairs")} AS pairs,
+    {_total("single_hands")} AS single_hands, {_total("single_hands_won")} AS single_hands_won,
+    {_total("findings")} AS findings,
+    100 * {_total("findings")} / {_total("deals")} AS findings_per_100_deals
+FROM match_stats p
+{{labels}}
+WHERE p.counted_by = '{{by}}' AND p.match_id IN ({{scope}})
+GROUP BY ALL"""
+
+_LABELS: Final = {"player": ("player_id", PLAYER_NAMES), "role": ("role", ROLE_MEANINGS)}
+
+
+def stats_sql(by: str, scope: str = SCOPE) -> str:
+    """The query of the statistics counted by ``player`` or by ``role``, for the matches of
+    ``scope``: the ``match_stats`` rows of those matches added up.
+
+    >>> "FROM match_stats" in stats_sql("player")
+    True
+    """
+    key, (label, labels) = _LABELS[by]
+    return _STATS.format(key=key, label=label, labels=labels, by=by, scope=scope)
 
 
 VIEWS: Final[dict[str, str]] = {
@@ -860,8 +1129,7 @@ SELECT match_id, deal_no, i::SMALLINT AS action_no, seat,
     CASE substr(extras, 3 * i + 3, 1) WHEN 'n' THEN 'no_trump' WHEN 'r' THEN 'reverse' END
         AS mode,
     nullif({_code("trick_nos", "i + 1")}, 0)::SMALLINT AS trick_no,
-    CASE WHEN code IN ('b', 'p', 'd') AND (i + 1 < strpos(types, 'c') OR NOT contains(types, 'c'))
-        THEN list_max(bids[1:i]) END AS standing_bid,
+    {_STANDING_BID} AS standing_bid,
     times[i + 1] AS t, notes[i + 1] AS note
 FROM ({_ACTION_ROWS})
 WHERE code <> 'c'""",
@@ -896,64 +1164,40 @@ FROM (
 JOIN deals d USING (match_id, deal_no)""",
     "hands": f"""
 SELECT match_id, deal_no, seat, {_team("seat")} AS team, {_CARD_LIST} AS cards,
-    (8 - (16 - length(replace(h, '?', ''))) // 2)::SMALLINT AS known,{_HAND_FEATURES}
+    {", ".join(f"{_stored_feature('f', j)} AS {name}" for j, name in enumerate(HAND_FEATURES))}
 FROM (
-    SELECT c.match_id, c.deal_no, c.seat, c.h, d.trump, c.f4_known, c.all_known,
-        -- unnest: computed once, not once per use
-        unnest([CASE WHEN c.f4_known THEN {_F4_PACKED} END]) AS f4,
-        unnest([CASE WHEN c.f4_known THEN {_RANKS_PACKED} END]) AS ranks
-    FROM (
-        SELECT match_id, deal_no, substr(hand_cards, 16 * k + 1, 16) AS h, seat,
-            strpos(substr(h, 1, 8), '?') = 0 AS f4_known, strpos(h, '?') = 0 AS all_known
-        FROM (
-            SELECT match_id, deal_no, hand_cards, unnest(range(length(hand_seats))) AS k,
-                unnest(string_split(hand_seats, '')) AS seat
-            FROM deal_cards
-        )
-    ) c
-    JOIN deals d USING (match_id, deal_no)
+    SELECT match_id, deal_no, seat, substr(hand_cards, 16 * k + 1, 16) AS h,
+        substr(hand_features, {len(HAND_FEATURES)} * k + 1, {len(HAND_FEATURES)}) AS f
+    FROM ({_HAND_ROWS.format(features=" hand_features,")})
 )""",
     "show_chances": f"""
-SELECT match_id, deal_no, trick_no, action_no, seat, {_team("seat")} AS team,
-    coalesce(seat = d.caller, false) AS is_caller, show_rule, mark = upper(mark) AS asked,
-    upper(mark) AS led_suit, card,
-    CASE WHEN d.trump IS NOT NULL THEN substr(card, 2, 1) = d.trump END AS trumped,
-    trick_winner,
-    (trick_winner IN ('N', 'S')) = (seat IN ('N', 'S')) AS trick_won,
-    trick_points
+SELECT * EXCLUDE (caller_team) FROM ({_SHOW_CHANCES.format(cards="deal_cards", deals="deals")})""",
+    "bids": f"""
+SELECT x.match_id, x.deal_no, i::SMALLINT AS action_no, x.seat, mp.player_id,
+    mp.name AS player, {_position("x.seat", "dealer")} AS position,
+    {_TYPE_NAMES}[strpos('{_CODE_LETTERS}', code)] AS decision, bids[i + 1] AS bid,
+    {_STANDING_BID} AS standing_bid,
+    caller = x.seat AS won_auction, call, trump, made, m.preset,
+    {_BID_FEATURES}
 FROM (
-    SELECT match_id, deal_no, nullif({_code("trick_nos", "i + 1")}, 0)::SMALLINT AS trick_no,
-        i::SMALLINT AS action_no, substr(seats, i + 1, 1) AS seat, show_rule, mark,
-        substr(cards, 2 * i + 1, 2) AS card,
-        nullif(substr(trick_winners, trick_no, 1), '') AS trick_winner,
-        CASE WHEN trick_no <= length(trick_points)
-            THEN {_code("trick_points", "trick_no")}::SMALLINT END AS trick_points
+    SELECT *, strpos(hand_seats, seat) - 1 AS k
     FROM (
-        SELECT match_id, deal_no, seats, cards, trick_nos, show_rule, trick_winners,
-            trick_points, {_code("chances", "2 * j + 1")} AS i,
-            substr(chances, 2 * j + 2, 1) AS mark
+        SELECT match_id, deal_no, types, bids, hand_seats, hand_features, dealer, caller, call,
+            trump, made, unnest(range(n)) AS i,
+            unnest(string_split(left(types, n), '')) AS code,
+            unnest(string_split(left(seats, n), '')) AS seat
         FROM (
-            SELECT *, unnest(range(length(chances) // 2)) AS j
-            FROM deal_cards
-            WHERE chances IS NOT NULL
+            -- each deal read with its facts once, up to the last action of the auction
+            SELECT c.*, d.dealer, d.caller, d.call, d.trump, d.made,
+                length(rtrim(c.types, '{_NOT_AUCTION}')) AS n
+            FROM deal_cards c
+            JOIN deals d USING (match_id, deal_no)
         )
     )
-)
-JOIN deals d USING (match_id, deal_no)""",
-    "bids": f"""
-SELECT a.match_id, a.deal_no, a.action_no, a.seat, mp.player_id, mp.name AS player,
-    {_SEAT_POSITION.format(seat="a.seat")} AS position,
-    a.type AS decision, a.bid, a.standing_bid,
-    d.caller = a.seat AS won_auction, d.call, d.trump, d.made, m.preset,
-    h.f4_points, h.f4_jacks, h.f4_nines, h.f4_aces, h.f4_tens,
-    h.f4_longest, h.f4_longest_suit, h.f4_suits,
-    CASE WHEN d.caller = a.seat THEN h.f4_trumps END AS f4_trumps
-FROM other_actions a
-JOIN deals d USING (match_id, deal_no)
-JOIN matches m USING (match_id)
-JOIN match_players mp ON mp.match_id = a.match_id AND mp.seat = a.seat
-LEFT JOIN hands h ON h.match_id = a.match_id AND h.deal_no = a.deal_no AND h.seat = a.seat
-WHERE a.type IN ('bid', 'pass', 'ditto')""",
+    WHERE code IN ('b', 'p', 'd')
+) x
+JOIN matches m ON m.match_id = x.match_id
+JOIN match_players mp ON mp.match_id = x.match_id AND mp.seat = x.seat""",
     "show_decisions": """
 SELECT c.match_id, c.deal_no, c.trick_no, c.action_no, c.seat, mp.player_id,
     mp.name AS player, c.is_caller, c.show_rule, c.asked, c.led_suit, c.card, c.trumped,
@@ -986,11 +1230,11 @@ SELECT player_id, call,
 FROM player_deals
 WHERE role = 'caller'
 GROUP BY player_id, call""",
-    "player_stats": "\n" + stats_sql(PLAYER_KEYS, "player_id", PLAYER_NAMES),
-    "role_stats": "\n" + stats_sql(ROLE_KEYS, "role", ROLE_MEANINGS),
+    "player_stats": stats_sql("player"),
+    "role_stats": stats_sql("role"),
     "contracts": f"""
 SELECT d.match_id, d.deal_no, m.preset, m.started_at, d.caller AS seat, mp.player_id,
-    mp.name AS player, {_SEAT_POSITION.format(seat="d.caller")} AS position, d.call, d.trump,
+    mp.name AS player, {_position("d.caller")} AS position, d.call, d.trump,
     d.trump_mode, d.doubling, d.stake, d.pairs, d.target, d.made,
     d.caller_points, d.defender_points,
     CASE d.caller_team WHEN 'NS' THEN d.score_change_ns ELSE d.score_change_ew END
@@ -1166,7 +1410,7 @@ def _pack_v1(con: Any) -> None:
     """Schema 1 to 2: actions, tricks, hands and show chances packed into `deal_cards`."""
     for view in _V1_VIEWS:
         con.execute(f"DROP VIEW IF EXISTS {view}")
-    con.execute(create_table_sql("deal_cards"))
+    con.execute(create_table_sql("deal_cards", leave_out=("hand_features",)))
     con.execute(_PACK_V1)
     for table in ("plays", "other_actions", "tricks", "hands", "show_chances"):
         con.execute(f"DROP TABLE {table}")
@@ -1203,11 +1447,44 @@ def _add_annotations(con: Any) -> None:
         con.execute(create_table_sql("annotations"))
 
 
+def _store_features(con: Any) -> None:
+    """Version 5 to 6: ``deal_cards.hand_features``, worked out once from the cards by the
+    SQL the `hands` view ran on every query before (:data:`HANDS_COMPUTED`), and the
+    ``match_stats`` of every match (:func:`match_stats_sql`). The deal_cards table is
+    written anew beside the old one (DuckDB cannot make a column NOT NULL after updating it
+    in the same transaction); the views are re-created afterwards."""
+    # a minute on a large file: DuckDB's own progress bar would break into the CLI's lines
+    con.execute("SET enable_progress_bar = false")
+    for view in VIEWS:
+        con.execute(f"DROP VIEW IF EXISTS {view}")
+    packed = " || ".join(_packed_feature(name) for name in HAND_FEATURES)
+    kept = [c.name for c in TABLES["deal_cards"] if c.name != "hand_features"]
+    con.execute(create_table_sql("deal_cards").replace("deal_cards", "deal_cards_6", 1))
+    con.execute(
+        f"""
+        INSERT INTO deal_cards_6
+        SELECT {", ".join(f"c.{name}" for name in kept)}, coalesce(f.packed, '')
+        FROM deal_cards c
+        LEFT JOIN (
+            SELECT match_id, deal_no, string_agg({packed}, '' ORDER BY k) AS packed
+            FROM ({HANDS_COMPUTED})
+            GROUP BY ALL
+        ) f USING (match_id, deal_no)"""
+    )
+    con.execute("DROP TABLE deal_cards")
+    con.execute("ALTER TABLE deal_cards_6 RENAME TO deal_cards")
+    con.execute("DROP TABLE IF EXISTS match_stats")  # a file whose version was set back by hand
+    con.execute(create_table_sql("match_stats"))
+    for statement in match_stats_sql():
+        con.execute(statement)
+
+
 MIGRATIONS: Final[dict[int, Migration]] = {
     1: _pack_v1,
     2: _stats_views_v2,
     3: _content_hash_v3,
     4: _add_annotations,
+    5: _store_features,
 }
 """``MIGRATIONS[v]`` takes a connection from schema version ``v`` to ``v + 1`` (in the
 loader's transaction); the views are re-created afterwards."""

@@ -11,7 +11,8 @@ The other rows (matches, deals, auction and other actions, findings) stay tuples
 Arrow columns in bulk.
 
 The moments a seat could not follow suit are worked out here because SQL cannot easily
-derive them; the hand features are left to the ``hands`` view.
+derive them; the hand features (:func:`hand_features`) here once, for the ``hands`` and
+``bids`` views not to work them out on every query.
 
 A match comes as the pydantic models of :mod:`schema.log` or as the structs of
 :mod:`schema.fastlog` (what ``twentynine load`` reads canonical logs into): both give the
@@ -41,11 +42,12 @@ from itertools import chain, product
 from operator import attrgetter, itemgetter
 from typing import Any, Final
 
+import numpy as np
 import pyarrow as pa
 
 from replay import AuditedMatch, DealFacts, Finding, TrickFacts
-from reports.warehouse.ddl import ACTION_CODES, TABLES
-from schema.cards import Card, Seat, Team
+from reports.warehouse.ddl import ACTION_CODES, HAND_FEATURES, TABLES
+from schema.cards import RANKS, SUITS, Card, Seat, Team
 from schema.fastlog import (
     FastAction,
     FastBid,
@@ -110,10 +112,83 @@ _TYPES: Final[dict[str, pa.DataType]] = {
 
 
 _ACTION_CODES: Final = ACTION_CODES
+_TRUMP_AT: Final = [c.name for c in TABLES["deals"]].index("trump")
 
 
 def _code(n: int) -> str:
     return chr(48 + n)
+
+
+# Hand features, worked out for a whole batch of hands at once: a card's points and its
+# suit's place in SHDC (4: unseen), looked up by the character's byte.
+_POINTS = np.zeros(256, np.int64)
+for _rank in RANKS:
+    _POINTS[ord(_rank.value)] = _rank.points
+_SUIT_AT = np.full(256, 4, np.int64)
+for _at, _suit in enumerate(SUITS):
+    _SUIT_AT[ord(_suit.value)] = _at
+_SUIT_LETTERS = np.frombuffer("".join(s.value for s in SUITS).encode("ascii"), np.uint8)
+_UNSEEN: Final = ord("?")
+_NULL: Final = ord("-")
+
+
+def hand_features(
+    hand_cards: Sequence[str], hand_seats: Sequence[str], trumps: Sequence[str | None]
+) -> list[str]:
+    """Each deal's ``deal_cards.hand_features``: per recorded hand (16 characters of
+    ``hand_cards``) the :data:`~reports.warehouse.ddl.HAND_FEATURES`, one character each
+    (code point 48 + the number, ``-`` for NULL), given the deal's trump.
+
+    >>> hand_features(["JS9SAHTC7D8DQCKC", ""], ["N", ""], ["S", None])
+    ['8711112S3272', '']
+    >>> hand_features(["JS9S????7D8DQCKC"], ["E"], [None])
+    ['6-----------']
+    """
+    size = len(HAND_FEATURES)
+    seats = [len(s) for s in hand_seats]
+    if not sum(seats):
+        return ["" for _ in hand_seats]
+    cards = np.frombuffer("".join(hand_cards).encode("ascii"), np.uint8).reshape(-1, 8, 2)
+    ranks, suits = cards[:, :, 0], _SUIT_AT[cards[:, :, 1]]
+    points = _POINTS[ranks]
+    seen = ranks != _UNSEEN
+    first4, all8 = seen[:, :4].all(axis=1), seen.all(axis=1)
+    trump = np.repeat([_SUIT_AT[ord(t)] if t else -1 for t in trumps], seats)
+    in_suit = suits[:, :4, None] == np.arange(4)  # hand, card, suit
+    lengths = in_suit.sum(axis=1)
+    suit_points = (in_suit * points[:, :4, None]).sum(axis=1)
+    # the longest suit; on a tie the one with more points, then the first of S, H, D, C
+    longest_at = (lengths * 256 + suit_points * 16 + (3 - np.arange(4))).argmax(axis=1)
+    has_trump = trump >= 0
+    f4_trumps = np.where(has_trump, lengths[np.arange(len(trump)), np.maximum(trump, 0)], 0)
+    trumps_of_8 = f4_trumps + (suits[:, 4:] == trump[:, None]).sum(axis=1)
+    f4 = first4[:, None]
+    out = np.full((len(ranks), size), _NULL, np.int64)
+    out[:, 0] = 48 + seen.sum(axis=1)
+    out[:, 1:7] = np.where(
+        f4,
+        48
+        + np.stack(
+            [
+                points[:, :4].sum(axis=1),
+                *((ranks[:, :4] == ord(rank)).sum(axis=1) for rank in "J9AT"),
+                lengths.max(axis=1),
+            ],
+            axis=1,
+        ),
+        _NULL,
+    )
+    out[:, 7] = np.where(first4, _SUIT_LETTERS[longest_at], _NULL)
+    out[:, 8] = np.where(first4, 48 + (lengths > 0).sum(axis=1), _NULL)
+    out[:, 9] = np.where(first4 & has_trump, 48 + f4_trumps, _NULL)
+    out[:, 10] = np.where(all8, 48 + points.sum(axis=1), _NULL)
+    out[:, 11] = np.where(all8 & has_trump, 48 + trumps_of_8, _NULL)
+    text = out.astype(np.uint8).tobytes().decode("ascii")
+    packed, at = [], 0
+    for count in seats:
+        packed.append(text[at : at + size * count])
+        at += size * count
+    return packed
 
 
 class RowError(ValueError):
@@ -809,6 +884,9 @@ class Batch:
             "trick_points": self.trick_points,
             "trick_seats": self.trick_seats,
             "trick_cards": self.trick_cards,
+            "hand_features": hand_features(
+                self.hand_cards, self.hand_seats, [row[_TRUMP_AT] for row in self.deal_rows]
+            ),
         }
         out["deal_cards"] = _table(
             "deal_cards",

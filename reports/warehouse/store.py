@@ -373,6 +373,8 @@ class Warehouse:
                     )
             for table in tables:
                 con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _batch_{table}")
+            for statement in ddl.match_stats_sql("_batch_{}"):
+                con.execute(statement)
             con.execute(
                 "INSERT INTO players BY NAME "
                 "SELECT player_id, first(name) AS name, first(match_id) AS first_match_id, "
