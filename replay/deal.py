@@ -265,10 +265,99 @@ _SINGLES: Final = tuple(
 _REDEALS: Final = tuple(RedealAction.model_construct(seat=seat, type="redeal") for seat in SEATS)
 
 
+class _Options:
+    """The rule options the engine reads, copied once from a :class:`Rules` value.
+
+    Rules is a pydantic model: each read of one of its fields is a Python attribute lookup.
+    The engine reads these in its hot paths (every bid, trick and check), so a deal reads
+    them from this plain compiled record instead; one record serves every deal played
+    under the same ``Rules`` object (see :func:`_options_of`).
+    """
+
+    __slots__ = (
+        "all_pass",
+        "bidding",
+        "double",
+        "duel_replacement",
+        "end_when_decided",
+        "max_bid",
+        "min_bid",
+        "must_overtrump_after_show",
+        "must_trump_after_show",
+        "never_shown",
+        "no_trump",
+        "opponents_no_trump_throw_in",
+        "pair",
+        "pair_lowers_from_call",
+        "pair_points",
+        "redouble",
+        "reverse",
+        "revoke_loses_deal",
+        "set_",
+        "seventh_card",
+        "seventh_card_no_scoring_trump_throw_in",
+        "show_trump",
+        "single_hand",
+        "single_hand_points",
+        "stake",
+        "total_points",
+        "trump_marker",
+        "under_half",
+        "zero_point_throw_in",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.min_bid: int = rules.min_bid
+        self.max_bid: int = rules.max_bid
+        self.bidding: str = rules.bidding
+        self.duel_replacement: str = rules.duel_replacement
+        self.all_pass: str = rules.all_pass
+        self.zero_point_throw_in: str = rules.zero_point_throw_in
+        self.trump_marker: str = rules.trump_marker
+        self.seventh_card: str = rules.seventh_card
+        self.no_trump: bool = rules.no_trump
+        self.reverse: bool = rules.reverse
+        self.double: bool = rules.double
+        self.redouble: bool = rules.redouble
+        self.set_: bool = rules.set_
+        self.single_hand: bool = rules.single_hand
+        self.single_hand_points: int = rules.single_hand_points
+        self.show_trump: str = rules.show_trump
+        self.must_trump_after_show: bool = rules.must_trump_after_show
+        self.must_overtrump_after_show: bool = rules.must_overtrump_after_show
+        self.pair: str = rules.pair
+        self.pair_points: int = rules.pair_points
+        self.pair_lowers_from_call: int = rules.pair_lowers_from_call
+        no_scoring_throw_in = rules.seventh_card_no_scoring_trump_throw_in
+        self.seventh_card_no_scoring_trump_throw_in: bool = no_scoring_throw_in
+        self.opponents_no_trump_throw_in: bool = rules.opponents_no_trump_throw_in
+        self.never_shown: str = rules.never_shown
+        self.end_when_decided: bool = rules.end_when_decided
+        self.under_half: bool = rules.under_half
+        self.revoke_loses_deal: bool = rules.revoke_loses_deal
+        self.stake: int = rules.stake
+        self.total_points: int = rules.total_points
+
+
+_LAST_OPTIONS: Final[list[tuple[Rules, _Options]]] = []
+
+
+def _options_of(rules: Rules) -> _Options:
+    """The options of ``rules``: the record made for the last deal when the rules are the
+    same object (every deal of a match), else a new one."""
+    last = _LAST_OPTIONS
+    if last and last[0][0] is rules:
+        return last[0][1]
+    options = _Options(rules)
+    last[:] = [(rules, options)]
+    return options
+
+
 STATE_FIELDS: Final = (
     "_after_end_reported",
     "_bonus",
     "_dir",
+    "_o",
     "_partial_reported",
     "_trump_unknown_reported",
     "_viewed_tricks",
@@ -284,11 +373,7 @@ STATE_FIELDS: Final = (
     "_face_down",
     "_face_down_unknown",
     "_fast",
-    "_fast_block",
-    "_fast_decide",
     "_fast_discard",
-    "_fast_size",
-    "_fast_skip",
     "_findings",
     "_first_revoke_team",
     "_forced",
@@ -319,7 +404,6 @@ STATE_FIELDS: Final = (
     "_pos_of",
     "_possible_throw_in",
     "_rules",
-    "_score_before",
     "_second_dealt",
     "_senior",
     "_seventh",
@@ -355,8 +439,7 @@ class DealState:
 
     ``hands`` maps a seat to its eight cards in the order dealt (the first four are the
     bidding hand); a card may be None and a seat may be missing (all unknown). ``number``
-    is the deal's 1-based number in its match, used in findings; ``score`` the match score
-    before the deal (kept for views; no rule depends on it).
+    is the deal's 1-based number in its match, used in findings.
 
     >>> from schema import Rules, Seat
     >>> DealState(Rules.preset("bangladesh"), Seat.N).current_seat  # counter-clockwise: W
@@ -372,13 +455,12 @@ class DealState:
         hands: Mapping[Seat, Sequence[Card | None]] | None = None,
         *,
         number: int = 1,
-        score: Mapping[Team, int] | None = None,
     ) -> None:
         self._rules = rules
         self._number = number
-        self._score_before = dict(score) if score is not None else {TEAMS[0]: 0, TEAMS[1]: 0}
         self._dealer = SEAT_NUM[dealer]
         self._dir = 1 if rules.direction is _CLOCKWISE else 3
+        self._o = _options_of(rules)
         self._bonus = rules.last_trick_bonus
         self._p, self._pos_of = _ORDERS[self._dealer * 4 + self._dir]
         self._findings: list[Finding] = []
@@ -459,10 +541,6 @@ class DealState:
             self._zero_point_check()
         self._fast = False
         self._fast_discard = False
-        self._fast_block = 0
-        self._fast_size = 4
-        self._fast_skip = -1
-        self._fast_decide = False
 
     # ------------------------------------------------------------------ setup
     def _load_hands(self, hands: Mapping[Seat, Sequence[Card | None]]) -> None:
@@ -806,7 +884,7 @@ class DealState:
         >>> DealState(Rules.preset("pagat"), Seat.N).stake
         1
         """
-        r = self._rules
+        r = self._o
         if self._single >= 0:
             return r.single_hand_points
         return r.stake * (1, 2, 4, 6)[self._doubled]
@@ -832,7 +910,7 @@ class DealState:
             return DealOutcome(None, points, made, change)
         team = TEAM_OF[self._caller]
         stake = self.stake
-        if self._rules.revoke_loses_deal and self._first_revoke_team >= 0:
+        if self._o.revoke_loses_deal and self._first_revoke_team >= 0:
             made = self._first_revoke_team != team
             change[TEAMS[team]] = stake if made else -stake
             return DealOutcome(None, points, made, change)
@@ -840,7 +918,7 @@ class DealState:
         made = mine >= self._target
         if made:
             change[TEAMS[team]] = stake
-        elif self._rules.under_half and mine * 2 < self._call:
+        elif self._o.under_half and mine * 2 < self._call:
             change[TEAMS[team]] = -2 * stake
         else:
             change[TEAMS[team]] = -stake
@@ -1105,7 +1183,7 @@ class DealState:
 
     def _rule_bid(self, seat: int, kind: int, value: int) -> Breach | None:
         """Bidding limits, the standing bid, Ditto and the dealer's forced call."""
-        r = self._rules
+        r = self._o
         name = SEATS[seat]
         pos = self._pos_of[seat]
         if self._forced:
@@ -1156,7 +1234,7 @@ class DealState:
     def _rule_redeal(self, seat: int) -> Breach | None:
         """Zero-point redeal on request: any seat with no points in its first four (seed 003 §7)."""
         name = SEATS[seat]
-        if self._rules.zero_point_throw_in != "on_request":
+        if self._o.zero_point_throw_in != "on_request":
             return ("REDEAL_NOT_ALLOWED", f"{name} asked for a redeal but these rules have none")
         if self._phase != AUCTION:
             return ("REDEAL_NOT_ALLOWED", f"{name} asked for a redeal after the auction")
@@ -1173,7 +1251,7 @@ class DealState:
     # ------------------------------------------------------------------ rules: trump
     def _rule_trump(self, action: TrumpLike) -> Breach | None:
         """What the caller may choose: a suit, the seventh card, an own card, no trump, reverse."""
-        r = self._rules
+        r = self._o
         name = SEATS[self._caller]
         if action.seventh:
             if r.seventh_card == "off":
@@ -1228,7 +1306,7 @@ class DealState:
     # ------------------------------------------------------------------ rules: ladder
     def _rule_double(self, seat: int) -> Breach | None:
         name = SEATS[seat]
-        if not self._rules.double:
+        if not self._o.double:
             return ("DOUBLE_NOT_ALLOWED", f"{name} doubled but these rules have no Double")
         if not self._trump_done:
             return ("DOUBLE_NOT_ALLOWED", f"{name} doubled before the trump was chosen")
@@ -1242,7 +1320,7 @@ class DealState:
 
     def _rule_redouble(self, seat: int) -> Breach | None:
         name = SEATS[seat]
-        if not self._rules.redouble:
+        if not self._o.redouble:
             return ("REDOUBLE_NOT_ALLOWED", f"{name} redoubled but these rules have no Redouble")
         if not self._trump_done or not self._ladder_open:
             return ("REDOUBLE_NOT_ALLOWED", f"{name} redoubled outside the doubling")
@@ -1255,7 +1333,7 @@ class DealState:
 
     def _rule_set(self, seat: int) -> Breach | None:
         name = SEATS[seat]
-        if not self._rules.set_:
+        if not self._o.set_:
             return ("SET_NOT_ALLOWED", f"{name} said set but these rules have no Set")
         if not self._trump_done or not self._ladder_open:
             return ("SET_NOT_ALLOWED", f"{name} said set outside the doubling")
@@ -1267,7 +1345,7 @@ class DealState:
 
     def _rule_single_hand(self, seat: int) -> Breach | None:
         name = SEATS[seat]
-        if not self._rules.single_hand:
+        if not self._o.single_hand:
             return (
                 "SINGLE_HAND_NOT_ALLOWED",
                 f"{name} declared single hand but these rules have no single hand",
@@ -1327,12 +1405,23 @@ class DealState:
             )
         return None
 
+    def _follow_cards(self, seat: int) -> int:
+        """The cards ``seat`` could follow the suit led with (0: it cannot, or nothing is led).
+
+        The one follow-suit test: the caller's face-down trump card does not count until the
+        show, unless it is the caller's last card.
+        """
+        led = self._led
+        if led < 0:
+            return 0
+        return self._held[seat] & SUIT_MASK[led] & ~self._face_down_mask(seat)
+
     def _rule_follow(self, seat: int, card: int) -> Breach | None:
-        """Follow suit if you can (the face-down card does not count for following)."""
+        """Follow suit if you can."""
         led = self._led
         if led < 0 or card >> 3 == led:
             return None
-        follow = self._held[seat] & SUIT_MASK[led] & ~self._face_down_mask(seat)
+        follow = self._follow_cards(seat)
         if follow:
             low = (follow & -follow).bit_length() - 1
             return (
@@ -1347,11 +1436,11 @@ class DealState:
 
     def _rule_must_ask(self, seat: int, card: int) -> Breach | None:
         """Compulsory show: a seat that cannot follow asks before it plays."""
-        if self._rules.show_trump != "compulsory" or not self._show_possible():
+        if card >> 3 == self._led or not self._show_possible():
             return None
-        if card >> 3 == self._led or self._seventh_exempt(seat):
+        if self._o.show_trump != "compulsory" or self._seventh_exempt(seat):
             return None
-        if self._held[seat] & SUIT_MASK[self._led] & ~self._face_down_mask(seat):
+        if self._follow_cards(seat):
             return None  # a revoke, reported as such
         return (
             "SHOW_REQUIRED",
@@ -1362,7 +1451,7 @@ class DealState:
 
     def _seventh_exempt(self, seat: int) -> bool:
         # Pagat's seventh card: the caller who cannot follow chooses to turn it up or not.
-        return self._rules.seventh_card == "pagat" and self._seventh and seat == self._caller
+        return self._o.seventh_card == "pagat" and self._seventh and seat == self._caller
 
     def _follows_first(self, seat: int, card: int) -> bool:
         """True when following suit comes before the duty a show leaves the seat.
@@ -1375,8 +1464,7 @@ class DealState:
         led = self._led
         if led < 0 or card >> 3 == led:
             return True
-        face_down = 1 << self._face_down if self._face_down >= 0 else 0
-        return bool(self._held[seat] & SUIT_MASK[led] & ~face_down)
+        return bool(self._follow_cards(seat))
 
     def _rule_seventh_turned(self, seat: int, card: int) -> Breach | None:
         """Pagat seventh card: turning it up plays it to the trick."""
@@ -1399,11 +1487,9 @@ class DealState:
         """True when ``seat`` plays under the asker's obligation in this trick."""
         if self._asker_must and seat == self._asker:
             return True
-        if self._rules.show_trump != "automatic" or not self._rules.must_trump_after_show:
+        if not self._show_possible() or self._o.show_trump != "automatic":
             return False
-        if not self._show_possible():
-            return False
-        return not self._held[seat] & SUIT_MASK[self._led] & ~self._face_down_mask(seat)
+        return self._o.must_trump_after_show and not self._follow_cards(seat)
 
     def _rule_must_trump(self, seat: int, card: int) -> Breach | None:
         """After asking: play a trump if able; bhoos: beat an opponent's winning trump if able."""
@@ -1425,7 +1511,7 @@ class DealState:
                     f"holding {card_text(low)}: must play a trump after asking",
                 )
             return None
-        if not self._rules.must_overtrump_after_show:
+        if not self._o.must_overtrump_after_show:
             return None
         win_seat, win_card = self._winning_after_show()
         if win_seat < 0 or TEAM_OF[win_seat] == TEAM_OF[seat] or win_card >> 3 != trump:
@@ -1456,17 +1542,94 @@ class DealState:
             return ((0xFF >> (place + 1)) << (place + 1)) << (suit * 8)
         return ((1 << place) - 1) << (suit * 8)
 
+    def _play_rules(self, seat: int, card: int, record: bool) -> Breach | None:
+        """The play rules, in their one order: turn, holding, the face-down card, following
+        suit, the compulsory show, the turned-up seventh card, trumping after asking.
+
+        ``legal_actions`` and the auditor's fast path walk them with ``record`` False: the
+        first breach, or None when the card may be played. ``apply`` walks them with
+        ``record`` True: every breach is recorded, and after each rule the table does what
+        its verdict asks (a card from the unknown ones is now known to have been held, a
+        revoke is remembered, a proof is awaited, the trump is shown automatically, the
+        asker's duty ends); it then returns None.
+        """
+        breach = self._rule_play_turn(seat, card)
+        if self._stops(breach, record):
+            return breach
+        breach = self._rule_held(seat, card)
+        if self._stops(breach, record):
+            return breach
+        if record:
+            self._after_held(seat, card, breach)
+        breach = self._rule_face_down(seat, card)
+        if self._stops(breach, record):
+            return breach
+        breach = self._rule_follow(seat, card)
+        if self._stops(breach, record):
+            return breach
+        if record:
+            self._after_follow(seat, card, breach)
+        breach = self._rule_must_ask(seat, card)
+        if self._stops(breach, record):
+            return breach
+        if record:
+            self._after_must_ask(seat, card)
+        breach = self._rule_seventh_turned(seat, card)
+        if self._stops(breach, record):
+            return breach
+        breach = self._rule_must_trump(seat, card)
+        if self._stops(breach, record):
+            return breach
+        if record:
+            self._after_must_trump(seat, card, breach)
+        return None
+
+    def _stops(self, breach: Breach | None, record: bool) -> bool:
+        """True when the walk of the play rules ends at ``breach``; recorded when ``record``."""
+        if breach is None:
+            return False
+        if record:
+            self._add(*breach)
+            return False
+        return True
+
+    def _after_held(self, seat: int, card: int, breach: Breach | None) -> None:
+        bit = 1 << card
+        if breach is None and not self._held[seat] & bit:  # one of the seat's unknown cards
+            if self._pending:
+                self._prove(seat, bit, card_text(card))
+            self._infer(seat, card)
+
+    def _after_follow(self, seat: int, card: int, breach: Breach | None) -> None:
+        led = self._led
+        if breach is not None:
+            self._revoked(seat)
+        elif led >= 0 and card >> 3 != led and self._unknown[seat] > 0:
+            name, text, suit = SEATS[seat], card_text(card), SUIT_NAME[led]
+            self._expect_proof(
+                seat,
+                SUIT_MASK[led],
+                "REVOKE",
+                f"{name} played {text} on a {suit} lead while holding {suit} "
+                f"(it later played {{card}}): must follow {suit}",
+            )
+
+    def _after_must_ask(self, seat: int, card: int) -> None:
+        led = self._led
+        off_suit = led >= 0 and card >> 3 != led
+        if off_suit and self._o.show_trump == "automatic" and self._show_possible():
+            self._reveal(seat, None)
+            self._check_decided()
+
+    def _after_must_trump(self, seat: int, card: int, breach: Breach | None) -> None:
+        if self._asker_must and seat == self._asker:
+            if breach is None and 0 <= self._trump < 4 and not self._follows_first(seat, card):
+                self._expect_trump_proof(seat, card)
+            self._asker_must = False
+
     def _play_breach(self, seat: int, card: int) -> Breach | None:
-        """The first rule a play breaks (turn, holding, face-down card, follow, show, trump)."""
-        return (
-            self._rule_play_turn(seat, card)
-            or self._rule_held(seat, card)
-            or self._rule_face_down(seat, card)
-            or self._rule_follow(seat, card)
-            or self._rule_must_ask(seat, card)
-            or self._rule_seventh_turned(seat, card)
-            or self._rule_must_trump(seat, card)
-        )
+        """The first play rule ``card`` breaks, or None."""
+        return self._play_rules(seat, card, False)
 
     def _rule_show(self, seat: int) -> Breach | None:
         """Asking for the trump: not the leader, only once, only by a seat that cannot follow."""
@@ -1485,7 +1648,7 @@ class DealState:
                 "SHOW_NOT_ALLOWED",
                 f"{name} asked for the trump while leading: the leader never shows the trump",
             )
-        follow = self._held[seat] & SUIT_MASK[self._led] & ~self._face_down_mask(seat)
+        follow = self._follow_cards(seat)
         if follow:
             low = (follow & -follow).bit_length() - 1
             return (
@@ -1516,7 +1679,7 @@ class DealState:
 
     def _rule_pair(self, seat: int) -> Breach | None:
         """The Pair: K and Q of trumps still held, after the show, at the rules' moment."""
-        r = self._rules
+        r = self._o
         name = SEATS[seat]
         if r.pair == "off":
             return ("PAIR_NOT_ALLOWED", f"{name} showed the Pair but these rules have no Pair")
@@ -1589,7 +1752,7 @@ class DealState:
         return acts
 
     def _legal_auction(self, acts: list[Action]) -> None:
-        r = self._rules
+        r = self._o
         s = self._p[3] if self._forced else self._p[self._to_speak]
         if r.zero_point_throw_in == "on_request" and self._rule_redeal(s) is None:
             acts.append(_REDEALS[s])
@@ -1606,7 +1769,7 @@ class DealState:
             acts.append(_BIDS[s][v])
 
     def _legal_trump(self, acts: list[Action]) -> None:
-        r = self._rules
+        r = self._o
         seat = SEATS[self._caller]
         if r.trump_marker == "own_card":
             first = [i for i in self._dealt[self._caller][:4] if i >= 0]
@@ -1640,19 +1803,19 @@ class DealState:
                     acts.append(_REDOUBLES[s])
                 if self._rule_set(s) is None:
                     acts.append(_SETS[s])
-        if self._single_open and self._rules.single_hand:
+        if self._single_open and self._o.single_hand:
             for pos in range(4):
                 s = self._p[pos]
                 if self._rule_single_hand(s) is None:
                     acts.append(_SINGLES[s])
         if self._unresolved is not None:
             return
-        if self._rules.pair != "off" and self._shown and self._pair_seat < 0:
+        if self._o.pair != "off" and self._shown and self._pair_seat < 0:
             for s in range(4):
                 if self._rule_pair(s) is None and self._pair_fully_known(s):
                     acts.append(_PAIRS[s])
         seat = self._to_play
-        if self._rules.show_trump != "automatic" and self._rule_show(seat) is None:
+        if self._o.show_trump != "automatic" and self._rule_show(seat) is None:
             acts.append(_SHOWS[seat])
         hand = self._held[seat]
         while hand:
@@ -1691,57 +1854,21 @@ class DealState:
     def run(self, actions: Sequence[AnyAction]) -> None:
         """Apply actions in order, as :meth:`apply` would, without returning findings.
 
-        The auditor's loop: a card led, following suit, or discarded from a known hand by
-        the seat on turn with nothing owed (no trump to show or play, no face-down card)
-        breaks no rule, so it is placed at once; every other action goes through the rules.
+        The auditor's loop: while nothing is owed (no trump to show or play, no trick
+        waiting for its winner), a card from a known hand that the play rules allow is
+        placed at once (``_fast_play``); every other action goes through ``apply``'s handler.
         """
         handlers = _HANDLERS
-        held_of = self._held
-        played_by = self._played_by
         seat_num = SEAT_NUM
-        suit_mask = SUIT_MASK
-        step = self._dir
         n = self._n_actions
+        play_class: type | None = None  # the reader's class of a play, once one is seen
         for action in actions:
-            if self._fast and action.type == "play":
-                seat = seat_num[action.seat]
-                idx = cast(PlayLike, action).card.index
-                bit = 1 << idx
-                held = held_of[seat]
-                block = self._fast_block
-                if held & bit and seat == self._to_play and not bit & block:
-                    led = self._led
-                    if (
-                        led < 0
-                        or idx >> 3 == led
-                        or (self._fast_discard and not held & ~block & suit_mask[led])
-                    ):
-                        if self._single_open:  # the first card: no more doubling or single hand
-                            self._ladder_open = self._single_open = False
-                            self._second_dealt = True
-                        held_of[seat] = held ^ bit
-                        self._played |= bit
-                        played_by[seat] += 1
-                        seats = self._trick_seats
-                        seats.append(seat)
-                        self._trick_cards.append(idx)
-                        if len(seats) == self._fast_size:
-                            self._end_trick()
-                        else:
-                            if led < 0:
-                                self._led = idx >> 3
-                            if self._fast_decide and idx in _PAIR_CARDS[self._trump + 1]:
-                                # Mid-trick, the fast path changes nothing result_fixed reads
-                                # (every other change was checked where it was made) but the
-                                # cards played: only a King or Queen of trumps can matter.
-                                self._check_decided()
-                            nxt = (seat + step) & 3
-                            skip = self._fast_skip
-                            while nxt in seats or nxt == skip:
-                                nxt = (nxt + step) & 3
-                            self._to_play = nxt
-                        n += 1
-                        continue
+            if self._fast and (type(action) is play_class or action.type == "play"):
+                play_class = type(action)
+                card = cast(PlayLike, action).card.index
+                if self._fast_play(seat_num[action.seat], card):
+                    n += 1
+                    continue
             self._n_actions = n
             handler = handlers.get(action.type)
             if handler is not None:
@@ -1769,7 +1896,7 @@ class DealState:
         self._add("ACTION_OUT_OF_PHASE", f"{SEATS[seat]} {what} but {why}")
 
     def _refresh(self) -> None:
-        """Recompute when a play may take the fast path in ``_on_play``."""
+        """Recompute when a play may take the fast path (``_fast_play``)."""
         if self._phase != PLAY:
             self._fast = False
             return
@@ -1782,14 +1909,8 @@ class DealState:
             and not self._asker_must
         )
         self._fast_discard = not any(self._unknown) and (
-            self._shown or self._single >= 0 or self._rules.show_trump == "optional"
+            self._shown or self._single >= 0 or self._o.show_trump == "optional"
         )
-        # The caller's face-down card: not for the fast path, nor for following, until shown.
-        self._fast_block = 1 << self._face_down if self._face_down >= 0 and not self._shown else 0
-        single = self._single
-        self._fast_size = 4 if single < 0 else 3
-        self._fast_skip = (single + 2) & 3 if single >= 0 else -1  # the lone player's partner
-        self._fast_decide = self._shown and self._rules.end_when_decided
 
     def _on_speech(self, action: ActionLike) -> None:
         """A bid, a pass or a Ditto: the turn, the bidding limits, then the auction's style."""
@@ -1809,7 +1930,7 @@ class DealState:
             self._out_of_phase(seat, _said(kind, value))
             return
         pos = self._pos_of[seat]
-        r = self._rules
+        r = self._o
         turn = None
         if self._forced or seat != self._p[self._to_speak]:
             turn = self._rule_auction_turn(seat, _said(kind, value))
@@ -1838,7 +1959,7 @@ class DealState:
             self._single_round(pos, kind, value)
 
     def _may_speak(self, pos: int) -> bool:
-        style = self._rules.bidding
+        style = self._o.bidding
         if style == "duel":
             return pos in (self._senior, self._junior) and not self._passed >> pos & 1
         if style == "rotation":
@@ -1853,7 +1974,7 @@ class DealState:
     def _rotation(self, pos: int, kind: int, value: int) -> None:
         if kind == BID:
             self._bid_to(pos, value)
-            if value >= self._rules.max_bid:
+            if value >= self._o.max_bid:
                 self._end_auction(pos, value)
                 return
         else:
@@ -1871,7 +1992,7 @@ class DealState:
         if kind == BID:
             self._bid_to(pos, value)
             self._consec = 0
-            if value >= self._rules.max_bid:
+            if value >= self._o.max_bid:
                 self._end_auction(pos, value)
                 return
         else:
@@ -1908,7 +2029,7 @@ class DealState:
         taken = self._spoken | self._passed | (1 << self._senior) | (1 << self._junior)
         partner = (pos + 2) % 4
         newcomer = -1
-        if self._rules.duel_replacement == "partner" and not taken >> partner & 1:
+        if self._o.duel_replacement == "partner" and not taken >> partner & 1:
             newcomer = partner
         else:
             for k in range(1, 4):
@@ -1919,7 +2040,7 @@ class DealState:
         if newcomer < 0:  # only after out-of-turn speech: let the other duelist go on
             self._to_speak = self._junior if pos == self._senior else self._senior
             return
-        if self._rules.duel_replacement == "partner":
+        if self._o.duel_replacement == "partner":
             if pos == self._senior:
                 self._senior = newcomer
             else:
@@ -1941,7 +2062,7 @@ class DealState:
     def _auction_over(self) -> None:
         if self._high_pos >= 0:
             self._end_auction(self._high_pos, self._high_value)
-        elif self._rules.all_pass == "throw_in":
+        elif self._o.all_pass == "throw_in":
             self._throw_in("all_pass")
         else:
             self._forced = True
@@ -1975,13 +2096,11 @@ class DealState:
             return
         if self._phase == AUCTION:
             if self._forced and seat == self._p[3]:
-                self._end_auction(3, self._rules.min_bid)  # the forced call, left implicit
+                self._end_auction(3, self._o.min_bid)  # the forced call, left implicit
             else:
                 self._out_of_phase(seat, "chose the trump")
                 pos = self._high_pos if self._high_pos >= 0 else self._pos_of[seat]
-                self._end_auction(
-                    pos, self._high_value if self._high_pos >= 0 else self._rules.min_bid
-                )
+                self._end_auction(pos, self._high_value if self._high_pos >= 0 else self._o.min_bid)
         elif self._phase != TRUMP:
             self._add(
                 "ACTION_OUT_OF_PHASE", f"{action.seat} chose the trump but it was already chosen"
@@ -2001,12 +2120,12 @@ class DealState:
         self._ladder_open = True
         self._single_open = True
         self._to_play = self._p[0]
-        if not self._rules.double:
+        if not self._o.double:
             self._deal_second_four()  # no doubling to wait for
         self._full_deal_throw_ins()
 
     def _set_trump(self, action: TrumpLike) -> None:
-        r = self._rules
+        r = self._o
         c = self._caller
         if action.mode == "no_trump":
             self._trump_mode = MODE_NO_TRUMP
@@ -2058,7 +2177,7 @@ class DealState:
         self._unknown[seat] -= 1
 
     def _full_deal_throw_ins(self) -> None:
-        r = self._rules
+        r = self._o
         trump = self._trump
         if not 0 <= trump < 4:
             return
@@ -2125,11 +2244,7 @@ class DealState:
             self._add(*breach)
             return
         self._doubled = level
-        if (
-            level == 3
-            or (level == 2 and not self._rules.set_)
-            or (level == 1 and not self._rules.redouble)
-        ):
+        if level == 3 or (level == 2 and not self._o.set_) or (level == 1 and not self._o.redouble):
             self._deal_second_four()  # nobody can go higher
 
     def _on_single_hand(self, action: ActionLike) -> None:
@@ -2190,7 +2305,7 @@ class DealState:
         self._show_trick = self._trick_no
         self._show_action = self._n_actions
         self._asker = seat
-        self._asker_must = self._rules.must_trump_after_show
+        self._asker_must = self._o.must_trump_after_show
         self._seventh_turn = self._seventh_exempt(seat) and self._face_down >= 0
 
     def _on_pair(self, action: ActionLike) -> None:
@@ -2198,7 +2313,7 @@ class DealState:
         if self._ended(seat, "showed the Pair"):
             return
         breach = self._rule_pair(seat)
-        r = self._rules
+        r = self._o
         if breach is not None:
             self._add(*breach)
             if breach[0] == "PAIR_NOT_HELD" or r.pair == "off" or self._pair_seat >= 0:
@@ -2245,7 +2360,6 @@ class DealState:
     def _on_play(self, action: PlayLike) -> None:
         seat = SEAT_NUM[action.seat]
         idx = action.card.index
-        bit = 1 << idx
         if self._ended(seat, f"played {action.card.text}"):
             return
         if self._phase != PLAY:
@@ -2260,94 +2374,69 @@ class DealState:
                 f"{SEATS[self._to_play]}'s turn to play",
             )
             return
-        self._single_open = False
-        self._deal_second_four()
-        r = self._rules
-        inferred = False
-        breach = self._rule_play_turn(seat, idx)
-        if breach is not None:
-            self._add(*breach)
-        breach = self._rule_held(seat, idx)
-        if breach is not None:
-            self._add(*breach)
-        elif not self._held[seat] & bit:
-            inferred = True
-        if inferred and self._pending:
-            self._prove(seat, bit, action.card.text)
-        fd_breach = self._rule_face_down(seat, idx)
-        if fd_breach is not None:
-            self._add(*fd_breach)
-        led = self._led
-        off_suit = led >= 0 and idx >> 3 != led
-        if off_suit:
-            revoke = self._rule_follow(seat, idx)
-            if revoke is not None:
-                self._add(*revoke)
-                self._revoked(seat)
-            else:
-                left = self._unknown[seat] - (1 if inferred else 0)
-                if left > 0:
-                    self._expect_proof(
-                        seat,
-                        SUIT_MASK[led],
-                        "REVOKE",
-                        f"{action.seat} played {action.card.text} on a "
-                        f"{SUIT_NAME[led]} lead while holding {SUIT_NAME[led]} "
-                        f"(it later played {{card}}): must follow {SUIT_NAME[led]}",
-                    )
-            must_ask = self._rule_must_ask(seat, idx)
-            if must_ask is not None:
-                self._add(*must_ask)
-            if r.show_trump == "automatic" and self._show_possible():
-                self._reveal(seat, None)
-                self._check_decided()
-        seventh = self._rule_seventh_turned(seat, idx)
-        if seventh is not None:
-            self._add(*seventh)
-        if self._asker_must and seat == self._asker:
-            must = self._rule_must_trump(seat, idx)
-            if must is not None:
-                self._add(*must)
-            elif 0 <= self._trump < 4 and not self._follows_first(seat, idx):
-                self._expect_trump_proof(seat, idx, inferred)
-            self._asker_must = False
+        self._play_rules(seat, idx, True)
         if seat == self._caller:
             self._seventh_turn = False
-        # the card leaves the hand
-        if self._held[seat] & bit:
-            self._held[seat] ^= bit
-        elif inferred:
-            self._known[seat] |= bit
-            self._unknown[seat] -= 1
-        if idx == self._face_down and seat == self._caller and not self._shown:
-            self._face_down = -1  # played before the show: nothing is face down any more
-        self._place(seat, idx, bit)
+        self._take(seat, idx)
         self._refresh()
 
-    def _place(self, seat: int, idx: int, bit: int) -> None:
-        """The card goes to the table; the trick ends after the last seat's card."""
+    def _fast_play(self, seat: int, card: int) -> bool:
+        """Play ``card`` at once when the play rules allow it and the table has nothing to do
+        about it; False (nothing done) when it must go through ``apply``.
+
+        In the fast state (see ``_refresh``: no duty after a show, no trick waiting for its
+        winner) a card from the seat's known hand, led or following suit, or discarded where
+        no show can be owed, needs nothing but the rules' yes.
+        """
+        if not self._held[seat] >> card & 1:
+            return False  # from the unknown cards: what it proves is apply's to settle
+        led = self._led
+        if led >= 0 and card >> 3 != led and not self._fast_discard:
+            return False
+        if self._play_rules(seat, card, False) is not None:
+            return False
+        self._take(seat, card)
+        return True
+
+    def _take(self, seat: int, idx: int) -> None:
+        """The card leaves the seat's hand for the table; the trick ends after its last card.
+
+        The first card ends the doubling and the chance of a single hand.
+        """
+        self._single_open = False
+        self._deal_second_four()
+        bit = 1 << idx
+        if self._held[seat] & bit:
+            self._held[seat] ^= bit
+        if idx == self._face_down and seat == self._caller and not self._shown:
+            self._face_down = -1  # played before the show: nothing is face down any more
         self._played |= bit
         self._played_by[seat] += 1
         if self._led < 0:
             self._led = idx >> 3
-        self._trick_seats.append(seat)
+        seats = self._trick_seats
+        seats.append(seat)
         self._trick_cards.append(idx)
-        size = 3 if self._single >= 0 else 4
-        if len(self._trick_cards) >= size:
+        single = self._single
+        if len(seats) >= (3 if single >= 0 else 4):
             self._end_trick()
-        else:
-            if self._shown and self._rules.end_when_decided:
-                self._check_decided()  # a King or Queen of trumps may just have fallen
-            nxt = (seat + self._dir) % 4
-            while nxt in self._trick_seats or (self._single >= 0 and nxt == (self._single + 2) % 4):
-                nxt = (nxt + self._dir) % 4
-            if self._to_play in self._trick_seats:
-                self._to_play = nxt
-            # else: an out-of-turn card; the seat on turn is still to play
+            return
+        if self._shown and idx in _PAIR_CARDS[self._trump + 1]:
+            # Mid-trick only the cards played change what result_fixed reads (every other
+            # change looks again where it is made), and of them only a King or Queen of
+            # trumps can matter.
+            self._check_decided()
+        if self._to_play not in seats:
+            return  # an out-of-turn card: the seat on turn is still to play
+        step = self._dir
+        nxt = (seat + step) & 3
+        skip = (single + 2) & 3 if single >= 0 else -1  # the lone player's partner sits out
+        while nxt in seats or nxt == skip:
+            nxt = (nxt + step) & 3
+        self._to_play = nxt
 
-    def _expect_trump_proof(self, seat: int, idx: int, inferred: bool) -> None:
-        left = self._unknown[seat] - (1 if inferred else 0)
-        if left <= 0:
+    def _expect_trump_proof(self, seat: int, idx: int) -> None:
+        if self._unknown[seat] <= 0:
             return
         trump = self._trump
         name = SEATS[seat]
@@ -2360,7 +2449,7 @@ class DealState:
                 f"{name} played {text} after asking while holding a trump (it "
                 "later played {card}): must play a trump after asking",
             )
-        elif self._rules.must_overtrump_after_show:
+        elif self._o.must_overtrump_after_show:
             win_seat, win_card = self._winning()
             if win_seat >= 0 and TEAM_OF[win_seat] != TEAM_OF[seat] and win_card >> 3 == trump:
                 higher = self._higher_trumps(win_card)
@@ -2497,21 +2586,21 @@ class DealState:
             return
         if self._trick_no >= 8:
             self._hard_end = True
-            if not self._shown and self._single < 0 and self._rules.never_shown == "throw_in":
+            if not self._shown and self._single < 0 and self._o.never_shown == "throw_in":
                 self._throw_in("never_shown")
             return
-        if self._shown and self._rules.end_when_decided:
+        if self._shown and self._o.end_when_decided:
             self._check_decided()
 
     def _check_decided(self) -> None:
         """end_when_decided: after the show, stop once no play or Pair can change the result."""
-        if self._rules.end_when_decided and not self._decided and self.result_fixed():
+        if self._o.end_when_decided and not self._decided and self.result_fixed():
             self._decided = True
 
     def result_fixed(self, *, pairs: bool = True) -> bool:
         """After the show: True when no card still to play (nor a Pair, unless ``pairs`` is
         False) can change the deal's result."""
-        r = self._rules
+        r = self._o
         if not self._shown or self._single >= 0 or self._caller < 0:
             return False
         team = TEAM_OF[self._caller]
@@ -2520,9 +2609,9 @@ class DealState:
         lo = hi = self._target
         if pairs and r.pair != "off" and self._pair_seat < 0 and self._trump != NO_SUIT:
             teams = self._possible_pair_teams()
-            if team in teams and self._call >= r.pair_lowers_from_call:
+            if teams >> team & 1 and self._call >= r.pair_lowers_from_call:
                 lo = max(r.min_bid, self._target - r.pair_points)
-            if 1 - team in teams:
+            if teams >> (1 - team) & 1:
                 hi = min(r.max_bid, self._target + r.pair_points)
         if mine >= hi:
             return True
@@ -2530,19 +2619,20 @@ class DealState:
             return not (r.under_half and mine * 2 < self._call <= (mine + remaining) * 2)
         return False
 
-    def _possible_pair_teams(self) -> set[int]:
+    def _possible_pair_teams(self) -> int:
+        """The teams that may still show the Pair, as bits: 1 NS, 2 EW."""
         if not 0 <= self._trump < 4:
-            return {0, 1}
+            return 3
         k = self._trump * 8 + KING_PLACE
         q = self._trump * 8 + QUEEN_PLACE
         if (self._played >> k | self._played >> q) & 1:
-            return set()
+            return 0
         ok, oq = self._owner(k), self._owner(q)
         if ok >= 0 and oq >= 0:
-            return {TEAM_OF[ok]} if ok == oq else set()
+            return 1 << TEAM_OF[ok] if ok == oq else 0
         if ok >= 0 or oq >= 0:
-            return {TEAM_OF[ok if ok >= 0 else oq]}
-        return {0, 1}
+            return 1 << TEAM_OF[ok if ok >= 0 else oq]
+        return 3
 
     # ------------------------------------------------------------------ end of the log
     def partial_hands(self) -> str | None:
