@@ -324,8 +324,9 @@ def audit_match(
         if strict:
             _raise_first_error(extra, 0)
         state = replay_deal(rules, deal, number, strict=strict)
+        deal_findings = state.findings
         if not strict:
-            gap = missing_action(rules, deal, number, state.findings)
+            gap = missing_action(rules, deal, number, deal_findings)
             if gap is not None:
                 extra.append(gap)
         thrown_in = _close_deal(state, deal, number == last, extra)
@@ -341,7 +342,6 @@ def audit_match(
         extra.extend(_out_of_range(deal, number))
         if strict:
             _raise_first_error(extra, 0)
-        deal_findings = state.findings
         deal_findings.extend(extra)
         if len(deal_findings) > 1:
             deal_findings.sort(key=_order)

@@ -212,6 +212,25 @@ _PAIR_CARDS: Final[tuple[tuple[int, ...], ...]] = (
 _NOT_DEALT: Final = [-1] * 8  # the row of a seat whose cards were not recorded; never changed
 
 
+_NORTH: Final = Seat.N
+_EAST: Final = Seat.E
+_SOUTH: Final = Seat.S
+_WEST: Final = Seat.W
+
+
+def _seat_number(seat: Seat) -> int:
+    """:data:`SEAT_NUM` of ``seat`` by identity: a lookup per action, cheaper than hashing."""
+    if seat is _NORTH:
+        return 0
+    if seat is _EAST:
+        return 1
+    if seat is _SOUTH:
+        return 2
+    if seat is _WEST:
+        return 3
+    return SEAT_NUM[seat]  # an equal value that is not the member itself
+
+
 def _suit_letter(suit: int) -> str:
     return SUITS[suit].value if 0 <= suit < 4 else "?"
 
@@ -546,7 +565,7 @@ class DealState:
     def _load_hands(self, hands: Mapping[Seat, Sequence[Card | None]]) -> None:
         seen = 0
         for seat, cards in hands.items():
-            s = SEAT_NUM[seat]
+            s = _seat_number(seat)
             eight: Sequence[Card] = cards  # type: ignore[assignment]  # None is caught below
             try:  # the usual case, eight cards all recorded, without a loop
                 c0, c1, c2, c3, c4, c5, c6, c7 = eight
@@ -1397,7 +1416,7 @@ class DealState:
 
     def _rule_face_down(self, seat: int, card: int) -> Breach | None:
         """The face-down trump card waits for the show, unless it is the caller's last card."""
-        if self._face_down_mask(seat) >> card & 1:
+        if card == self._face_down and self._face_down_mask(seat):
             return (
                 "TRUMP_CARD_PLAYED_EARLY",
                 f"{SEATS[seat]} played {card_text(card)}, the "
@@ -1554,40 +1573,38 @@ class DealState:
         asker's duty ends); it then returns None.
         """
         breach = self._rule_play_turn(seat, card)
-        if self._stops(breach, record):
+        if breach is not None and self._stops_at(breach, record):
             return breach
         breach = self._rule_held(seat, card)
-        if self._stops(breach, record):
+        if breach is not None and self._stops_at(breach, record):
             return breach
         if record:
             self._after_held(seat, card, breach)
         breach = self._rule_face_down(seat, card)
-        if self._stops(breach, record):
+        if breach is not None and self._stops_at(breach, record):
             return breach
         breach = self._rule_follow(seat, card)
-        if self._stops(breach, record):
+        if breach is not None and self._stops_at(breach, record):
             return breach
         if record:
             self._after_follow(seat, card, breach)
         breach = self._rule_must_ask(seat, card)
-        if self._stops(breach, record):
+        if breach is not None and self._stops_at(breach, record):
             return breach
         if record:
             self._after_must_ask(seat, card)
         breach = self._rule_seventh_turned(seat, card)
-        if self._stops(breach, record):
+        if breach is not None and self._stops_at(breach, record):
             return breach
         breach = self._rule_must_trump(seat, card)
-        if self._stops(breach, record):
+        if breach is not None and self._stops_at(breach, record):
             return breach
         if record:
             self._after_must_trump(seat, card, breach)
         return None
 
-    def _stops(self, breach: Breach | None, record: bool) -> bool:
+    def _stops_at(self, breach: Breach, record: bool) -> bool:
         """True when the walk of the play rules ends at ``breach``; recorded when ``record``."""
-        if breach is None:
-            return False
         if record:
             self._add(*breach)
             return False
@@ -1859,14 +1876,13 @@ class DealState:
         placed at once (``_fast_play``); every other action goes through ``apply``'s handler.
         """
         handlers = _HANDLERS
-        seat_num = SEAT_NUM
         n = self._n_actions
         play_class: type | None = None  # the reader's class of a play, once one is seen
         for action in actions:
             if self._fast and (type(action) is play_class or action.type == "play"):
                 play_class = type(action)
                 card = cast(PlayLike, action).card.index
-                if self._fast_play(seat_num[action.seat], card):
+                if self._fast_play(_seat_number(action.seat), card):
                     n += 1
                     continue
             self._n_actions = n
@@ -1914,7 +1930,7 @@ class DealState:
 
     def _on_speech(self, action: ActionLike) -> None:
         """A bid, a pass or a Ditto: the turn, the bidding limits, then the auction's style."""
-        seat = SEAT_NUM[action.seat]
+        seat = _seat_number(action.seat)
         said = action.type
         if said == "bid":
             kind, value = BID, cast(BidLike, action).value
@@ -2076,7 +2092,7 @@ class DealState:
         self._phase = TRUMP
 
     def _on_redeal(self, action: ActionLike) -> None:
-        seat = SEAT_NUM[action.seat]
+        seat = _seat_number(action.seat)
         if self._ended(seat, "asked for a redeal"):
             return
         breach = self._rule_redeal(seat)
@@ -2091,7 +2107,7 @@ class DealState:
         self._throw_in("redeal")
 
     def _on_trump(self, action: TrumpLike) -> None:
-        seat = SEAT_NUM[action.seat]
+        seat = _seat_number(action.seat)
         if self._ended(seat, "chose the trump"):
             return
         if self._phase == AUCTION:
@@ -2228,13 +2244,13 @@ class DealState:
         return self._thrown_in in _FULL_DEAL_REASONS and self._ladder_open
 
     def _on_double(self, action: ActionLike) -> None:
-        self._ladder(SEAT_NUM[action.seat], 1, "doubled", self._rule_double)
+        self._ladder(_seat_number(action.seat), 1, "doubled", self._rule_double)
 
     def _on_redouble(self, action: ActionLike) -> None:
-        self._ladder(SEAT_NUM[action.seat], 2, "redoubled", self._rule_redouble)
+        self._ladder(_seat_number(action.seat), 2, "redoubled", self._rule_redouble)
 
     def _on_set(self, action: ActionLike) -> None:
-        self._ladder(SEAT_NUM[action.seat], 3, "said set", self._rule_set)
+        self._ladder(_seat_number(action.seat), 3, "said set", self._rule_set)
 
     def _ladder(self, seat: int, level: int, what: str, rule: SeatRule) -> None:
         if not self._ladder_tolerated() and self._ended(seat, what):
@@ -2248,7 +2264,7 @@ class DealState:
             self._deal_second_four()  # nobody can go higher
 
     def _on_single_hand(self, action: ActionLike) -> None:
-        seat = SEAT_NUM[action.seat]
+        seat = _seat_number(action.seat)
         if self._ended(seat, "declared single hand"):
             return
         breach = self._rule_single_hand(seat)
@@ -2261,7 +2277,7 @@ class DealState:
         self._to_play = seat
 
     def _on_show(self, action: ShowLike) -> None:
-        seat = SEAT_NUM[action.seat]
+        seat = _seat_number(action.seat)
         if self._ended(seat, "asked for the trump"):
             return
         if self._phase != PLAY:
@@ -2309,7 +2325,7 @@ class DealState:
         self._seventh_turn = self._seventh_exempt(seat) and self._face_down >= 0
 
     def _on_pair(self, action: ActionLike) -> None:
-        seat = SEAT_NUM[action.seat]
+        seat = _seat_number(action.seat)
         if self._ended(seat, "showed the Pair"):
             return
         breach = self._rule_pair(seat)
@@ -2358,7 +2374,7 @@ class DealState:
             self._pending.append((seat, mask, code, message, self._n_actions))
 
     def _on_play(self, action: PlayLike) -> None:
-        seat = SEAT_NUM[action.seat]
+        seat = _seat_number(action.seat)
         idx = action.card.index
         if self._ended(seat, f"played {action.card.text}"):
             return
@@ -2403,8 +2419,9 @@ class DealState:
 
         The first card ends the doubling and the chance of a single hand.
         """
-        self._single_open = False
-        self._deal_second_four()
+        if self._single_open or self._ladder_open or not self._second_dealt:
+            self._single_open = False
+            self._deal_second_four()
         bit = 1 << idx
         if self._held[seat] & bit:
             self._held[seat] ^= bit
