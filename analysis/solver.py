@@ -110,7 +110,7 @@ def playable(state: DealState) -> DealState:
         raise ValueError(
             f"the position has unknown cards ({', '.join(unknown)}): solving needs every hand"
         )
-    if state.trump < 0 or state.unresolved is not None:
+    if state.trump < 0 or state.winner_pending:
         raise ValueError("the trump suit is not recorded: solving needs it")
     if state.ladder_open:
         state = state.copy()

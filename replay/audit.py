@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final, NamedTuple, overload
+from typing import Any, Final, NamedTuple, cast, overload
 
 from replay._tables import TEAMS
 from replay.deal import (
@@ -34,9 +34,9 @@ from replay.deal import (
 )
 from replay.findings import LARGEST_RECORDED, AuditError, Finding, make_finding
 from replay.match import MatchState
+from replay.records import DealLike, DealResultLike, MatchLike
 from schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
-from schema.fastlog import FastDeal, FastMatchLog, recorded_thrown_in
-from schema.log import Deal, MatchLog
+from schema.fastlog import recorded_thrown_in
 from schema.rules import Rules
 
 
@@ -200,7 +200,7 @@ def _team_text(scores: dict[Team, int]) -> str:
 
 
 def replay_deal(
-    rules: Rules, deal: Deal | FastDeal, number: int = 1, *, strict: bool = False
+    rules: Rules, deal: DealLike, number: int = 1, *, strict: bool = False
 ) -> DealState:
     """Replay one deal's actions from its dealt hands; the state holds the findings.
 
@@ -232,7 +232,7 @@ _LOOK_BACK: Final = 6  # the first error's place and five before: a trick and it
 
 
 def missing_action(
-    rules: Rules, deal: Deal | FastDeal, number: int, findings: Sequence[Finding]
+    rules: Rules, deal: DealLike, number: int, findings: Sequence[Finding]
 ) -> Finding | None:
     """A ``MISSING_ACTION`` finding when one show, pass or card inserted at the deal's first
     error, or at one of the five places before it, makes every action of the deal legal;
@@ -285,14 +285,14 @@ def _raise_first_error(findings: Sequence[Finding], start: int) -> None:
 
 
 def audit_match(
-    match: MatchLog | FastMatchLog, rules: Rules | None = None, *, strict: bool = False
+    match: MatchLike, rules: Rules | None = None, *, strict: bool = False
 ) -> AuditedMatch:
     """Replay and audit a whole match; ``rules`` overrides the log's own rules.
 
     With ``strict``, raise :class:`~replay.findings.AuditError` at the first error finding.
     """
     rules = rules if rules is not None else match.resolved_rules()
-    deals: Sequence[Deal | FastDeal] = match.deals
+    deals: Sequence[DealLike] = match.deals
     first = deals[0].dealer if deals else Seat.N
     table = MatchState(rules, first_dealer=first)
     facts: list[DealFacts] = []
@@ -324,8 +324,9 @@ def audit_match(
         if strict:
             _raise_first_error(extra, 0)
         state = replay_deal(rules, deal, number, strict=strict)
+        deal_findings = state.findings
         if not strict:
-            gap = missing_action(rules, deal, number, state.findings)
+            gap = missing_action(rules, deal, number, deal_findings)
             if gap is not None:
                 extra.append(gap)
         thrown_in = _close_deal(state, deal, number == last, extra)
@@ -341,7 +342,6 @@ def audit_match(
         extra.extend(_out_of_range(deal, number))
         if strict:
             _raise_first_error(extra, 0)
-        deal_findings = state.findings
         deal_findings.extend(extra)
         if len(deal_findings) > 1:
             deal_findings.sort(key=_order)
@@ -366,7 +366,7 @@ def _order(finding: Finding) -> int:
 
 
 def _close_deal(
-    state: DealState, deal: Deal | FastDeal, is_last: bool, extra: list[Finding]
+    state: DealState, deal: DealLike, is_last: bool, extra: list[Finding]
 ) -> str | None:
     """Deal-level findings at the end of the deal's actions; returns the throw-in reason."""
     number = state.number
@@ -382,7 +382,7 @@ def _close_deal(
         )
     if state.is_over:
         return state.thrown_in
-    recorded = recorded_thrown_in(deal.result)[1] if deal.result is not None else None
+    recorded = _recorded_thrown_in(deal.result)[1] if deal.result is not None else None
     plays = state.played or state.single >= 0
     if state.possible_throw_in is not None and not plays:
         reason = state.possible_throw_in
@@ -436,6 +436,12 @@ def _close_deal(
     return None
 
 
+def _recorded_thrown_in(result: DealResultLike) -> tuple[bool, str | None]:
+    """Whether the result says if the deal was thrown in, and the reason it gives."""
+    # Either reader's result: schema.fastlog.recorded_thrown_in tells the two apart.
+    return recorded_thrown_in(cast(Any, result))
+
+
 def _where(state: DealState) -> str:
     if state.phase == 0:
         return "during the auction"
@@ -448,7 +454,7 @@ def _where(state: DealState) -> str:
 
 def _compare_result(
     state: DealState,
-    deal: Deal | FastDeal,
+    deal: DealLike,
     thrown_in: str | None,
     before: dict[Team, int],
     recorded_before: dict[Team, int] | None,
@@ -460,7 +466,7 @@ def _compare_result(
     if result is None:
         return None
     number = state.number
-    given, recorded_text = recorded_thrown_in(result)
+    given, recorded_text = _recorded_thrown_in(result)
     if given:
         recorded = normalize_reason(recorded_text) if recorded_text is not None else None
         if (recorded is None) != (thrown_in is None):
@@ -532,7 +538,7 @@ def _beyond(value: int) -> bool:
 _LIMIT: Final = f"at most {LARGEST_RECORDED:,}"
 
 
-def _out_of_range(deal: Deal | FastDeal, number: int) -> list[Finding]:
+def _out_of_range(deal: DealLike, number: int) -> list[Finding]:
     """A deal's recorded numbers that no real deal holds (:data:`LARGEST_RECORDED`)."""
     out: list[Finding] = []
     limit = _LIMIT
@@ -558,7 +564,7 @@ def _out_of_range(deal: Deal | FastDeal, number: int) -> list[Finding]:
     return out
 
 
-def _match_out_of_range(match: MatchLog | FastMatchLog) -> list[Finding]:
+def _match_out_of_range(match: MatchLike) -> list[Finding]:
     """The match's recorded numbers that no real match holds."""
     out: list[Finding] = []
     limit = _LIMIT
@@ -575,7 +581,7 @@ def _match_out_of_range(match: MatchLog | FastMatchLog) -> list[Finding]:
     return out
 
 
-def _compare_match(match: MatchLog | FastMatchLog, table: MatchState) -> list[Finding]:
+def _compare_match(match: MatchLike, table: MatchState) -> list[Finding]:
     result = match.result
     if result is None:
         return []
@@ -625,7 +631,6 @@ def _facts(
         else None
     )
     called = state.caller >= 0
-    stake = state.rules.single_hand_points if state.single >= 0 else state.stake
     over = state.is_over
     trump = state.trump
     pairs = state.pairs
@@ -645,7 +650,7 @@ def _facts(
             TrickList(state.tricks),  # the state is dropped: nothing else changes the list
             {_NS: state.points[0], _EW: state.points[1]},
             state.target if called else None,
-            stake,
+            state.stake,
             _LADDER[state.doubled],
             tuple([PairFacts(SEATS[s], a, d) for s, a, d in pairs]) if pairs else (),
             SEATS[state.single] if state.single >= 0 else None,
@@ -653,7 +658,7 @@ def _facts(
             outcome.made if thrown_in is None and over else None,
             change,
             score_after,
-            state.hard_end or thrown_in is not None,
+            state.played_out or thrown_in is not None,
             over or thrown_in is not None,
         ),
     )

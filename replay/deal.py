@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple, cast
 
 from replay._tables import (
     CARD_POINTS,
@@ -41,22 +41,8 @@ from replay._tables import (
     mask_points,
 )
 from replay.findings import Finding, make_finding
+from replay.records import ActionLike, BidLike, PlayLike, ShowLike, TrumpLike
 from schema.cards import ALL_CARDS, SEATS, SUITS, Card, Direction, Seat, Suit, Team
-from schema.fastlog import (
-    FastAction,
-    FastBid,
-    FastDitto,
-    FastDouble,
-    FastPair,
-    FastPass,
-    FastPlay,
-    FastRedeal,
-    FastRedouble,
-    FastSet,
-    FastShow,
-    FastSingleHand,
-    FastTrump,
-)
 from schema.log import (
     Action,
     BidAction,
@@ -74,8 +60,8 @@ from schema.log import (
 )
 from schema.rules import Rules
 
-AnyAction = Action | FastAction
-"""An action as the models or the fast decoder (:mod:`schema.fastlog`) read it."""
+AnyAction = ActionLike
+"""An action as either reader reads it (:mod:`replay.records`): the engine reads its ``type``."""
 
 AUCTION: Final = 0
 TRUMP: Final = 1
@@ -226,6 +212,25 @@ _PAIR_CARDS: Final[tuple[tuple[int, ...], ...]] = (
 _NOT_DEALT: Final = [-1] * 8  # the row of a seat whose cards were not recorded; never changed
 
 
+_NORTH: Final = Seat.N
+_EAST: Final = Seat.E
+_SOUTH: Final = Seat.S
+_WEST: Final = Seat.W
+
+
+def _seat_number(seat: Seat) -> int:
+    """:data:`SEAT_NUM` of ``seat`` by identity: a lookup per action, cheaper than hashing."""
+    if seat is _NORTH:
+        return 0
+    if seat is _EAST:
+        return 1
+    if seat is _SOUTH:
+        return 2
+    if seat is _WEST:
+        return 3
+    return SEAT_NUM[seat]  # an equal value that is not the member itself
+
+
 def _suit_letter(suit: int) -> str:
     return SUITS[suit].value if 0 <= suit < 4 else "?"
 
@@ -279,87 +284,171 @@ _SINGLES: Final = tuple(
 _REDEALS: Final = tuple(RedealAction.model_construct(seat=seat, type="redeal") for seat in SEATS)
 
 
+class _Options:
+    """The rule options the engine reads, copied once from a :class:`Rules` value.
+
+    Rules is a pydantic model: each read of one of its fields is a Python attribute lookup.
+    The engine reads these in its hot paths (every bid, trick and check), so a deal reads
+    them from this plain compiled record instead; one record serves every deal played
+    under the same ``Rules`` object (see :func:`_options_of`).
+    """
+
+    __slots__ = (
+        "all_pass",
+        "bidding",
+        "double",
+        "duel_replacement",
+        "end_when_decided",
+        "max_bid",
+        "min_bid",
+        "must_overtrump_after_show",
+        "must_trump_after_show",
+        "never_shown",
+        "no_trump",
+        "opponents_no_trump_throw_in",
+        "pair",
+        "pair_lowers_from_call",
+        "pair_points",
+        "redouble",
+        "reverse",
+        "revoke_loses_deal",
+        "set_",
+        "seventh_card",
+        "seventh_card_no_scoring_trump_throw_in",
+        "show_trump",
+        "single_hand",
+        "single_hand_points",
+        "stake",
+        "total_points",
+        "trump_marker",
+        "under_half",
+        "zero_point_throw_in",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.min_bid: int = rules.min_bid
+        self.max_bid: int = rules.max_bid
+        self.bidding: str = rules.bidding
+        self.duel_replacement: str = rules.duel_replacement
+        self.all_pass: str = rules.all_pass
+        self.zero_point_throw_in: str = rules.zero_point_throw_in
+        self.trump_marker: str = rules.trump_marker
+        self.seventh_card: str = rules.seventh_card
+        self.no_trump: bool = rules.no_trump
+        self.reverse: bool = rules.reverse
+        self.double: bool = rules.double
+        self.redouble: bool = rules.redouble
+        self.set_: bool = rules.set_
+        self.single_hand: bool = rules.single_hand
+        self.single_hand_points: int = rules.single_hand_points
+        self.show_trump: str = rules.show_trump
+        self.must_trump_after_show: bool = rules.must_trump_after_show
+        self.must_overtrump_after_show: bool = rules.must_overtrump_after_show
+        self.pair: str = rules.pair
+        self.pair_points: int = rules.pair_points
+        self.pair_lowers_from_call: int = rules.pair_lowers_from_call
+        no_scoring_throw_in = rules.seventh_card_no_scoring_trump_throw_in
+        self.seventh_card_no_scoring_trump_throw_in: bool = no_scoring_throw_in
+        self.opponents_no_trump_throw_in: bool = rules.opponents_no_trump_throw_in
+        self.never_shown: str = rules.never_shown
+        self.end_when_decided: bool = rules.end_when_decided
+        self.under_half: bool = rules.under_half
+        self.revoke_loses_deal: bool = rules.revoke_loses_deal
+        self.stake: int = rules.stake
+        self.total_points: int = rules.total_points
+
+
+_LAST_OPTIONS: Final[list[tuple[Rules, _Options]]] = []
+
+
+def _options_of(rules: Rules) -> _Options:
+    """The options of ``rules``: the record made for the last deal when the rules are the
+    same object (every deal of a match), else a new one."""
+    last = _LAST_OPTIONS
+    if last and last[0][0] is rules:
+        return last[0][1]
+    options = _Options(rules)
+    last[:] = [(rules, options)]
+    return options
+
+
 STATE_FIELDS: Final = (
     "_after_end_reported",
     "_bonus",
     "_dir",
+    "_o",
     "_partial_reported",
     "_trump_unknown_reported",
     "_viewed_tricks",
-    "asker",
-    "asker_must",
-    "call",
-    "caller",
-    "consec",
-    "dealer",
-    "dealt",
-    "decided",
-    "doubled",
-    "face_down",
-    "face_down_unknown",
-    "fast",
-    "fast_block",
-    "fast_decide",
-    "fast_discard",
-    "fast_size",
-    "fast_skip",
-    "findings",
-    "first_revoke_team",
-    "forced",
-    "hard_end",
-    "held",
-    "hidden_at_deal",
-    "high_pos",
-    "high_value",
-    "junior",
-    "known",
-    "ladder_open",
-    "last_winner",
-    "led",
-    "n_actions",
-    "n_spoken",
-    "number",
-    "p",
-    "pair_seat",
-    "pairs",
-    "passed",
-    "passes",
-    "pending",
-    "phase",
-    "played",
-    "played_by",
-    "points",
-    "points_uncertain",
-    "pos_of",
-    "possible_throw_in",
-    "rules",
-    "score_before",
-    "second_dealt",
-    "senior",
-    "seventh",
-    "seventh_turn",
-    "show_action",
-    "show_trick",
-    "shown",
-    "side_won_after_show",
-    "single",
-    "single_lost",
-    "single_open",
-    "spoken",
-    "target",
-    "thrown_in",
-    "to_play",
-    "to_speak",
-    "trick_cards",
-    "trick_no",
-    "trick_seats",
-    "tricks",
-    "trump",
-    "trump_cands",
-    "trump_done",
-    "trump_mode",
-    "unknown",
-    "unresolved",
+    "_asker",
+    "_asker_must",
+    "_call",
+    "_caller",
+    "_consec",
+    "_dealer",
+    "_dealt",
+    "_decided",
+    "_doubled",
+    "_face_down",
+    "_face_down_unknown",
+    "_fast",
+    "_fast_discard",
+    "_findings",
+    "_first_revoke_team",
+    "_forced",
+    "_hard_end",
+    "_held",
+    "_hidden_at_deal",
+    "_high_pos",
+    "_high_value",
+    "_junior",
+    "_known",
+    "_ladder_open",
+    "_last_winner",
+    "_led",
+    "_n_actions",
+    "_n_spoken",
+    "_number",
+    "_p",
+    "_pair_seat",
+    "_pairs",
+    "_passed",
+    "_passes",
+    "_pending",
+    "_phase",
+    "_played",
+    "_played_by",
+    "_points",
+    "_points_uncertain",
+    "_pos_of",
+    "_possible_throw_in",
+    "_rules",
+    "_second_dealt",
+    "_senior",
+    "_seventh",
+    "_seventh_turn",
+    "_show_action",
+    "_show_trick",
+    "_shown",
+    "_side_won_after_show",
+    "_single",
+    "_single_lost",
+    "_single_open",
+    "_spoken",
+    "_target",
+    "_thrown_in",
+    "_to_play",
+    "_to_speak",
+    "_trick_cards",
+    "_trick_no",
+    "_trick_seats",
+    "_tricks",
+    "_trump",
+    "_trump_cands",
+    "_trump_done",
+    "_trump_mode",
+    "_unknown",
+    "_unresolved",
 )
 """Every attribute of a :class:`DealState`: what :meth:`DealState.copy` copies."""
 
@@ -369,8 +458,7 @@ class DealState:
 
     ``hands`` maps a seat to its eight cards in the order dealt (the first four are the
     bidding hand); a card may be None and a seat may be missing (all unknown). ``number``
-    is the deal's 1-based number in its match, used in findings; ``score`` the match score
-    before the deal (kept for views; no rule depends on it).
+    is the deal's 1-based number in its match, used in findings.
 
     >>> from schema import Rules, Seat
     >>> DealState(Rules.preset("bangladesh"), Seat.N).current_seat  # counter-clockwise: W
@@ -386,103 +474,98 @@ class DealState:
         hands: Mapping[Seat, Sequence[Card | None]] | None = None,
         *,
         number: int = 1,
-        score: Mapping[Team, int] | None = None,
     ) -> None:
-        self.rules = rules
-        self.number = number
-        self.score_before = dict(score) if score is not None else {TEAMS[0]: 0, TEAMS[1]: 0}
-        self.dealer = SEAT_NUM[dealer]
+        self._rules = rules
+        self._number = number
+        self._dealer = SEAT_NUM[dealer]
         self._dir = 1 if rules.direction is _CLOCKWISE else 3
+        self._o = _options_of(rules)
         self._bonus = rules.last_trick_bonus
-        self.p, self.pos_of = _ORDERS[self.dealer * 4 + self._dir]
-        self.findings: list[Finding] = []
-        self.n_actions = 0
+        self._p, self._pos_of = _ORDERS[self._dealer * 4 + self._dir]
+        self._findings: list[Finding] = []
+        self._n_actions = 0
         # cards: known masks still held, unknown counts, card owners, dealt order for views
-        self.held = [0, 0, 0, 0]
-        self.unknown = [8, 8, 8, 8]
-        self.known = [0, 0, 0, 0]  # cards known to have been dealt to each seat
-        self.dealt: list[list[int]] = [_NOT_DEALT] * 4  # rows are replaced, never changed
-        self.played = 0
-        self.played_by = [0, 0, 0, 0]
+        self._held = [0, 0, 0, 0]
+        self._unknown = [8, 8, 8, 8]
+        self._known = [0, 0, 0, 0]  # cards known to have been dealt to each seat
+        self._dealt: list[list[int]] = [_NOT_DEALT] * 4  # rows are replaced, never changed
+        self._played = 0
+        self._played_by = [0, 0, 0, 0]
         # auction
-        self.phase = AUCTION
-        self.to_speak = 0
-        self.high_value = 0
-        self.high_pos = -1
-        self.passes = 0
-        self.passed = 0
-        self.spoken = 0
-        self.consec = 0
-        self.n_spoken = 0
-        self.senior = 0
-        self.junior = 1
-        self.forced = False
-        self.caller = -1
-        self.call = 0
-        self.target = 0
+        self._phase = AUCTION
+        self._to_speak = 0
+        self._high_value = 0
+        self._high_pos = -1
+        self._passes = 0
+        self._passed = 0
+        self._spoken = 0
+        self._consec = 0
+        self._n_spoken = 0
+        self._senior = 0
+        self._junior = 1
+        self._forced = False
+        self._caller = -1
+        self._call = 0
+        self._target = 0
         # trump
-        self.trump_done = False
-        self.trump = UNKNOWN_SUIT
-        self.trump_cands = 0b1111
-        self.trump_mode = MODE_NORMAL
-        self.seventh = False
-        self.face_down = -1
-        self.face_down_unknown = False
-        self.shown = False
-        self.show_trick = -1
-        self.show_action = -1
-        self.asker = -1
-        self.asker_must = False
-        self.seventh_turn = False
+        self._trump_done = False
+        self._trump = UNKNOWN_SUIT
+        self._trump_cands = 0b1111
+        self._trump_mode = MODE_NORMAL
+        self._seventh = False
+        self._face_down = -1
+        self._face_down_unknown = False
+        self._shown = False
+        self._show_trick = -1
+        self._show_action = -1
+        self._asker = -1
+        self._asker_must = False
+        self._seventh_turn = False
         # ladder and single hand
-        self.doubled = 0
-        self.ladder_open = False
-        self.single_open = False
-        self.single = -1
-        self.single_lost = False
-        self.second_dealt = False
+        self._doubled = 0
+        self._ladder_open = False
+        self._single_open = False
+        self._single = -1
+        self._single_lost = False
+        self._second_dealt = False
         # play
-        self.to_play = self.p[0]
-        self.trick_no = 0
-        self.trick_seats: list[int] = []
-        self.trick_cards: list[int] = []
-        self.led = -1
-        self.tricks: list[Trick] = []
-        self.points = [0, 0]
-        self.last_winner = -1
-        self.side_won_after_show = [False, False]
-        self.unresolved: tuple[list[int], list[int], dict[int, int]] | None = None
-        self.points_uncertain = False
-        self.pair_seat = -1
-        self.pairs: list[tuple[int, int, int]] = []  # (seat, action index, target change)
-        self.first_revoke_team = -1
-        self.pending: list[tuple[int, int, str, str, int]] = []
+        self._to_play = self._p[0]
+        self._trick_no = 0
+        self._trick_seats: list[int] = []
+        self._trick_cards: list[int] = []
+        self._led = -1
+        self._tricks: list[Trick] = []
+        self._points = [0, 0]
+        self._last_winner = -1
+        self._side_won_after_show = [False, False]
+        self._unresolved: tuple[list[int], list[int], dict[int, int]] | None = None
+        self._points_uncertain = False
+        self._pair_seat = -1
+        self._pairs: list[tuple[int, int, int]] = []  # (seat, action index, target change)
+        self._first_revoke_team = -1
+        self._pending: list[tuple[int, int, str, str, int]] = []
         # end
-        self.thrown_in: str | None = None
-        self.possible_throw_in: str | None = None
-        self.decided = False
-        self.hard_end = False
+        self._thrown_in: str | None = None
+        self._possible_throw_in: str | None = None
+        self._decided = False
+        self._hard_end = False
         self._after_end_reported = False
         self._partial_reported = False
         self._trump_unknown_reported = False
         self._viewed_tricks: tuple[tuple[PlayedCard, ...], ...] = ()  # for seat_view
         if hands:
             self._load_hands(hands)
-        self.hidden_at_deal = tuple(self.unknown)
+        self._hidden_at_deal = tuple(self._unknown)
         if rules.zero_point_throw_in == "automatic":
             self._zero_point_check()
-        self.fast = False
-        self.fast_discard = False
-        self.fast_block = 0
-        self.fast_size = 4
-        self.fast_skip = -1
-        self.fast_decide = False
+        self._fast = False
+        self._fast_discard = False
 
     # ------------------------------------------------------------------ setup
     def _load_hands(self, hands: Mapping[Seat, Sequence[Card | None]]) -> None:
         seen = 0
         for seat, cards in hands.items():
-            s = SEAT_NUM[seat]
+            s = _seat_number(seat)
             eight: Sequence[Card] = cards  # type: ignore[assignment]  # None is caught below
             try:  # the usual case, eight cards all recorded, without a loop
                 c0, c1, c2, c3, c4, c5, c6, c7 = eight
@@ -493,9 +576,9 @@ class DealState:
                 full = 0
             if full.bit_count() == 8 and not full & seen:  # eight different cards
                 seen |= full
-                self.dealt[s] = [i0, i1, i2, i3, i4, i5, i6, i7]
-                self.held[s] = self.known[s] = full
-                self.unknown[s] = 0
+                self._dealt[s] = [i0, i1, i2, i3, i4, i5, i6, i7]
+                self._held[s] = self._known[s] = full
+                self._unknown[s] = 0
                 continue
             row = [-1 if card is None else card.index for card in cards[:8]]
             mask = 0
@@ -513,10 +596,10 @@ class DealState:
                         row[i] = -1
                         holder = self._owner(idx)
                         where = SEATS[holder] if holder >= 0 else seat
-                        self.findings.append(
+                        self._findings.append(
                             make_finding(
                                 "HANDS_INVALID",
-                                self.number,
+                                self._number,
                                 None,
                                 f"{card_text(idx)} is dealt to both {where} and {seat}",
                             )
@@ -524,24 +607,24 @@ class DealState:
                         continue
                     mask |= 1 << idx
             seen |= mask
-            self.dealt[s] = row if len(row) == 8 else row + [-1] * (8 - len(row))
-            self.held[s] = self.known[s] = mask
-            self.unknown[s] = 8 - mask.bit_count()
+            self._dealt[s] = row if len(row) == 8 else row + [-1] * (8 - len(row))
+            self._held[s] = self._known[s] = mask
+            self._unknown[s] = 8 - mask.bit_count()
         # One seat's unknown cards are exactly the cards nobody else was dealt.
-        if not any(self.unknown):
+        if not any(self._unknown):
             return
-        missing = [s for s in range(4) if self.unknown[s]]
+        missing = [s for s in range(4) if self._unknown[s]]
         if len(missing) == 1:
             s = missing[0]
             rest = [i for i in range(32) if not seen >> i & 1]
-            if len(rest) == self.unknown[s]:
-                row = self.dealt[s] = list(self.dealt[s])
+            if len(rest) == self._unknown[s]:
+                row = self._dealt[s] = list(self._dealt[s])
                 slots = [i for i in range(8) if row[i] < 0]
                 for slot, idx in zip(slots, rest, strict=True):
                     row[slot] = idx
-                    self.held[s] |= 1 << idx
-                self.known[s] = self.held[s]
-                self.unknown[s] = 0
+                    self._held[s] |= 1 << idx
+                self._known[s] = self._held[s]
+                self._unknown[s] = 0
 
     @property
     def owner(self) -> list[int]:
@@ -552,46 +635,278 @@ class DealState:
         """The seat known to have been dealt card ``idx``, or -1."""
         bit = 1 << idx
         for s in range(4):
-            if self.known[s] & bit:
+            if self._known[s] & bit:
                 return s
         return -1
 
     def _zero_point_check(self) -> None:
         for pos in (0, 1):
-            s = self.p[pos]
-            a, b, c, d = self.dealt[s][:4]
+            s = self._p[pos]
+            a, b, c, d = self._dealt[s][:4]
             if a >= 0 and b >= 0 and c >= 0 and d >= 0:  # the first four all recorded
                 if not CARD_POINTS[a] + CARD_POINTS[b] + CARD_POINTS[c] + CARD_POINTS[d]:
                     self._throw_in("zero_point")
                     return
                 continue
             if not any(CARD_POINTS[i] for i in (a, b, c, d) if i >= 0):
-                self.possible_throw_in = "zero_point"  # no point among those recorded
+                self._possible_throw_in = "zero_point"  # no point among those recorded
+
+    # ------------------------------------------------------------------ public facts
+    # Read-only: the state changes only through apply. Numbers as in replay._tables: a seat
+    # 0..3 (N E S W; -1 none), a suit 0..3 (S H D C; -1 unknown, 4 no trump), a card 0..31
+    # (Card.index), a set of cards a 32-bit mask; lists come back as tuples.
+    @property
+    def rules(self) -> Rules:
+        """The rules the deal is played under."""
+        return self._rules
+
+    @property
+    def number(self) -> int:
+        """The deal's 1-based number in its match, as findings give it."""
+        return self._number
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every finding so far, in the order found (a new list)."""
+        return list(self._findings)
+
+    @property
+    def n_actions(self) -> int:
+        """How many actions were applied: the index the next one has in findings."""
+        return self._n_actions
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat number (``dealer_seat`` is the seat)."""
+        return self._dealer
+
+    @property
+    def phase(self) -> int:
+        """0 the auction, 1 the trump choice, 2 the play (``phase_name`` says it in words)."""
+        return self._phase
+
+    @property
+    def caller(self) -> int:
+        """The caller's seat number, -1 before the auction ends."""
+        return self._caller
+
+    @property
+    def call(self) -> int:
+        """The winning bid (0 before the auction ends)."""
+        return self._call
+
+    @property
+    def target(self) -> int:
+        """The points the caller's side needs: the call, moved by any Pair."""
+        return self._target
+
+    @property
+    def doubled(self) -> int:
+        """0, 1, 2, 3: not doubled, doubled, redoubled, set."""
+        return self._doubled
+
+    @property
+    def ladder_open(self) -> bool:
+        """True while a Double, Redouble or Set may still be said."""
+        return self._ladder_open
+
+    @property
+    def second_dealt(self) -> bool:
+        """True once the second four cards are dealt."""
+        return self._second_dealt
+
+    @property
+    def single(self) -> int:
+        """The seat number playing a single hand, or -1."""
+        return self._single
+
+    @property
+    def trump(self) -> int:
+        """The trump suit number: -1 unknown or not chosen, 4 no trump."""
+        return self._trump
+
+    @property
+    def trump_mode(self) -> int:
+        """0 a trump suit, 1 no trump, 2 reverse (``MODE_*``)."""
+        return self._trump_mode
+
+    @property
+    def seventh(self) -> bool:
+        """True when the caller called the seventh card."""
+        return self._seventh
+
+    @property
+    def face_down(self) -> int:
+        """The caller's face-down trump card (a card number) until the show, or -1."""
+        return self._face_down
+
+    @property
+    def seventh_turn(self) -> bool:
+        """True when the caller has turned up the seventh card and owes it to the trick."""
+        return self._seventh_turn
+
+    @property
+    def shown(self) -> bool:
+        """True once the trump is shown."""
+        return self._shown
+
+    @property
+    def asker(self) -> int:
+        """The seat number that asked for (or showed) the trump, or -1."""
+        return self._asker
+
+    @property
+    def asker_must(self) -> bool:
+        """True while the asker still owes a trump to this trick."""
+        return self._asker_must
+
+    @property
+    def show_trick(self) -> int:
+        """The trick of the show, 0-based (-1 before it)."""
+        return self._show_trick
+
+    @property
+    def show_action(self) -> int:
+        """The index of the action that showed the trump (-1 before it)."""
+        return self._show_action
+
+    @property
+    def pair_seat(self) -> int:
+        """The seat number that showed the Pair, or -1."""
+        return self._pair_seat
+
+    @property
+    def pairs(self) -> tuple[tuple[int, int, int], ...]:
+        """Each Pair shown: (seat number, action index, how far it moved the target)."""
+        return tuple(self._pairs)
+
+    @property
+    def held(self) -> tuple[int, int, int, int]:
+        """Per seat number, the mask of the cards it is known to hold still."""
+        h = self._held
+        return (h[0], h[1], h[2], h[3])
+
+    @property
+    def known(self) -> tuple[int, int, int, int]:
+        """Per seat number, the mask of the cards known to have been dealt to it."""
+        k = self._known
+        return (k[0], k[1], k[2], k[3])
+
+    @property
+    def unknown(self) -> tuple[int, int, int, int]:
+        """Per seat number, how many of its cards are not known."""
+        u = self._unknown
+        return (u[0], u[1], u[2], u[3])
+
+    @property
+    def played(self) -> int:
+        """The mask of the cards played."""
+        return self._played
+
+    @property
+    def played_by(self) -> tuple[int, int, int, int]:
+        """Per seat number, how many cards it has played."""
+        p = self._played_by
+        return (p[0], p[1], p[2], p[3])
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The finished tricks: (leader, seats, cards, winner, points), in numbers."""
+        return tuple(self._tricks)
+
+    @property
+    def trick_no(self) -> int:
+        """How many tricks are finished."""
+        return self._trick_no
+
+    @property
+    def trick_seats(self) -> tuple[int, ...]:
+        """The seat numbers that have played to the trick on the table, in order."""
+        return tuple(self._trick_seats)
+
+    @property
+    def trick_cards(self) -> tuple[int, ...]:
+        """The card numbers on the table, in the order played."""
+        return tuple(self._trick_cards)
+
+    @property
+    def led(self) -> int:
+        """The suit number led to the trick on the table, or -1."""
+        return self._led
+
+    @property
+    def to_play(self) -> int:
+        """The seat number to play next (``current_seat`` is None once the deal is over)."""
+        return self._to_play
+
+    @property
+    def winner_pending(self) -> bool:
+        """True while a trick's winner waits on the next lead (trump shown, suit unrecorded)."""
+        return self._unresolved is not None
+
+    @property
+    def points(self) -> tuple[int, int]:
+        """Card points taken so far: NS, EW."""
+        return (self._points[0], self._points[1])
+
+    @property
+    def points_uncertain(self) -> bool:
+        """True when a trick's winner, and so the card points, hang on the unrecorded trump."""
+        return self._points_uncertain
+
+    @property
+    def thrown_in(self) -> str | None:
+        """The throw-in reason (:data:`THROWN_IN_REASONS`), or None."""
+        return self._thrown_in
+
+    @property
+    def possible_throw_in(self) -> str | None:
+        """A throw-in the recorded cards neither show nor rule out, or None."""
+        return self._possible_throw_in
+
+    @property
+    def played_out(self) -> bool:
+        """True once no card is left to play: the last trick, or a single hand lost."""
+        return self._hard_end
+
+    @property
+    def decided(self) -> bool:
+        """True once the rules end the deal early because no play can change the result."""
+        return self._decided
 
     # ------------------------------------------------------------------ public state
     @property
     def current_seat(self) -> Seat | None:
         """The seat whose turn it is (None when the deal is over)."""
-        if self.hard_end or self.decided or self.thrown_in:
+        if self._hard_end or self._decided or self._thrown_in:
             return None
-        if self.phase == AUCTION:
-            return SEATS[self.p[3] if self.forced else self.p[self.to_speak]]
-        if self.phase == TRUMP:
-            return SEATS[self.caller]
-        if self.unresolved is not None:
+        if self._phase == AUCTION:
+            return SEATS[self._p[3] if self._forced else self._p[self._to_speak]]
+        if self._phase == TRUMP:
+            return SEATS[self._caller]
+        if self._unresolved is not None:
             return None
-        return SEATS[self.to_play]
+        return SEATS[self._to_play]
 
     @property
     def is_over(self) -> bool:
         """True once the deal is thrown in, played out, or decided where the rules end it."""
-        return self.hard_end or self.decided or self.thrown_in is not None
+        return self._hard_end or self._decided or self._thrown_in is not None
 
     @property
     def stake(self) -> int:
-        """Game points at stake on the call now: the rules' stake, times 2, 4 or 6 once
-        doubled, redoubled or set (a single hand has its own, ``single_hand_points``)."""
-        return self.rules.stake * (1, 2, 4, 6)[self.doubled]
+        """Game points at stake now: the rules' stake, times 2, 4 or 6 once doubled,
+        redoubled or set; a single hand's own ``single_hand_points``. The one stake formula:
+        the result, the audit's facts and the step views all read it.
+
+        >>> from schema import Rules, Seat
+        >>> DealState(Rules.preset("pagat"), Seat.N).stake
+        1
+        """
+        r = self._o
+        if self._single >= 0:
+            return r.single_hand_points
+        return r.stake * (1, 2, 4, 6)[self._doubled]
 
     @property
     def outcome(self) -> DealOutcome | None:
@@ -602,27 +917,27 @@ class DealState:
 
     def result(self) -> DealOutcome:
         """The result as things stand (a deal stopped early scores nothing)."""
-        points = {TEAMS[0]: self.points[0], TEAMS[1]: self.points[1]}
+        points = {TEAMS[0]: self._points[0], TEAMS[1]: self._points[1]}
         zero = {TEAMS[0]: 0, TEAMS[1]: 0}
-        if self.thrown_in is not None or not self.is_over:
-            return DealOutcome(self.thrown_in, points, None, zero)
+        if self._thrown_in is not None or not self.is_over:
+            return DealOutcome(self._thrown_in, points, None, zero)
         change = dict(zero)
-        if self.single >= 0:
-            team = TEAM_OF[self.single]
-            made = not self.single_lost and self.trick_no == 8
-            change[TEAMS[team]] = self.rules.single_hand_points * (1 if made else -1)
+        if self._single >= 0:
+            team = TEAM_OF[self._single]
+            made = not self._single_lost and self._trick_no == 8
+            change[TEAMS[team]] = self.stake if made else -self.stake
             return DealOutcome(None, points, made, change)
-        team = TEAM_OF[self.caller]
+        team = TEAM_OF[self._caller]
         stake = self.stake
-        if self.rules.revoke_loses_deal and self.first_revoke_team >= 0:
-            made = self.first_revoke_team != team
+        if self._o.revoke_loses_deal and self._first_revoke_team >= 0:
+            made = self._first_revoke_team != team
             change[TEAMS[team]] = stake if made else -stake
             return DealOutcome(None, points, made, change)
-        mine = self.points[team]
-        made = mine >= self.target
+        mine = self._points[team]
+        made = mine >= self._target
         if made:
             change[TEAMS[team]] = stake
-        elif self.rules.under_half and mine * 2 < self.call:
+        elif self._o.under_half and mine * 2 < self._call:
             change[TEAMS[team]] = -2 * stake
         else:
             change[TEAMS[team]] = -stake
@@ -631,39 +946,39 @@ class DealState:
     @property
     def dealer_seat(self) -> Seat:
         """The deal's dealer."""
-        return SEATS[self.dealer]
+        return SEATS[self._dealer]
 
     @property
     def caller_seat(self) -> Seat | None:
         """The caller (the single-hand player once one is declared), or None."""
-        if self.single >= 0:
-            return SEATS[self.single]
-        return SEATS[self.caller] if self.caller >= 0 else None
+        if self._single >= 0:
+            return SEATS[self._single]
+        return SEATS[self._caller] if self._caller >= 0 else None
 
     @property
     def trump_suit(self) -> str | None:
         """The trump suit's letter when known (None when unknown, no trump or not chosen)."""
-        return _suit_letter(self.trump) if 0 <= self.trump < 4 else None
+        return _suit_letter(self._trump) if 0 <= self._trump < 4 else None
 
     @property
     def standing_bid(self) -> tuple[Seat, int] | None:
         """The standing bid: (seat, value), or None."""
-        if self.caller >= 0:
-            return (SEATS[self.caller], self.call)
-        if self.high_pos < 0:
+        if self._caller >= 0:
+            return (SEATS[self._caller], self._call)
+        if self._high_pos < 0:
             return None
-        return (SEATS[self.p[self.high_pos]], self.high_value)
+        return (SEATS[self._p[self._high_pos]], self._high_value)
 
     @property
     def phase_name(self) -> Phase:
         """``"auction"``, ``"trump"`` (the caller chooses) or ``"play"`` (doubling included);
         see ``is_over`` for the end."""
-        return _PHASES[self.phase]
+        return _PHASES[self._phase]
 
     @property
     def order(self) -> tuple[Seat, Seat, Seat, Seat]:
         """The seats in playing order from P1 (after the dealer) to P4 (the dealer)."""
-        p = self.p
+        p = self._p
         return (SEATS[p[0]], SEATS[p[1]], SEATS[p[2]], SEATS[p[3]])
 
     def seat_view(self, seat: Seat | None = None) -> DealView:
@@ -678,22 +993,22 @@ class DealState:
         ('JH 9H AH TH 7S 8C 7D 8D', <Suit.HEARTS: 'H'>, None, ())
         """
         s = SEAT_NUM[seat] if seat is not None else -1
-        caller = self.caller
-        second = self.second_dealt
-        shown = self.shown
+        caller = self._caller
+        second = self._second_dealt
+        shown = self._shown
         # The seventh card names the trump unseen, even by the caller, until the second deal.
-        caller_knows = s == caller >= 0 and (second or not self.seventh)
-        single = self.single
+        caller_knows = s == caller >= 0 and (second or not self._seventh)
+        single = self._single
         trump: Suit | None = None
-        if single < 0 and 0 <= self.trump < 4 and (shown or caller_knows):
-            trump = SUITS[self.trump]
+        if single < 0 and 0 <= self._trump < 4 and (shown or caller_knows):
+            trump = SUITS[self._trump]
         face_down: Card | None = None
-        if caller_knows and not shown and self.face_down >= 0:
-            face_down = ALL_CARDS[self.face_down]
+        if caller_knows and not shown and self._face_down >= 0:
+            face_down = ALL_CARDS[self._face_down]
         hand: tuple[Card, ...] = ()
         if s >= 0:
-            held = self.held[s]
-            row = self.dealt[s]
+            held = self._held[s]
+            row = self._dealt[s]
             listed = [i for i in (row if second else row[:4]) if i >= 0 and held >> i & 1]
             if second:  # cards learnt from plays, beyond those recorded as dealt
                 extra = held
@@ -703,44 +1018,44 @@ class DealState:
                 if extra:
                     listed.extend(i for i in range(32) if extra >> i & 1)
             hand = tuple([ALL_CARDS[i] for i in listed])
-        tricks = self.tricks
+        tricks = self._tricks
         seen = self._viewed_tricks
         if len(seen) != len(tricks):
             seen += tuple([_trick_cards(t[1], t[2]) for t in tricks[len(seen) :]])
             self._viewed_tricks = seen
-        p = self.p
+        p = self._p
         return DealView(
             seat=seat,
-            phase=_PHASES[self.phase],
-            dealer=SEATS[self.dealer],
+            phase=_PHASES[self._phase],
+            dealer=SEATS[self._dealer],
             order=(SEATS[p[0]], SEATS[p[1]], SEATS[p[2]], SEATS[p[3]]),
             to_act=self.current_seat,
             hand=hand,
             second_dealt=second,
             standing=self.standing_bid,
             caller=SEATS[caller] if caller >= 0 else None,
-            call=self.call if caller >= 0 else None,
-            target=self.target if caller >= 0 else None,
-            doubled=self.doubled,
-            doubling_open=self.ladder_open and not self.is_over,
-            seventh=self.seventh,
+            call=self._call if caller >= 0 else None,
+            target=self._target if caller >= 0 else None,
+            doubled=self._doubled,
+            doubling_open=self._ladder_open and not self.is_over,
+            seventh=self._seventh,
             trump=trump,
             face_down=face_down,
             shown=shown,
-            asker=SEATS[self.asker] if shown and self.asker >= 0 else None,
-            pair=SEATS[self.pair_seat] if self.pair_seat >= 0 else None,
+            asker=SEATS[self._asker] if shown and self._asker >= 0 else None,
+            pair=SEATS[self._pair_seat] if self._pair_seat >= 0 else None,
             single=SEATS[single] if single >= 0 else None,
             tricks=seen,
             winners=tuple([SEATS[t[3]] for t in tricks]),
-            trick=_trick_cards(self.trick_seats, self.trick_cards),
-            led=SUITS[self.led] if 0 <= self.led < 4 else None,
-            points=(self.points[0], self.points[1]),
+            trick=_trick_cards(self._trick_seats, self._trick_cards),
+            led=SUITS[self._led] if 0 <= self._led < 4 else None,
+            points=(self._points[0], self._points[1]),
         )
 
     def copy(self) -> DealState:
         """An independent copy (for look-ahead: ``check`` uses one)."""
         # Through __init__ (cheap beside a look-ahead): a compiled class has no bare __new__.
-        other = DealState(self.rules, SEATS[self.dealer], number=self.number)
+        other = DealState(self._rules, SEATS[self._dealer], number=self._number)
         for name in STATE_FIELDS:
             value = getattr(self, name)
             if isinstance(value, list):
@@ -772,47 +1087,49 @@ class DealState:
         """
         s = SEAT_NUM[seat]
         v = SEAT_NUM[viewer] if viewer is not None else s
-        if not self.second_dealt:
-            row = self.dealt[s][:4]
+        if not self._second_dealt:
+            row = self._dealt[s][:4]
             if v != s:
                 return [None] * 4
             return [ALL_CARDS[i] if i >= 0 else None for i in row]
-        count = 8 - self.played_by[s]
+        count = 8 - self._played_by[s]
         if v != s:
             public: list[Card | None] = []
-            if self.pair_seat == s and 0 <= self.trump < 4:
+            if self._pair_seat == s and 0 <= self._trump < 4:
                 for place in (KING_PLACE, QUEEN_PLACE):
-                    idx = self.trump * 8 + place
-                    if not self.played >> idx & 1:
+                    idx = self._trump * 8 + place
+                    if not self._played >> idx & 1:
                         public.append(ALL_CARDS[idx])
             return public + [None] * (count - len(public))
-        held = self.held[s]
-        cards: list[Card | None] = [ALL_CARDS[i] for i in self.dealt[s] if i >= 0 and held >> i & 1]
+        held = self._held[s]
+        cards: list[Card | None] = [
+            ALL_CARDS[i] for i in self._dealt[s] if i >= 0 and held >> i & 1
+        ]
         listed = 0
-        for i in self.dealt[s]:
+        for i in self._dealt[s]:
             if i >= 0:
                 listed |= 1 << i
         extra = held & ~listed
         cards.extend(ALL_CARDS[i] for i in range(32) if extra >> i & 1)
-        cards.extend([None] * self.unknown[s])
+        cards.extend([None] * self._unknown[s])
         return cards
 
     def trump_status(self, viewer: Seat | None = None) -> str:
         """``not chosen``, ``hidden``, ``known to the caller: H``, ``shown: H`` (or no trump)."""
-        if not self.trump_done:
+        if not self._trump_done:
             return "not chosen"
-        if self.single >= 0:
+        if self._single >= 0:
             return "single hand: no trump"
         suit = (
             "no trump"
-            if self.trump == NO_SUIT
-            else (_suit_letter(self.trump) if self.trump >= 0 else "unknown")
+            if self._trump == NO_SUIT
+            else (_suit_letter(self._trump) if self._trump >= 0 else "unknown")
         )
-        if self.shown:
+        if self._shown:
             return f"shown: {suit}"
-        if self.seventh and not self.second_dealt:
+        if self._seventh and not self._second_dealt:
             return "hidden"
-        if viewer is None or SEAT_NUM[viewer] == self.caller:
+        if viewer is None or SEAT_NUM[viewer] == self._caller:
             return f"known to the caller: {suit}"
         return "hidden"
 
@@ -820,44 +1137,44 @@ class DealState:
         """The cards on the table in the current trick, in the order played."""
         return [
             (SEATS[s], ALL_CARDS[c])
-            for s, c in zip(self.trick_seats, self.trick_cards, strict=True)
+            for s, c in zip(self._trick_seats, self._trick_cards, strict=True)
         ]
 
     # ------------------------------------------------------------------ helpers
     def _add(self, code: str, message: str, action: int | None = -2) -> None:
-        where = self.n_actions if action == -2 else action
-        self.findings.append(make_finding(code, self.number, where, message))
+        where = self._n_actions if action == -2 else action
+        self._findings.append(make_finding(code, self._number, where, message))
 
     def _throw_in(self, reason: str) -> None:
-        self.thrown_in = reason
+        self._thrown_in = reason
 
     def _face_down_mask(self, seat: int) -> int:
         """The caller's face-down card while it may not be played (0 otherwise)."""
-        if seat != self.caller or self.face_down < 0 or self.shown:
+        if seat != self._caller or self._face_down < 0 or self._shown:
             return 0
-        if 8 - self.played_by[seat] <= 1:
+        if 8 - self._played_by[seat] <= 1:
             return 0
-        return 1 << self.face_down
+        return 1 << self._face_down
 
     def _unseen_mask(self) -> int:
         """Cards no recorded hand holds and nobody has played."""
-        k = self.known
-        return ~(k[0] | k[1] | k[2] | k[3] | self.played) & 0xFFFFFFFF
+        k = self._known
+        return ~(k[0] | k[1] | k[2] | k[3] | self._played) & 0xFFFFFFFF
 
     def _winning(self) -> tuple[int, int]:
         """(seat, card) winning the current trick so far, trumps counting when shown."""
-        trump = self.trump if self.shown and self.single < 0 else -1
-        reverse = self.trump_mode == MODE_REVERSE and self.shown
+        trump = self._trump if self._shown and self._single < 0 else -1
+        reverse = self._trump_mode == MODE_REVERSE and self._shown
         best = -1
         best_seat = -1
         best_key = -1
-        for s, c in zip(self.trick_seats, self.trick_cards, strict=True):
+        for s, c in zip(self._trick_seats, self._trick_cards, strict=True):
             suit = c >> 3
             place = c & 7
             strength = place if reverse else 7 - place
             if suit == trump:
                 key = 16 + strength
-            elif suit == self.led:
+            elif suit == self._led:
                 key = strength
             else:
                 continue
@@ -867,15 +1184,15 @@ class DealState:
 
     # ------------------------------------------------------------------ rules: auction
     def _rule_auction_turn(self, seat: int, what: str) -> Breach | None:
-        if self.forced:
-            if seat != self.p[3]:
+        if self._forced:
+            if seat != self._p[3]:
                 return (
                     "OUT_OF_TURN",
-                    f"{SEATS[seat]} {what} but the dealer {SEATS[self.p[3]]} "
+                    f"{SEATS[seat]} {what} but the dealer {SEATS[self._p[3]]} "
                     "takes the call after three passes",
                 )
             return None
-        expected = self.p[self.to_speak]
+        expected = self._p[self._to_speak]
         if seat != expected:
             return (
                 "OUT_OF_TURN",
@@ -885,10 +1202,10 @@ class DealState:
 
     def _rule_bid(self, seat: int, kind: int, value: int) -> Breach | None:
         """Bidding limits, the standing bid, Ditto and the dealer's forced call."""
-        r = self.rules
+        r = self._o
         name = SEATS[seat]
-        pos = self.pos_of[seat]
-        if self.forced:
+        pos = self._pos_of[seat]
+        if self._forced:
             if kind == BID and value == r.min_bid:
                 return None
             said = f"bid {value}" if kind == BID else ("passed" if kind == PASS else "said ditto")
@@ -905,13 +1222,13 @@ class DealState:
                     "DITTO_NOT_ALLOWED",
                     f"{name} said ditto but Ditto belongs to duel bidding, not {r.bidding}",
                 )
-            if pos != self.senior:
+            if pos != self._senior:
                 return (
                     "DITTO_NOT_ALLOWED",
                     f"{name} said ditto but only the senior duelist "
-                    f"({SEATS[self.p[self.senior]]}) may equal the standing bid",
+                    f"({SEATS[self._p[self._senior]]}) may equal the standing bid",
                 )
-            if self.high_pos < 0 or self.high_pos == pos:
+            if self._high_pos < 0 or self._high_pos == pos:
                 return (
                     "DITTO_NOT_ALLOWED",
                     f"{name} said ditto with no bid of the other duelist to equal",
@@ -921,14 +1238,14 @@ class DealState:
             return ("BID_TOO_LOW", f"{name} bid {value}: the lowest bid is {r.min_bid}")
         if value > r.max_bid:
             return ("BID_TOO_HIGH", f"{name} bid {value}: the highest bid is {r.max_bid}")
-        if self.high_pos >= 0:
-            equal_ok = duel and pos == self.senior and self.high_pos != pos
-            floor = self.high_value if equal_ok else self.high_value + 1
+        if self._high_pos >= 0:
+            equal_ok = duel and pos == self._senior and self._high_pos != pos
+            floor = self._high_value if equal_ok else self._high_value + 1
             if value < floor:
-                holder = SEATS[self.p[self.high_pos]]
+                holder = SEATS[self._p[self._high_pos]]
                 return (
                     "BID_TOO_LOW",
-                    f"{name} bid {value} after {holder}'s {self.high_value}: "
+                    f"{name} bid {value} after {holder}'s {self._high_value}: "
                     "a bid must be higher than the standing bid",
                 )
         return None
@@ -936,11 +1253,11 @@ class DealState:
     def _rule_redeal(self, seat: int) -> Breach | None:
         """Zero-point redeal on request: any seat with no points in its first four (seed 003 §7)."""
         name = SEATS[seat]
-        if self.rules.zero_point_throw_in != "on_request":
+        if self._o.zero_point_throw_in != "on_request":
             return ("REDEAL_NOT_ALLOWED", f"{name} asked for a redeal but these rules have none")
-        if self.phase != AUCTION:
+        if self._phase != AUCTION:
             return ("REDEAL_NOT_ALLOWED", f"{name} asked for a redeal after the auction")
-        first = [i for i in self.dealt[seat][:4] if i >= 0]
+        first = [i for i in self._dealt[seat][:4] if i >= 0]
         scoring = [i for i in first if CARD_POINTS[i]]
         if scoring:
             return (
@@ -951,10 +1268,10 @@ class DealState:
         return None
 
     # ------------------------------------------------------------------ rules: trump
-    def _rule_trump(self, action: TrumpAction | FastTrump) -> Breach | None:
+    def _rule_trump(self, action: TrumpLike) -> Breach | None:
         """What the caller may choose: a suit, the seventh card, an own card, no trump, reverse."""
-        r = self.rules
-        name = SEATS[self.caller]
+        r = self._o
+        name = SEATS[self._caller]
         if action.seventh:
             if r.seventh_card == "off":
                 return (
@@ -966,7 +1283,7 @@ class DealState:
                     "TRUMP_CHOICE_INVALID",
                     f"{name} called the seventh card with {action.mode}",
                 )
-            seventh = self.dealt[self.caller][6]
+            seventh = self._dealt[self._caller][6]
             if action.suit is not None and seventh >= 0 and (seventh >> 3) != SUIT_NUM[action.suit]:
                 return (
                     "TRUMP_CHOICE_INVALID",
@@ -994,7 +1311,7 @@ class DealState:
                     f" with {card.text} as its card: the face-down card must be of the "
                     "trump suit",
                 )
-            first = self.dealt[self.caller][:4]
+            first = self._dealt[self._caller][:4]
             if card.index not in first:
                 owner = self._owner(card.index)
                 if owner >= 0 or -1 not in first:
@@ -1008,61 +1325,61 @@ class DealState:
     # ------------------------------------------------------------------ rules: ladder
     def _rule_double(self, seat: int) -> Breach | None:
         name = SEATS[seat]
-        if not self.rules.double:
+        if not self._o.double:
             return ("DOUBLE_NOT_ALLOWED", f"{name} doubled but these rules have no Double")
-        if not self.trump_done:
+        if not self._trump_done:
             return ("DOUBLE_NOT_ALLOWED", f"{name} doubled before the trump was chosen")
-        if not self.ladder_open:
+        if not self._ladder_open:
             return ("DOUBLE_NOT_ALLOWED", f"{name} doubled after the second four cards")
-        if TEAM_OF[seat] == TEAM_OF[self.caller]:
+        if TEAM_OF[seat] == TEAM_OF[self._caller]:
             return ("DOUBLE_NOT_ALLOWED", f"{name} doubled but {name} is on the caller's side")
-        if self.doubled:
+        if self._doubled:
             return ("DOUBLE_NOT_ALLOWED", f"{name} doubled but the deal is already doubled")
         return None
 
     def _rule_redouble(self, seat: int) -> Breach | None:
         name = SEATS[seat]
-        if not self.rules.redouble:
+        if not self._o.redouble:
             return ("REDOUBLE_NOT_ALLOWED", f"{name} redoubled but these rules have no Redouble")
-        if not self.trump_done or not self.ladder_open:
+        if not self._trump_done or not self._ladder_open:
             return ("REDOUBLE_NOT_ALLOWED", f"{name} redoubled outside the doubling")
-        if self.doubled != 1:
-            why = "nobody has doubled" if self.doubled == 0 else "the deal is already redoubled"
+        if self._doubled != 1:
+            why = "nobody has doubled" if self._doubled == 0 else "the deal is already redoubled"
             return ("REDOUBLE_NOT_ALLOWED", f"{name} redoubled but {why}")
-        if TEAM_OF[seat] != TEAM_OF[self.caller]:
+        if TEAM_OF[seat] != TEAM_OF[self._caller]:
             return ("REDOUBLE_NOT_ALLOWED", f"{name} redoubled but only the caller's side may")
         return None
 
     def _rule_set(self, seat: int) -> Breach | None:
         name = SEATS[seat]
-        if not self.rules.set_:
+        if not self._o.set_:
             return ("SET_NOT_ALLOWED", f"{name} said set but these rules have no Set")
-        if not self.trump_done or not self.ladder_open:
+        if not self._trump_done or not self._ladder_open:
             return ("SET_NOT_ALLOWED", f"{name} said set outside the doubling")
-        if self.doubled != 2:
+        if self._doubled != 2:
             return ("SET_NOT_ALLOWED", f"{name} said set but the deal is not redoubled")
-        if TEAM_OF[seat] == TEAM_OF[self.caller]:
+        if TEAM_OF[seat] == TEAM_OF[self._caller]:
             return ("SET_NOT_ALLOWED", f"{name} said set but only the doubling side may")
         return None
 
     def _rule_single_hand(self, seat: int) -> Breach | None:
         name = SEATS[seat]
-        if not self.rules.single_hand:
+        if not self._o.single_hand:
             return (
                 "SINGLE_HAND_NOT_ALLOWED",
                 f"{name} declared single hand but these rules have no single hand",
             )
-        if not self.trump_done:
+        if not self._trump_done:
             return (
                 "SINGLE_HAND_NOT_ALLOWED",
                 f"{name} declared single hand before the trump was chosen",
             )
-        if self.single >= 0:
+        if self._single >= 0:
             return (
                 "SINGLE_HAND_NOT_ALLOWED",
-                f"{name} declared single hand but {SEATS[self.single]} already plays alone",
+                f"{name} declared single hand but {SEATS[self._single]} already plays alone",
             )
-        if not self.single_open:
+        if not self._single_open:
             return (
                 "SINGLE_HAND_NOT_ALLOWED",
                 f"{name} declared single hand after the opening lead",
@@ -1071,21 +1388,21 @@ class DealState:
 
     # ------------------------------------------------------------------ rules: play
     def _rule_play_turn(self, seat: int, card: int) -> Breach | None:
-        if seat != self.to_play:
+        if seat != self._to_play:
             return (
                 "OUT_OF_TURN",
                 f"{SEATS[seat]} played {card_text(card)} but it is "
-                f"{SEATS[self.to_play]}'s turn to play",
+                f"{SEATS[self._to_play]}'s turn to play",
             )
         return None
 
     def _rule_held(self, seat: int, card: int) -> Breach | None:
         """A seat plays a card it holds: known in its hand, or possibly among its unknown cards."""
         bit = 1 << card
-        if self.held[seat] & bit:
+        if self._held[seat] & bit:
             return None
         name = SEATS[seat]
-        if self.played & bit:
+        if self._played & bit:
             return (
                 "CARD_ALREADY_PLAYED",
                 f"{name} played {card_text(card)}, which was already played",
@@ -1093,13 +1410,13 @@ class DealState:
         owner = self._owner(card)
         if owner >= 0 and owner != seat:
             return ("CARD_NOT_HELD", f"{name} played {card_text(card)}, which {SEATS[owner]} holds")
-        if self.unknown[seat] == 0 or owner == seat:
+        if self._unknown[seat] == 0 or owner == seat:
             return ("CARD_NOT_HELD", f"{name} played {card_text(card)}, which {name} does not hold")
         return None
 
     def _rule_face_down(self, seat: int, card: int) -> Breach | None:
         """The face-down trump card waits for the show, unless it is the caller's last card."""
-        if self._face_down_mask(seat) >> card & 1:
+        if card == self._face_down and self._face_down_mask(seat):
             return (
                 "TRUMP_CARD_PLAYED_EARLY",
                 f"{SEATS[seat]} played {card_text(card)}, the "
@@ -1107,12 +1424,23 @@ class DealState:
             )
         return None
 
+    def _follow_cards(self, seat: int) -> int:
+        """The cards ``seat`` could follow the suit led with (0: it cannot, or nothing is led).
+
+        The one follow-suit test: the caller's face-down trump card does not count until the
+        show, unless it is the caller's last card.
+        """
+        led = self._led
+        if led < 0:
+            return 0
+        return self._held[seat] & SUIT_MASK[led] & ~self._face_down_mask(seat)
+
     def _rule_follow(self, seat: int, card: int) -> Breach | None:
-        """Follow suit if you can (the face-down card does not count for following)."""
-        led = self.led
+        """Follow suit if you can."""
+        led = self._led
         if led < 0 or card >> 3 == led:
             return None
-        follow = self.held[seat] & SUIT_MASK[led] & ~self._face_down_mask(seat)
+        follow = self._follow_cards(seat)
         if follow:
             low = (follow & -follow).bit_length() - 1
             return (
@@ -1123,26 +1451,26 @@ class DealState:
         return None
 
     def _show_possible(self) -> bool:
-        return self.trump_done and not self.shown and self.single < 0 and self.led >= 0
+        return self._trump_done and not self._shown and self._single < 0 and self._led >= 0
 
     def _rule_must_ask(self, seat: int, card: int) -> Breach | None:
         """Compulsory show: a seat that cannot follow asks before it plays."""
-        if self.rules.show_trump != "compulsory" or not self._show_possible():
+        if card >> 3 == self._led or not self._show_possible():
             return None
-        if card >> 3 == self.led or self._seventh_exempt(seat):
+        if self._o.show_trump != "compulsory" or self._seventh_exempt(seat):
             return None
-        if self.held[seat] & SUIT_MASK[self.led] & ~self._face_down_mask(seat):
+        if self._follow_cards(seat):
             return None  # a revoke, reported as such
         return (
             "SHOW_REQUIRED",
             f"{SEATS[seat]} played {card_text(card)} on a "
-            f"{SUIT_NAME[self.led]} lead without asking for the trump: the first player who "
+            f"{SUIT_NAME[self._led]} lead without asking for the trump: the first player who "
             "cannot follow must ask",
         )
 
     def _seventh_exempt(self, seat: int) -> bool:
         # Pagat's seventh card: the caller who cannot follow chooses to turn it up or not.
-        return self.rules.seventh_card == "pagat" and self.seventh and seat == self.caller
+        return self._o.seventh_card == "pagat" and self._seventh and seat == self._caller
 
     def _follows_first(self, seat: int, card: int) -> bool:
         """True when following suit comes before the duty a show leaves the seat.
@@ -1152,49 +1480,46 @@ class DealState:
         suit as before; so does a leader who showed the trump (also a breach): nothing binds
         the lead. ``card`` of the suit led always follows.
         """
-        led = self.led
+        led = self._led
         if led < 0 or card >> 3 == led:
             return True
-        face_down = 1 << self.face_down if self.face_down >= 0 else 0
-        return bool(self.held[seat] & SUIT_MASK[led] & ~face_down)
+        return bool(self._follow_cards(seat))
 
     def _rule_seventh_turned(self, seat: int, card: int) -> Breach | None:
         """Pagat seventh card: turning it up plays it to the trick."""
         if (
-            self.seventh_turn
-            and seat == self.caller
-            and self.face_down >= 0
-            and card != self.face_down
+            self._seventh_turn
+            and seat == self._caller
+            and self._face_down >= 0
+            and card != self._face_down
             and not self._follows_first(seat, card)
         ):
             return (
                 "SEVENTH_CARD_NOT_PLAYED",
                 f"{SEATS[seat]} played {card_text(card)} after "
                 f"turning up the seventh card: turning it up plays it "
-                f"({card_text(self.face_down)})",
+                f"({card_text(self._face_down)})",
             )
         return None
 
     def _asks_now(self, seat: int) -> bool:
         """True when ``seat`` plays under the asker's obligation in this trick."""
-        if self.asker_must and seat == self.asker:
+        if self._asker_must and seat == self._asker:
             return True
-        if self.rules.show_trump != "automatic" or not self.rules.must_trump_after_show:
+        if not self._show_possible() or self._o.show_trump != "automatic":
             return False
-        if not self._show_possible():
-            return False
-        return not self.held[seat] & SUIT_MASK[self.led] & ~self._face_down_mask(seat)
+        return self._o.must_trump_after_show and not self._follow_cards(seat)
 
     def _rule_must_trump(self, seat: int, card: int) -> Breach | None:
         """After asking: play a trump if able; bhoos: beat an opponent's winning trump if able."""
-        if not self._asks_now(seat) or not 0 <= self.trump < 4:
+        if not self._asks_now(seat) or not 0 <= self._trump < 4:
             return None
         if self._follows_first(seat, card):
             return None
-        trump = self.trump
+        trump = self._trump
         name = SEATS[seat]
         # A face-down trump card that may not be played yet is not a trump one is able to play.
-        playable = self.held[seat] & ~self._face_down_mask(seat)
+        playable = self._held[seat] & ~self._face_down_mask(seat)
         trumps = playable & SUIT_MASK[trump]
         if card >> 3 != trump:
             if trumps:
@@ -1205,7 +1530,7 @@ class DealState:
                     f"holding {card_text(low)}: must play a trump after asking",
                 )
             return None
-        if not self.rules.must_overtrump_after_show:
+        if not self._o.must_overtrump_after_show:
             return None
         win_seat, win_card = self._winning_after_show()
         if win_seat < 0 or TEAM_OF[win_seat] == TEAM_OF[seat] or win_card >> 3 != trump:
@@ -1222,50 +1547,125 @@ class DealState:
         return None
 
     def _winning_after_show(self) -> tuple[int, int]:
-        if self.shown:
+        if self._shown:
             return self._winning()
-        self.shown = True  # the automatic show happens before the asker's card
+        self._shown = True  # the automatic show happens before the asker's card
         try:
             return self._winning()
         finally:
-            self.shown = False
+            self._shown = False
 
     def _higher_trumps(self, card: int) -> int:
         suit, place = card >> 3, card & 7
-        if self.trump_mode == MODE_REVERSE:
+        if self._trump_mode == MODE_REVERSE:
             return ((0xFF >> (place + 1)) << (place + 1)) << (suit * 8)
         return ((1 << place) - 1) << (suit * 8)
 
+    def _play_rules(self, seat: int, card: int, record: bool) -> Breach | None:
+        """The play rules, in their one order: turn, holding, the face-down card, following
+        suit, the compulsory show, the turned-up seventh card, trumping after asking.
+
+        ``legal_actions`` and the auditor's fast path walk them with ``record`` False: the
+        first breach, or None when the card may be played. ``apply`` walks them with
+        ``record`` True: every breach is recorded, and after each rule the table does what
+        its verdict asks (a card from the unknown ones is now known to have been held, a
+        revoke is remembered, a proof is awaited, the trump is shown automatically, the
+        asker's duty ends); it then returns None.
+        """
+        breach = self._rule_play_turn(seat, card)
+        if breach is not None and self._stops_at(breach, record):
+            return breach
+        breach = self._rule_held(seat, card)
+        if breach is not None and self._stops_at(breach, record):
+            return breach
+        if record:
+            self._after_held(seat, card, breach)
+        breach = self._rule_face_down(seat, card)
+        if breach is not None and self._stops_at(breach, record):
+            return breach
+        breach = self._rule_follow(seat, card)
+        if breach is not None and self._stops_at(breach, record):
+            return breach
+        if record:
+            self._after_follow(seat, card, breach)
+        breach = self._rule_must_ask(seat, card)
+        if breach is not None and self._stops_at(breach, record):
+            return breach
+        if record:
+            self._after_must_ask(seat, card)
+        breach = self._rule_seventh_turned(seat, card)
+        if breach is not None and self._stops_at(breach, record):
+            return breach
+        breach = self._rule_must_trump(seat, card)
+        if breach is not None and self._stops_at(breach, record):
+            return breach
+        if record:
+            self._after_must_trump(seat, card, breach)
+        return None
+
+    def _stops_at(self, breach: Breach, record: bool) -> bool:
+        """True when the walk of the play rules ends at ``breach``; recorded when ``record``."""
+        if record:
+            self._add(*breach)
+            return False
+        return True
+
+    def _after_held(self, seat: int, card: int, breach: Breach | None) -> None:
+        bit = 1 << card
+        if breach is None and not self._held[seat] & bit:  # one of the seat's unknown cards
+            if self._pending:
+                self._prove(seat, bit, card_text(card))
+            self._infer(seat, card)
+
+    def _after_follow(self, seat: int, card: int, breach: Breach | None) -> None:
+        led = self._led
+        if breach is not None:
+            self._revoked(seat)
+        elif led >= 0 and card >> 3 != led and self._unknown[seat] > 0:
+            name, text, suit = SEATS[seat], card_text(card), SUIT_NAME[led]
+            self._expect_proof(
+                seat,
+                SUIT_MASK[led],
+                "REVOKE",
+                f"{name} played {text} on a {suit} lead while holding {suit} "
+                f"(it later played {{card}}): must follow {suit}",
+            )
+
+    def _after_must_ask(self, seat: int, card: int) -> None:
+        led = self._led
+        off_suit = led >= 0 and card >> 3 != led
+        if off_suit and self._o.show_trump == "automatic" and self._show_possible():
+            self._reveal(seat, None)
+            self._check_decided()
+
+    def _after_must_trump(self, seat: int, card: int, breach: Breach | None) -> None:
+        if self._asker_must and seat == self._asker:
+            if breach is None and 0 <= self._trump < 4 and not self._follows_first(seat, card):
+                self._expect_trump_proof(seat, card)
+            self._asker_must = False
+
     def _play_breach(self, seat: int, card: int) -> Breach | None:
-        """The first rule a play breaks (turn, holding, face-down card, follow, show, trump)."""
-        return (
-            self._rule_play_turn(seat, card)
-            or self._rule_held(seat, card)
-            or self._rule_face_down(seat, card)
-            or self._rule_follow(seat, card)
-            or self._rule_must_ask(seat, card)
-            or self._rule_seventh_turned(seat, card)
-            or self._rule_must_trump(seat, card)
-        )
+        """The first play rule ``card`` breaks, or None."""
+        return self._play_rules(seat, card, False)
 
     def _rule_show(self, seat: int) -> Breach | None:
         """Asking for the trump: not the leader, only once, only by a seat that cannot follow."""
         name = SEATS[seat]
-        if self.single >= 0:
+        if self._single >= 0:
             return ("SHOW_NOT_ALLOWED", f"{name} asked for the trump in a single hand")
-        if self.shown:
+        if self._shown:
             return ("SHOW_NOT_ALLOWED", f"{name} asked for the trump but it is already shown")
-        if seat != self.to_play:
+        if seat != self._to_play:
             return (
                 "OUT_OF_TURN",
-                f"{name} asked for the trump but it is {SEATS[self.to_play]}'s turn to play",
+                f"{name} asked for the trump but it is {SEATS[self._to_play]}'s turn to play",
             )
-        if self.led < 0:
+        if self._led < 0:
             return (
                 "SHOW_NOT_ALLOWED",
                 f"{name} asked for the trump while leading: the leader never shows the trump",
             )
-        follow = self.held[seat] & SUIT_MASK[self.led] & ~self._face_down_mask(seat)
+        follow = self._follow_cards(seat)
         if follow:
             low = (follow & -follow).bit_length() - 1
             return (
@@ -1278,8 +1678,8 @@ class DealState:
     def _pair_owner_breach(self, seat: int) -> Breach | None:
         name = SEATS[seat]
         for place in (KING_PLACE, QUEEN_PLACE):
-            idx = self.trump * 8 + place
-            if self.played >> idx & 1:
+            idx = self._trump * 8 + place
+            if self._played >> idx & 1:
                 return (
                     "PAIR_NOT_HELD",
                     f"{name} showed the Pair but {card_text(idx)} was already played",
@@ -1290,56 +1690,56 @@ class DealState:
                     "PAIR_NOT_HELD",
                     f"{name} showed the Pair but {SEATS[owner]} holds {card_text(idx)}",
                 )
-            if owner < 0 and self.unknown[seat] == 0:
+            if owner < 0 and self._unknown[seat] == 0:
                 return ("PAIR_NOT_HELD", f"{name} showed the Pair without {card_text(idx)}")
         return None
 
     def _rule_pair(self, seat: int) -> Breach | None:
         """The Pair: K and Q of trumps still held, after the show, at the rules' moment."""
-        r = self.rules
+        r = self._o
         name = SEATS[seat]
         if r.pair == "off":
             return ("PAIR_NOT_ALLOWED", f"{name} showed the Pair but these rules have no Pair")
-        if self.phase != PLAY or self.single >= 0 or self.trump == NO_SUIT:
+        if self._phase != PLAY or self._single >= 0 or self._trump == NO_SUIT:
             return ("PAIR_NOT_ALLOWED", f"{name} showed the Pair with no trump suit in play")
-        if self.pair_seat >= 0:
+        if self._pair_seat >= 0:
             return (
                 "PAIR_NOT_ALLOWED",
-                f"{name} showed the Pair but {SEATS[self.pair_seat]} already showed it",
+                f"{name} showed the Pair but {SEATS[self._pair_seat]} already showed it",
             )
-        if not self.shown:
+        if not self._shown:
             return ("PAIR_NOT_ALLOWED", f"{name} showed the Pair but the trump has not been shown")
         team = TEAM_OF[seat]
         if r.pair == "holder_turn":
-            if seat != self.to_play or self.unresolved is not None:
+            if seat != self._to_play or self._unresolved is not None:
                 return (
                     "PAIR_NOT_ALLOWED",
                     f"{name} showed the Pair out of turn: the Pair is shown on the holder's turn",
                 )
-            if self.trick_no <= self.show_trick:
+            if self._trick_no <= self._show_trick:
                 return (
                     "PAIR_NOT_ALLOWED",
                     f"{name} showed the Pair in the trick of the show: "
                     "it may be shown from the next trick",
                 )
         elif r.pair == "after_side_wins":
-            if not self.side_won_after_show[team]:
+            if not self._side_won_after_show[team]:
                 return (
                     "PAIR_NOT_ALLOWED",
                     f"{name} showed the Pair before its side won a trick after the show",
                 )
         elif (
-            self.trick_cards
-            or self.last_winner < 0
-            or TEAM_OF[self.last_winner] != team
-            or self.show_trick > self.trick_no - 1
+            self._trick_cards
+            or self._last_winner < 0
+            or TEAM_OF[self._last_winner] != team
+            or self._show_trick > self._trick_no - 1
         ):
             return (
                 "PAIR_NOT_ALLOWED",
                 f"{name} showed the Pair but not immediately after its "
                 "side won a trick after the show",
             )
-        if 0 <= self.trump < 4:
+        if 0 <= self._trump < 4:
             return self._pair_owner_breach(seat)
         return None
 
@@ -1358,9 +1758,9 @@ class DealState:
         if self.is_over:
             return []
         acts: list[Action] = []
-        if self.phase == AUCTION:
+        if self._phase == AUCTION:
             self._legal_auction(acts)
-        elif self.phase == TRUMP:
+        elif self._phase == TRUMP:
             self._legal_trump(acts)
         else:
             self._legal_play(acts)
@@ -1369,28 +1769,28 @@ class DealState:
         return acts
 
     def _legal_auction(self, acts: list[Action]) -> None:
-        r = self.rules
-        s = self.p[3] if self.forced else self.p[self.to_speak]
+        r = self._o
+        s = self._p[3] if self._forced else self._p[self._to_speak]
         if r.zero_point_throw_in == "on_request" and self._rule_redeal(s) is None:
             acts.append(_REDEALS[s])
-        if self.forced:
+        if self._forced:
             acts.append(_BIDS[s][r.min_bid])
             return
         acts.append(_PASSES[s])
         if r.bidding == "duel" and self._rule_bid(s, DITTO, 0) is None:
             acts.append(_DITTOS[s])
-            start = self.high_value + 1
+            start = self._high_value + 1
         else:
-            start = self.high_value + 1 if self.high_pos >= 0 else r.min_bid
+            start = self._high_value + 1 if self._high_pos >= 0 else r.min_bid
         for v in range(max(start, r.min_bid), r.max_bid + 1):
             acts.append(_BIDS[s][v])
 
     def _legal_trump(self, acts: list[Action]) -> None:
-        r = self.rules
-        seat = SEATS[self.caller]
+        r = self._o
+        seat = SEATS[self._caller]
         if r.trump_marker == "own_card":
-            first = [i for i in self.dealt[self.caller][:4] if i >= 0]
-            if first and -1 not in self.dealt[self.caller][:4]:
+            first = [i for i in self._dealt[self._caller][:4] if i >= 0]
+            if first and -1 not in self._dealt[self._caller][:4]:
                 for i in first:
                     card = ALL_CARDS[i]
                     acts.append(
@@ -1412,7 +1812,7 @@ class DealState:
             acts.append(TrumpAction.model_construct(seat=seat, mode="reverse", type="trump"))
 
     def _legal_play(self, acts: list[Action]) -> None:
-        if self.ladder_open:
+        if self._ladder_open:
             for s in range(4):
                 if self._rule_double(s) is None:
                     acts.append(_DOUBLES[s])
@@ -1420,21 +1820,21 @@ class DealState:
                     acts.append(_REDOUBLES[s])
                 if self._rule_set(s) is None:
                     acts.append(_SETS[s])
-        if self.single_open and self.rules.single_hand:
+        if self._single_open and self._o.single_hand:
             for pos in range(4):
-                s = self.p[pos]
+                s = self._p[pos]
                 if self._rule_single_hand(s) is None:
                     acts.append(_SINGLES[s])
-        if self.unresolved is not None:
+        if self._unresolved is not None:
             return
-        if self.rules.pair != "off" and self.shown and self.pair_seat < 0:
+        if self._o.pair != "off" and self._shown and self._pair_seat < 0:
             for s in range(4):
                 if self._rule_pair(s) is None and self._pair_fully_known(s):
                     acts.append(_PAIRS[s])
-        seat = self.to_play
-        if self.rules.show_trump != "automatic" and self._rule_show(seat) is None:
+        seat = self._to_play
+        if self._o.show_trump != "automatic" and self._rule_show(seat) is None:
             acts.append(_SHOWS[seat])
-        hand = self.held[seat]
+        hand = self._held[seat]
         while hand:
             low = hand & -hand
             idx = low.bit_length() - 1
@@ -1443,11 +1843,11 @@ class DealState:
                 acts.append(_PLAYS[seat][idx])
 
     def _pair_fully_known(self, seat: int) -> bool:
-        if not 0 <= self.trump < 4:
+        if not 0 <= self._trump < 4:
             return False
-        k = self.trump * 8 + KING_PLACE
-        q = self.trump * 8 + QUEEN_PLACE
-        return bool(self.held[seat] >> k & 1 and self.held[seat] >> q & 1)
+        k = self._trump * 8 + KING_PLACE
+        q = self._trump * 8 + QUEEN_PLACE
+        return bool(self._held[seat] >> k & 1 and self._held[seat] >> q & 1)
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: AnyAction) -> list[Finding]:
@@ -1461,153 +1861,110 @@ class DealState:
         >>> deal.is_over, deal.outcome.thrown_in
         (True, 'all_pass')
         """
-        start = len(self.findings)
-        handler = _HANDLERS.get(type(action))
+        start = len(self._findings)
+        handler = _HANDLERS.get(action.type)
         if handler is not None:
             handler(self, action)
-        self.n_actions += 1
-        return self.findings[start:]
+        self._n_actions += 1
+        return self._findings[start:]
 
     def run(self, actions: Sequence[AnyAction]) -> None:
         """Apply actions in order, as :meth:`apply` would, without returning findings.
 
-        The auditor's loop: a card led, following suit, or discarded from a known hand by
-        the seat on turn with nothing owed (no trump to show or play, no face-down card)
-        breaks no rule, so it is placed at once; every other action goes through the rules.
+        The auditor's loop: while nothing is owed (no trump to show or play, no trick
+        waiting for its winner), a card from a known hand that the play rules allow is
+        placed at once (``_fast_play``); every other action goes through ``apply``'s handler.
         """
         handlers = _HANDLERS
-        held_of = self.held
-        played_by = self.played_by
-        seat_num = SEAT_NUM
-        suit_mask = SUIT_MASK
-        step = self._dir
-        n = self.n_actions
+        n = self._n_actions
+        play_class: type | None = None  # the reader's class of a play, once one is seen
         for action in actions:
-            # Types compared, not isinstance: pydantic's models check instances in Python.
-            if self.fast and (type(action) is FastPlay or type(action) is PlayAction):
-                seat = seat_num[action.seat]
-                idx = action.card.index
-                bit = 1 << idx
-                held = held_of[seat]
-                block = self.fast_block
-                if held & bit and seat == self.to_play and not bit & block:
-                    led = self.led
-                    if (
-                        led < 0
-                        or idx >> 3 == led
-                        or (self.fast_discard and not held & ~block & suit_mask[led])
-                    ):
-                        if self.single_open:  # the first card: no more doubling or single hand
-                            self.ladder_open = self.single_open = False
-                            self.second_dealt = True
-                        held_of[seat] = held ^ bit
-                        self.played |= bit
-                        played_by[seat] += 1
-                        seats = self.trick_seats
-                        seats.append(seat)
-                        self.trick_cards.append(idx)
-                        if len(seats) == self.fast_size:
-                            self._end_trick()
-                        else:
-                            if led < 0:
-                                self.led = idx >> 3
-                            if self.fast_decide and idx in _PAIR_CARDS[self.trump + 1]:
-                                # Mid-trick, the fast path changes nothing result_fixed reads
-                                # (every other change was checked where it was made) but the
-                                # cards played: only a King or Queen of trumps can matter.
-                                self._check_decided()
-                            nxt = (seat + step) & 3
-                            skip = self.fast_skip
-                            while nxt in seats or nxt == skip:
-                                nxt = (nxt + step) & 3
-                            self.to_play = nxt
-                        n += 1
-                        continue
-            self.n_actions = n
-            handler = handlers.get(action.__class__)
+            if self._fast and (type(action) is play_class or action.type == "play"):
+                play_class = type(action)
+                card = cast(PlayLike, action).card.index
+                if self._fast_play(_seat_number(action.seat), card):
+                    n += 1
+                    continue
+            self._n_actions = n
+            handler = handlers.get(action.type)
             if handler is not None:
                 handler(self, action)
             n += 1
-        self.n_actions = n
+        self._n_actions = n
 
     def _ended(self, seat: int, what: str) -> bool:
         """True (after one finding) when the deal is over and this action cannot be taken."""
-        if self.thrown_in is None and not self.hard_end:
+        if self._thrown_in is None and not self._hard_end:
             return False
         if not self._after_end_reported:
             self._after_end_reported = True
-            why = f"thrown in ({self.thrown_in})" if self.thrown_in else "over"
+            why = f"thrown in ({self._thrown_in})" if self._thrown_in else "over"
             self._add("ACTION_AFTER_DEAL_END", f"{SEATS[seat]} {what} after the deal was {why}")
         return True
 
     def _out_of_phase(self, seat: int, what: str) -> None:
-        if self.phase == AUCTION:
+        if self._phase == AUCTION:
             why = "the auction is not over"
-        elif self.phase == TRUMP:
+        elif self._phase == TRUMP:
             why = "the trump has not been chosen"
         else:
             why = "the auction is over"
         self._add("ACTION_OUT_OF_PHASE", f"{SEATS[seat]} {what} but {why}")
 
     def _refresh(self) -> None:
-        """Recompute when a play may take the fast path in ``_on_play``."""
-        if self.phase != PLAY:
-            self.fast = False
+        """Recompute when a play may take the fast path (``_fast_play``)."""
+        if self._phase != PLAY:
+            self._fast = False
             return
-        self.fast = (
-            self.phase == PLAY
-            and self.unresolved is None
-            and self.thrown_in is None
-            and not self.hard_end
-            and not self.seventh_turn
-            and not self.asker_must
+        self._fast = (
+            self._phase == PLAY
+            and self._unresolved is None
+            and self._thrown_in is None
+            and not self._hard_end
+            and not self._seventh_turn
+            and not self._asker_must
         )
-        self.fast_discard = not any(self.unknown) and (
-            self.shown or self.single >= 0 or self.rules.show_trump == "optional"
+        self._fast_discard = not any(self._unknown) and (
+            self._shown or self._single >= 0 or self._o.show_trump == "optional"
         )
-        # The caller's face-down card: not for the fast path, nor for following, until shown.
-        self.fast_block = 1 << self.face_down if self.face_down >= 0 and not self.shown else 0
-        single = self.single
-        self.fast_size = 4 if single < 0 else 3
-        self.fast_skip = (single + 2) & 3 if single >= 0 else -1  # the lone player's partner
-        self.fast_decide = self.shown and self.rules.end_when_decided
 
-    def _on_speech(
-        self, action: BidAction | PassAction | DittoAction | FastBid | FastPass | FastDitto
-    ) -> None:
+    def _on_speech(self, action: ActionLike) -> None:
         """A bid, a pass or a Ditto: the turn, the bidding limits, then the auction's style."""
-        seat = SEAT_NUM[action.seat]
-        if type(action) is FastBid or type(action) is BidAction:
-            kind, value = BID, action.value
-        elif action.type == "pass":
+        seat = _seat_number(action.seat)
+        said = action.type
+        if said == "bid":
+            kind, value = BID, cast(BidLike, action).value
+        elif said == "pass":
             kind, value = PASS, 0
         else:
             kind, value = DITTO, 0
-        if (self.thrown_in is not None or self.hard_end) and self._ended(seat, _said(kind, value)):
+        if (self._thrown_in is not None or self._hard_end) and self._ended(
+            seat, _said(kind, value)
+        ):
             return
-        if self.phase != AUCTION:
+        if self._phase != AUCTION:
             self._out_of_phase(seat, _said(kind, value))
             return
-        pos = self.pos_of[seat]
-        r = self.rules
+        pos = self._pos_of[seat]
+        r = self._o
         turn = None
-        if self.forced or seat != self.p[self.to_speak]:
+        if self._forced or seat != self._p[self._to_speak]:
             turn = self._rule_auction_turn(seat, _said(kind, value))
         if turn is not None:
             self._add(*turn)
-            if self.forced or not self._may_speak(pos):
+            if self._forced or not self._may_speak(pos):
                 return
-            self.to_speak = pos
-        breach = self._rule_bid(seat, kind, value) if kind != PASS or self.forced else None
+            self._to_speak = pos
+        breach = self._rule_bid(seat, kind, value) if kind != PASS or self._forced else None
         if breach is not None:
             self._add(*breach)
-        if self.forced:
+        if self._forced:
             self._end_auction(3, value if kind == BID and value >= r.min_bid else r.min_bid)
             return
         if kind == DITTO:
-            if breach is not None and (self.high_pos < 0 or r.bidding != "duel"):
+            if breach is not None and (self._high_pos < 0 or r.bidding != "duel"):
                 return
-            kind, value = BID, self.high_value
+            kind, value = BID, self._high_value
         if r.bidding == "duel":
             self._duel(pos, kind, value)
         elif r.bidding == "rotation":
@@ -1618,77 +1975,77 @@ class DealState:
             self._single_round(pos, kind, value)
 
     def _may_speak(self, pos: int) -> bool:
-        style = self.rules.bidding
+        style = self._o.bidding
         if style == "duel":
-            return pos in (self.senior, self.junior) and not self.passed >> pos & 1
+            return pos in (self._senior, self._junior) and not self._passed >> pos & 1
         if style == "rotation":
-            return not self.passed >> pos & 1
+            return not self._passed >> pos & 1
         if style == "single_round":
-            return not self.spoken >> pos & 1
+            return not self._spoken >> pos & 1
         return True
 
     def _bid_to(self, pos: int, value: int) -> None:
-        self.high_value, self.high_pos = value, pos
+        self._high_value, self._high_pos = value, pos
 
     def _rotation(self, pos: int, kind: int, value: int) -> None:
         if kind == BID:
             self._bid_to(pos, value)
-            if value >= self.rules.max_bid:
+            if value >= self._o.max_bid:
                 self._end_auction(pos, value)
                 return
         else:
-            self.passed |= 1 << pos
-            self.passes += 1
-        if self.passes >= 3:
+            self._passed |= 1 << pos
+            self._passes += 1
+        if self._passes >= 3:
             self._auction_over()
             return
         nxt = (pos + 1) % 4
-        while self.passed >> nxt & 1:
+        while self._passed >> nxt & 1:
             nxt = (nxt + 1) % 4
-        self.to_speak = nxt
+        self._to_speak = nxt
 
     def _open(self, pos: int, kind: int, value: int) -> None:
         if kind == BID:
             self._bid_to(pos, value)
-            self.consec = 0
-            if value >= self.rules.max_bid:
+            self._consec = 0
+            if value >= self._o.max_bid:
                 self._end_auction(pos, value)
                 return
         else:
-            self.consec += 1
-            if self.consec >= 3:
+            self._consec += 1
+            if self._consec >= 3:
                 self._auction_over()
                 return
-        self.to_speak = (pos + 1) % 4
+        self._to_speak = (pos + 1) % 4
 
     def _single_round(self, pos: int, kind: int, value: int) -> None:
-        self.spoken |= 1 << pos
-        self.n_spoken += 1
+        self._spoken |= 1 << pos
+        self._n_spoken += 1
         if kind == BID:
             self._bid_to(pos, value)
-        if (self.high_pos < 0 and self.n_spoken >= 3) or self.n_spoken >= 4:
+        if (self._high_pos < 0 and self._n_spoken >= 3) or self._n_spoken >= 4:
             self._auction_over()
             return
         nxt = (pos + 1) % 4
-        while self.spoken >> nxt & 1 and nxt != pos:
+        while self._spoken >> nxt & 1 and nxt != pos:
             nxt = (nxt + 1) % 4
-        self.to_speak = nxt
+        self._to_speak = nxt
 
     def _duel(self, pos: int, kind: int, value: int) -> None:
-        self.spoken |= 1 << pos
+        self._spoken |= 1 << pos
         if kind == BID:
             self._bid_to(pos, value)
-            self.to_speak = self.junior if pos == self.senior else self.senior
+            self._to_speak = self._junior if pos == self._senior else self._senior
             return
-        self.passed |= 1 << pos
-        self.passes += 1
-        if self.passes >= 3:
+        self._passed |= 1 << pos
+        self._passes += 1
+        if self._passes >= 3:
             self._auction_over()
             return
-        taken = self.spoken | self.passed | (1 << self.senior) | (1 << self.junior)
+        taken = self._spoken | self._passed | (1 << self._senior) | (1 << self._junior)
         partner = (pos + 2) % 4
         newcomer = -1
-        if self.rules.duel_replacement == "partner" and not taken >> partner & 1:
+        if self._o.duel_replacement == "partner" and not taken >> partner & 1:
             newcomer = partner
         else:
             for k in range(1, 4):
@@ -1697,116 +2054,114 @@ class DealState:
                     newcomer = cand
                     break
         if newcomer < 0:  # only after out-of-turn speech: let the other duelist go on
-            self.to_speak = self.junior if pos == self.senior else self.senior
+            self._to_speak = self._junior if pos == self._senior else self._senior
             return
-        if self.rules.duel_replacement == "partner":
-            if pos == self.senior:
-                self.senior = newcomer
+        if self._o.duel_replacement == "partner":
+            if pos == self._senior:
+                self._senior = newcomer
             else:
-                self.junior = newcomer
-        elif pos == self.senior:
-            self.senior, self.junior = self.junior, newcomer
+                self._junior = newcomer
+        elif pos == self._senior:
+            self._senior, self._junior = self._junior, newcomer
         else:
-            self.junior = newcomer
-        if self.high_pos >= 0:
-            self.to_speak = newcomer
+            self._junior = newcomer
+        if self._high_pos >= 0:
+            self._to_speak = newcomer
             return
         # Nothing to answer yet: the duelist earliest in the order of speech opens.
         for cand in range(4):
-            if cand in (self.senior, self.junior) and not self.spoken >> cand & 1:
-                self.to_speak = cand
+            if cand in (self._senior, self._junior) and not self._spoken >> cand & 1:
+                self._to_speak = cand
                 return
-        self.to_speak = newcomer
+        self._to_speak = newcomer
 
     def _auction_over(self) -> None:
-        if self.high_pos >= 0:
-            self._end_auction(self.high_pos, self.high_value)
-        elif self.rules.all_pass == "throw_in":
+        if self._high_pos >= 0:
+            self._end_auction(self._high_pos, self._high_value)
+        elif self._o.all_pass == "throw_in":
             self._throw_in("all_pass")
         else:
-            self.forced = True
+            self._forced = True
 
     def _end_auction(self, pos: int, value: int) -> None:
-        self.forced = False
-        self.caller = self.p[pos]
-        self.call = value
-        self.target = value
-        self.high_pos, self.high_value = pos, value
-        self.phase = TRUMP
+        self._forced = False
+        self._caller = self._p[pos]
+        self._call = value
+        self._target = value
+        self._high_pos, self._high_value = pos, value
+        self._phase = TRUMP
 
-    def _on_redeal(self, action: RedealAction | FastRedeal) -> None:
-        seat = SEAT_NUM[action.seat]
+    def _on_redeal(self, action: ActionLike) -> None:
+        seat = _seat_number(action.seat)
         if self._ended(seat, "asked for a redeal"):
             return
         breach = self._rule_redeal(seat)
         if breach is not None:
             self._add(*breach)
             return
-        if -1 in self.dealt[seat][:4]:
+        if -1 in self._dealt[seat][:4]:
             self._add(
                 "UNVERIFIED",
                 f"{action.seat} asked for a redeal but its first four cards are not all recorded",
             )
         self._throw_in("redeal")
 
-    def _on_trump(self, action: TrumpAction | FastTrump) -> None:
-        seat = SEAT_NUM[action.seat]
+    def _on_trump(self, action: TrumpLike) -> None:
+        seat = _seat_number(action.seat)
         if self._ended(seat, "chose the trump"):
             return
-        if self.phase == AUCTION:
-            if self.forced and seat == self.p[3]:
-                self._end_auction(3, self.rules.min_bid)  # the forced call, left implicit
+        if self._phase == AUCTION:
+            if self._forced and seat == self._p[3]:
+                self._end_auction(3, self._o.min_bid)  # the forced call, left implicit
             else:
                 self._out_of_phase(seat, "chose the trump")
-                pos = self.high_pos if self.high_pos >= 0 else self.pos_of[seat]
-                self._end_auction(
-                    pos, self.high_value if self.high_pos >= 0 else self.rules.min_bid
-                )
-        elif self.phase != TRUMP:
+                pos = self._high_pos if self._high_pos >= 0 else self._pos_of[seat]
+                self._end_auction(pos, self._high_value if self._high_pos >= 0 else self._o.min_bid)
+        elif self._phase != TRUMP:
             self._add(
                 "ACTION_OUT_OF_PHASE", f"{action.seat} chose the trump but it was already chosen"
             )
             return
-        if seat != self.caller:
+        if seat != self._caller:
             self._add(
                 "OUT_OF_TURN",
-                f"{action.seat} chose the trump but the caller {SEATS[self.caller]} chooses it",
+                f"{action.seat} chose the trump but the caller {SEATS[self._caller]} chooses it",
             )
         breach = self._rule_trump(action)
         if breach is not None:
             self._add(*breach)
         self._set_trump(action)
-        self.phase = PLAY
-        self.trump_done = True
-        self.ladder_open = True
-        self.single_open = True
-        self.to_play = self.p[0]
-        if not self.rules.double:
+        self._phase = PLAY
+        self._trump_done = True
+        self._ladder_open = True
+        self._single_open = True
+        self._to_play = self._p[0]
+        if not self._o.double:
             self._deal_second_four()  # no doubling to wait for
         self._full_deal_throw_ins()
 
-    def _set_trump(self, action: TrumpAction | FastTrump) -> None:
-        r = self.rules
-        c = self.caller
+    def _set_trump(self, action: TrumpLike) -> None:
+        r = self._o
+        c = self._caller
         if action.mode == "no_trump":
-            self.trump_mode = MODE_NO_TRUMP
-            self.trump = NO_SUIT
+            self._trump_mode = MODE_NO_TRUMP
+            self._trump = NO_SUIT
             return
         if action.mode == "reverse":
-            self.trump_mode = MODE_REVERSE
+            self._trump_mode = MODE_REVERSE
         suit = SUIT_NUM[action.suit] if action.suit is not None else UNKNOWN_SUIT
         if action.seventh:
-            self.seventh = True
-            seventh = self.dealt[c][6]
+            self._seventh = True
+            seventh = self._dealt[c][6]
             if seventh >= 0:
-                self.face_down = seventh
+                self._face_down = seventh
                 suit = seventh >> 3
             else:
-                self.face_down_unknown = True
+                self._face_down_unknown = True
         elif r.trump_marker == "own_card" and action.mode is None:
             card = action.card
             if card is None:
-                self.face_down_unknown = True
+                self._face_down_unknown = True
                 self._add(
                     "UNVERIFIED",
                     f"the face-down trump card of {SEATS[c]} is not "
@@ -1814,10 +2169,10 @@ class DealState:
                 )
             else:
                 idx = card.index
-                if self._owner(idx) < 0 and self.unknown[c] > 0 and not self.played >> idx & 1:
+                if self._owner(idx) < 0 and self._unknown[c] > 0 and not self._played >> idx & 1:
                     self._infer(c, idx)
                 if self._owner(idx) == c:
-                    self.face_down = idx
+                    self._face_down = idx
                 if suit < 0:
                     suit = idx >> 3
         elif action.card is not None:
@@ -1826,43 +2181,43 @@ class DealState:
                 f"the trump action names {action.card.text} but these rules use a separate marker",
             )
         if suit >= 0:
-            self.trump = suit
-            self.trump_cands = 1 << suit
+            self._trump = suit
+            self._trump_cands = 1 << suit
         elif action.mode == "reverse":
-            self.trump = NO_SUIT
+            self._trump = NO_SUIT
 
     def _infer(self, seat: int, idx: int) -> None:
         """Record that ``seat`` held the unknown card ``idx`` (a play or a choice showed it)."""
-        self.known[seat] |= 1 << idx
-        self.held[seat] |= 1 << idx
-        self.unknown[seat] -= 1
+        self._known[seat] |= 1 << idx
+        self._held[seat] |= 1 << idx
+        self._unknown[seat] -= 1
 
     def _full_deal_throw_ins(self) -> None:
-        r = self.rules
-        trump = self.trump
+        r = self._o
+        trump = self._trump
         if not 0 <= trump < 4:
             return
-        c = self.caller
-        if r.seventh_card_no_scoring_trump_throw_in and self.seventh:
-            bit = 1 << self.face_down if self.face_down >= 0 else 0
-            if not self.held[c] & SCORING_MASK[trump] & ~bit:
-                if self.unknown[c] == 0:
+        c = self._caller
+        if r.seventh_card_no_scoring_trump_throw_in and self._seventh:
+            bit = 1 << self._face_down if self._face_down >= 0 else 0
+            if not self._held[c] & SCORING_MASK[trump] & ~bit:
+                if self._unknown[c] == 0:
                     self._throw_in("seventh_no_scoring_trump")
                     return
-                self.possible_throw_in = "seventh_no_scoring_trump"
+                self._possible_throw_in = "seventh_no_scoring_trump"
         if r.opponents_no_trump_throw_in:
             o1, o2 = (c + 1) % 4, (c + 3) % 4
             seven = 1 << (trump * 8 + SEVEN_PLACE)
-            if not (self.held[o1] | self.held[o2]) & SUIT_MASK[trump] & ~seven:
-                if self.unknown[o1] == 0 and self.unknown[o2] == 0:
+            if not (self._held[o1] | self._held[o2]) & SUIT_MASK[trump] & ~seven:
+                if self._unknown[o1] == 0 and self._unknown[o2] == 0:
                     self._throw_in("opponents_no_trump")
                     return
-                self.possible_throw_in = self.possible_throw_in or "opponents_no_trump"
+                self._possible_throw_in = self._possible_throw_in or "opponents_no_trump"
 
     def _deal_second_four(self) -> None:
         """The doubling is over and the second four cards are dealt."""
-        self.ladder_open = False
-        self.second_dealt = True
+        self._ladder_open = False
+        self._second_dealt = True
 
     def end_doubling(self) -> None:
         """Close the doubling: nobody (else) will Double, Redouble or Set.
@@ -1881,21 +2236,21 @@ class DealState:
         >>> len(state.hand(Seat.E)), state.end_doubling(), len(state.hand(Seat.E))
         (4, None, 8)
         """
-        if self.phase == PLAY and self.ladder_open:
+        if self._phase == PLAY and self._ladder_open:
             self._deal_second_four()
 
     def _ladder_tolerated(self) -> bool:
         # The doubling comes before the second four, so before a full-deal throw-in shows.
-        return self.thrown_in in _FULL_DEAL_REASONS and self.ladder_open
+        return self._thrown_in in _FULL_DEAL_REASONS and self._ladder_open
 
-    def _on_double(self, action: DoubleAction | FastDouble) -> None:
-        self._ladder(SEAT_NUM[action.seat], 1, "doubled", self._rule_double)
+    def _on_double(self, action: ActionLike) -> None:
+        self._ladder(_seat_number(action.seat), 1, "doubled", self._rule_double)
 
-    def _on_redouble(self, action: RedoubleAction | FastRedouble) -> None:
-        self._ladder(SEAT_NUM[action.seat], 2, "redoubled", self._rule_redouble)
+    def _on_redouble(self, action: ActionLike) -> None:
+        self._ladder(_seat_number(action.seat), 2, "redoubled", self._rule_redouble)
 
-    def _on_set(self, action: SetAction | FastSet) -> None:
-        self._ladder(SEAT_NUM[action.seat], 3, "said set", self._rule_set)
+    def _on_set(self, action: ActionLike) -> None:
+        self._ladder(_seat_number(action.seat), 3, "said set", self._rule_set)
 
     def _ladder(self, seat: int, level: int, what: str, rule: SeatRule) -> None:
         if not self._ladder_tolerated() and self._ended(seat, what):
@@ -1904,50 +2259,46 @@ class DealState:
         if breach is not None:
             self._add(*breach)
             return
-        self.doubled = level
-        if (
-            level == 3
-            or (level == 2 and not self.rules.set_)
-            or (level == 1 and not self.rules.redouble)
-        ):
+        self._doubled = level
+        if level == 3 or (level == 2 and not self._o.set_) or (level == 1 and not self._o.redouble):
             self._deal_second_four()  # nobody can go higher
 
-    def _on_single_hand(self, action: SingleHandAction | FastSingleHand) -> None:
-        seat = SEAT_NUM[action.seat]
+    def _on_single_hand(self, action: ActionLike) -> None:
+        seat = _seat_number(action.seat)
         if self._ended(seat, "declared single hand"):
             return
         breach = self._rule_single_hand(seat)
         if breach is not None:
             self._add(*breach)
             return
-        self.single = seat
-        self.single_open = False
+        self._single = seat
+        self._single_open = False
         self._deal_second_four()
-        self.to_play = seat
+        self._to_play = seat
 
-    def _on_show(self, action: ShowAction | FastShow) -> None:
-        seat = SEAT_NUM[action.seat]
+    def _on_show(self, action: ShowLike) -> None:
+        seat = _seat_number(action.seat)
         if self._ended(seat, "asked for the trump"):
             return
-        if self.phase != PLAY:
+        if self._phase != PLAY:
             self._out_of_phase(seat, "asked for the trump")
             return
-        if self.unresolved is not None:
+        if self._unresolved is not None:
             self._resolve_by(seat)
-        self.single_open = False
+        self._single_open = False
         self._deal_second_four()
         breach = self._rule_show(seat)
         if breach is not None:
             self._add(*breach)
-            if self.shown or self.single >= 0:
+            if self._shown or self._single >= 0:
                 return
-        elif self.unknown[seat] and self.led >= 0:
+        elif self._unknown[seat] and self._led >= 0:
             self._expect_proof(
                 seat,
-                SUIT_MASK[self.led],
+                SUIT_MASK[self._led],
                 "SHOW_WHILE_ABLE_TO_FOLLOW",
                 f"{action.seat} asked for the trump while holding "
-                f"{SUIT_NAME[self.led]} (it later played {{card}}): only a "
+                f"{SUIT_NAME[self._led]} (it later played {{card}}): only a "
                 "player who cannot follow may ask",
             )
         self._reveal(seat, action.suit)
@@ -1957,38 +2308,38 @@ class DealState:
         """The trump is shown (asked for, or automatically), in the current trick."""
         if suit is not None:
             shown = SUIT_NUM[suit]
-            if 0 <= self.trump < 4 and shown != self.trump:
+            if 0 <= self._trump < 4 and shown != self._trump:
                 self._add(
                     "SHOW_SUIT_MISMATCH",
                     f"{SEATS[seat]}'s show records "
-                    f"{SUIT_NAME[shown]} but the trump chosen is {SUIT_NAME[self.trump]}",
+                    f"{SUIT_NAME[shown]} but the trump chosen is {SUIT_NAME[self._trump]}",
                 )
-            if self.trump != NO_SUIT:
-                self.trump = shown
-                self.trump_cands = 1 << shown
-        self.shown = True
-        self.show_trick = self.trick_no
-        self.show_action = self.n_actions
-        self.asker = seat
-        self.asker_must = self.rules.must_trump_after_show
-        self.seventh_turn = self._seventh_exempt(seat) and self.face_down >= 0
+            if self._trump != NO_SUIT:
+                self._trump = shown
+                self._trump_cands = 1 << shown
+        self._shown = True
+        self._show_trick = self._trick_no
+        self._show_action = self._n_actions
+        self._asker = seat
+        self._asker_must = self._o.must_trump_after_show
+        self._seventh_turn = self._seventh_exempt(seat) and self._face_down >= 0
 
-    def _on_pair(self, action: PairAction | FastPair) -> None:
-        seat = SEAT_NUM[action.seat]
+    def _on_pair(self, action: ActionLike) -> None:
+        seat = _seat_number(action.seat)
         if self._ended(seat, "showed the Pair"):
             return
         breach = self._rule_pair(seat)
-        r = self.rules
+        r = self._o
         if breach is not None:
             self._add(*breach)
-            if breach[0] == "PAIR_NOT_HELD" or r.pair == "off" or self.pair_seat >= 0:
+            if breach[0] == "PAIR_NOT_HELD" or r.pair == "off" or self._pair_seat >= 0:
                 return
-            if self.phase != PLAY or self.single >= 0 or self.trump == NO_SUIT:
+            if self._phase != PLAY or self._single >= 0 or self._trump == NO_SUIT:
                 return
-        if 0 <= self.trump < 4:
+        if 0 <= self._trump < 4:
             for place in (KING_PLACE, QUEEN_PLACE):
-                idx = self.trump * 8 + place
-                if self._owner(idx) < 0 and self.unknown[seat] > 0:
+                idx = self._trump * 8 + place
+                if self._owner(idx) < 0 and self._unknown[seat] > 0:
                     self._infer(seat, idx)
                     self._add(
                         "UNVERIFIED",
@@ -1999,137 +2350,112 @@ class DealState:
                 "UNVERIFIED",
                 f"{action.seat}'s Pair cannot be checked: the trump suit is not recorded",
             )
-        self.pair_seat = seat
-        before = self.target
-        if TEAM_OF[seat] == TEAM_OF[self.caller]:
-            if self.call >= r.pair_lowers_from_call:
-                self.target = max(r.min_bid, self.target - r.pair_points)
+        self._pair_seat = seat
+        before = self._target
+        if TEAM_OF[seat] == TEAM_OF[self._caller]:
+            if self._call >= r.pair_lowers_from_call:
+                self._target = max(r.min_bid, self._target - r.pair_points)
         else:
-            self.target = min(r.max_bid, self.target + r.pair_points)
-        self.pairs.append((seat, self.n_actions, self.target - before))
+            self._target = min(r.max_bid, self._target + r.pair_points)
+        self._pairs.append((seat, self._n_actions, self._target - before))
         self._check_decided()
 
     def _expect_proof(self, seat: int, mask: int, code: str, message: str) -> None:
         """Remember a breach that a later play of a card in ``mask`` by ``seat`` would prove."""
         fd = 0
-        if seat == self.caller and not self.shown:
-            if self.face_down_unknown:
-                if not 0 <= self.trump < 4 or mask & SUIT_MASK[self.trump]:
+        if seat == self._caller and not self._shown:
+            if self._face_down_unknown:
+                if not 0 <= self._trump < 4 or mask & SUIT_MASK[self._trump]:
                     return  # the later card may be the face-down one
-            elif self.face_down >= 0:
-                fd = 1 << self.face_down
+            elif self._face_down >= 0:
+                fd = 1 << self._face_down
         mask &= self._unseen_mask() & ~fd
         if mask:
-            self.pending.append((seat, mask, code, message, self.n_actions))
+            self._pending.append((seat, mask, code, message, self._n_actions))
 
-    def _on_play(self, action: PlayAction | FastPlay) -> None:
-        seat = SEAT_NUM[action.seat]
+    def _on_play(self, action: PlayLike) -> None:
+        seat = _seat_number(action.seat)
         idx = action.card.index
-        bit = 1 << idx
         if self._ended(seat, f"played {action.card.text}"):
             return
-        if self.phase != PLAY:
+        if self._phase != PLAY:
             self._out_of_phase(seat, f"played {action.card.text}")
             return
-        if self.unresolved is not None:
+        if self._unresolved is not None:
             self._resolve_by(seat)
-        if seat in self.trick_seats or (self.single >= 0 and seat == (self.single + 2) % 4):
+        if seat in self._trick_seats or (self._single >= 0 and seat == (self._single + 2) % 4):
             self._add(
                 "OUT_OF_TURN",
                 f"{action.seat} played {action.card.text} but it is "
-                f"{SEATS[self.to_play]}'s turn to play",
+                f"{SEATS[self._to_play]}'s turn to play",
             )
             return
-        self.single_open = False
-        self._deal_second_four()
-        r = self.rules
-        inferred = False
-        breach = self._rule_play_turn(seat, idx)
-        if breach is not None:
-            self._add(*breach)
-        breach = self._rule_held(seat, idx)
-        if breach is not None:
-            self._add(*breach)
-        elif not self.held[seat] & bit:
-            inferred = True
-        if inferred and self.pending:
-            self._prove(seat, bit, action.card.text)
-        fd_breach = self._rule_face_down(seat, idx)
-        if fd_breach is not None:
-            self._add(*fd_breach)
-        led = self.led
-        off_suit = led >= 0 and idx >> 3 != led
-        if off_suit:
-            revoke = self._rule_follow(seat, idx)
-            if revoke is not None:
-                self._add(*revoke)
-                self._revoked(seat)
-            else:
-                left = self.unknown[seat] - (1 if inferred else 0)
-                if left > 0:
-                    self._expect_proof(
-                        seat,
-                        SUIT_MASK[led],
-                        "REVOKE",
-                        f"{action.seat} played {action.card.text} on a "
-                        f"{SUIT_NAME[led]} lead while holding {SUIT_NAME[led]} "
-                        f"(it later played {{card}}): must follow {SUIT_NAME[led]}",
-                    )
-            must_ask = self._rule_must_ask(seat, idx)
-            if must_ask is not None:
-                self._add(*must_ask)
-            if r.show_trump == "automatic" and self._show_possible():
-                self._reveal(seat, None)
-                self._check_decided()
-        seventh = self._rule_seventh_turned(seat, idx)
-        if seventh is not None:
-            self._add(*seventh)
-        if self.asker_must and seat == self.asker:
-            must = self._rule_must_trump(seat, idx)
-            if must is not None:
-                self._add(*must)
-            elif 0 <= self.trump < 4 and not self._follows_first(seat, idx):
-                self._expect_trump_proof(seat, idx, inferred)
-            self.asker_must = False
-        if seat == self.caller:
-            self.seventh_turn = False
-        # the card leaves the hand
-        if self.held[seat] & bit:
-            self.held[seat] ^= bit
-        elif inferred:
-            self.known[seat] |= bit
-            self.unknown[seat] -= 1
-        if idx == self.face_down and seat == self.caller and not self.shown:
-            self.face_down = -1  # played before the show: nothing is face down any more
-        self._place(seat, idx, bit)
+        self._play_rules(seat, idx, True)
+        if seat == self._caller:
+            self._seventh_turn = False
+        self._take(seat, idx)
         self._refresh()
 
-    def _place(self, seat: int, idx: int, bit: int) -> None:
-        """The card goes to the table; the trick ends after the last seat's card."""
-        self.played |= bit
-        self.played_by[seat] += 1
-        if self.led < 0:
-            self.led = idx >> 3
-        self.trick_seats.append(seat)
-        self.trick_cards.append(idx)
-        size = 3 if self.single >= 0 else 4
-        if len(self.trick_cards) >= size:
-            self._end_trick()
-        else:
-            if self.shown and self.rules.end_when_decided:
-                self._check_decided()  # a King or Queen of trumps may just have fallen
-            nxt = (seat + self._dir) % 4
-            while nxt in self.trick_seats or (self.single >= 0 and nxt == (self.single + 2) % 4):
-                nxt = (nxt + self._dir) % 4
-            if self.to_play in self.trick_seats:
-                self.to_play = nxt
-            # else: an out-of-turn card; the seat on turn is still to play
+    def _fast_play(self, seat: int, card: int) -> bool:
+        """Play ``card`` at once when the play rules allow it and the table has nothing to do
+        about it; False (nothing done) when it must go through ``apply``.
 
-    def _expect_trump_proof(self, seat: int, idx: int, inferred: bool) -> None:
-        left = self.unknown[seat] - (1 if inferred else 0)
-        if left <= 0:
+        In the fast state (see ``_refresh``: no duty after a show, no trick waiting for its
+        winner) a card from the seat's known hand, led or following suit, or discarded where
+        no show can be owed, needs nothing but the rules' yes.
+        """
+        if not self._held[seat] >> card & 1:
+            return False  # from the unknown cards: what it proves is apply's to settle
+        led = self._led
+        if led >= 0 and card >> 3 != led and not self._fast_discard:
+            return False
+        if self._play_rules(seat, card, False) is not None:
+            return False
+        self._take(seat, card)
+        return True
+
+    def _take(self, seat: int, idx: int) -> None:
+        """The card leaves the seat's hand for the table; the trick ends after its last card.
+
+        The first card ends the doubling and the chance of a single hand.
+        """
+        if self._single_open or self._ladder_open or not self._second_dealt:
+            self._single_open = False
+            self._deal_second_four()
+        bit = 1 << idx
+        if self._held[seat] & bit:
+            self._held[seat] ^= bit
+        if idx == self._face_down and seat == self._caller and not self._shown:
+            self._face_down = -1  # played before the show: nothing is face down any more
+        self._played |= bit
+        self._played_by[seat] += 1
+        if self._led < 0:
+            self._led = idx >> 3
+        seats = self._trick_seats
+        seats.append(seat)
+        self._trick_cards.append(idx)
+        single = self._single
+        if len(seats) >= (3 if single >= 0 else 4):
+            self._end_trick()
             return
-        trump = self.trump
+        if self._shown and idx in _PAIR_CARDS[self._trump + 1]:
+            # Mid-trick only the cards played change what result_fixed reads (every other
+            # change looks again where it is made), and of them only a King or Queen of
+            # trumps can matter.
+            self._check_decided()
+        if self._to_play not in seats:
+            return  # an out-of-turn card: the seat on turn is still to play
+        step = self._dir
+        nxt = (seat + step) & 3
+        skip = (single + 2) & 3 if single >= 0 else -1  # the lone player's partner sits out
+        while nxt in seats or nxt == skip:
+            nxt = (nxt + step) & 3
+        self._to_play = nxt
+
+    def _expect_trump_proof(self, seat: int, idx: int) -> None:
+        if self._unknown[seat] <= 0:
+            return
+        trump = self._trump
         name = SEATS[seat]
         text = card_text(idx)
         if idx >> 3 != trump:
@@ -2140,7 +2466,7 @@ class DealState:
                 f"{name} played {text} after asking while holding a trump (it "
                 "later played {card}): must play a trump after asking",
             )
-        elif self.rules.must_overtrump_after_show:
+        elif self._o.must_overtrump_after_show:
             win_seat, win_card = self._winning()
             if win_seat >= 0 and TEAM_OF[win_seat] != TEAM_OF[seat] and win_card >> 3 == trump:
                 higher = self._higher_trumps(win_card)
@@ -2157,7 +2483,7 @@ class DealState:
 
     def _prove(self, seat: int, bit: int, text: str) -> None:
         keep = []
-        for entry in self.pending:
+        for entry in self._pending:
             if entry[0] == seat and entry[1] & bit:
                 code = entry[2]
                 self._add(code, entry[3].replace("{card}", text), entry[4])
@@ -2165,14 +2491,14 @@ class DealState:
                     self._revoked(seat)
             else:
                 keep.append(entry)
-        self.pending = keep
+        self._pending = keep
 
     def _revoked(self, seat: int) -> None:
-        if self.first_revoke_team < 0:
-            self.first_revoke_team = TEAM_OF[seat]
+        if self._first_revoke_team < 0:
+            self._first_revoke_team = TEAM_OF[seat]
 
     def _trick_winner(self, seats: Sequence[int], cards: Sequence[int], trump: int) -> int:
-        reverse = self.trump_mode == MODE_REVERSE and self.shown
+        reverse = self._trump_mode == MODE_REVERSE and self._shown
         table = (_REVERSE_KEYS if reverse else _KEYS)[trump + 1][cards[0] >> 3]
         best = -1
         winner = seats[0]
@@ -2185,22 +2511,22 @@ class DealState:
     def _end_trick(self) -> None:
         """The trick's last card is down: the highest trump (from the show) or card of the
         suit led takes it."""
-        was_fast = self.fast
-        seats = self.trick_seats
-        cards = self.trick_cards
-        self.trick_seats = []
-        self.trick_cards = []
-        self.led = -1
-        self.asker_must = False
-        trump = self.trump
-        shown = self.shown
-        if self.single >= 0 or not shown or trump == NO_SUIT:
+        was_fast = self._fast
+        seats = self._trick_seats
+        cards = self._trick_cards
+        self._trick_seats = []
+        self._trick_cards = []
+        self._led = -1
+        self._asker_must = False
+        trump = self._trump
+        shown = self._shown
+        if self._single >= 0 or not shown or trump == NO_SUIT:
             trump = -1
         elif trump < 0:
             self._settle_unknown(seats, cards)
             trump = -2
         if trump > -2:
-            reverse = shown and self.trump_mode == MODE_REVERSE
+            reverse = shown and self._trump_mode == MODE_REVERSE
             table = (_REVERSE_KEYS if reverse else _KEYS)[trump + 1][cards[0] >> 3]
             best = table[cards[0]]
             win = 0
@@ -2213,8 +2539,8 @@ class DealState:
             if len(cards) > 3 and table[cards[3]] > best:
                 win = 3
             self._credit(seats, cards, seats[win])
-        if self.hard_end or self.unresolved is not None:
-            self.fast = False
+        if self._hard_end or self._unresolved is not None:
+            self._fast = False
         elif not was_fast:
             self._refresh()  # the asker's duty ends with the trick
 
@@ -2222,7 +2548,7 @@ class DealState:
         # Shown, suit not recorded: the winner may depend on which suit is trump.
         outcomes: dict[int, int] = {}
         for suit in range(4):
-            if self.trump_cands >> suit & 1:
+            if self._trump_cands >> suit & 1:
                 w = self._trick_winner(seats, cards, suit)
                 outcomes[w] = outcomes.get(w, 0) | 1 << suit
         if not self._trump_unknown_reported:
@@ -2236,98 +2562,99 @@ class DealState:
         if len(outcomes) == 1:
             self._credit(seats, cards, next(iter(outcomes)))
             return
-        self.unresolved = (seats, cards, outcomes)
-        if self.trick_no == 7:
-            self.points_uncertain = True
-            self.trick_no = 8
-            self.hard_end = True
+        self._unresolved = (seats, cards, outcomes)
+        if self._trick_no == 7:
+            self._points_uncertain = True
+            self._trick_no = 8
+            self._hard_end = True
 
     def _resolve_by(self, leader: int) -> None:
-        assert self.unresolved is not None
-        seats, cards, outcomes = self.unresolved
-        self.unresolved = None
+        assert self._unresolved is not None
+        seats, cards, outcomes = self._unresolved
+        self._unresolved = None
         if leader in outcomes:
-            self.trump_cands &= outcomes[leader]
-            if self.trump_cands & (self.trump_cands - 1) == 0:
-                self.trump = self.trump_cands.bit_length() - 1
+            self._trump_cands &= outcomes[leader]
+            if self._trump_cands & (self._trump_cands - 1) == 0:
+                self._trump = self._trump_cands.bit_length() - 1
         else:
-            self.points_uncertain = True
+            self._points_uncertain = True
         self._credit(seats, cards, leader)
 
     def _credit(self, seats: list[int], cards: list[int], winner: int) -> None:
         pts = CARD_POINTS[cards[0]] + CARD_POINTS[cards[1]] + CARD_POINTS[cards[2]]
         if len(cards) > 3:
             pts += CARD_POINTS[cards[3]]
-        number = self.trick_no + 1
-        self.trick_no = number
+        number = self._trick_no + 1
+        self._trick_no = number
         if number == 8:
             pts += self._bonus
         team = TEAM_OF[winner]
-        self.points[team] += pts
-        self.tricks.append((seats[0], tuple(seats), tuple(cards), winner, pts))
-        self.last_winner = winner
-        if self.shown:
-            self.side_won_after_show[team] = True
-        self.to_play = winner
-        if self.single >= 0 and winner != self.single and not self.single_lost:
+        self._points[team] += pts
+        self._tricks.append((seats[0], tuple(seats), tuple(cards), winner, pts))
+        self._last_winner = winner
+        if self._shown:
+            self._side_won_after_show[team] = True
+        self._to_play = winner
+        if self._single >= 0 and winner != self._single and not self._single_lost:
             # Seed 000 §9: the first trick lost ends the deal, whatever end_when_decided says.
-            self.single_lost = True
-            self.decided = True
-            self.hard_end = True
+            self._single_lost = True
+            self._decided = True
+            self._hard_end = True
             return
-        if self.trick_no >= 8:
-            self.hard_end = True
-            if not self.shown and self.single < 0 and self.rules.never_shown == "throw_in":
+        if self._trick_no >= 8:
+            self._hard_end = True
+            if not self._shown and self._single < 0 and self._o.never_shown == "throw_in":
                 self._throw_in("never_shown")
             return
-        if self.shown and self.rules.end_when_decided:
+        if self._shown and self._o.end_when_decided:
             self._check_decided()
 
     def _check_decided(self) -> None:
         """end_when_decided: after the show, stop once no play or Pair can change the result."""
-        if self.rules.end_when_decided and not self.decided and self.result_fixed():
-            self.decided = True
+        if self._o.end_when_decided and not self._decided and self.result_fixed():
+            self._decided = True
 
     def result_fixed(self, *, pairs: bool = True) -> bool:
         """After the show: True when no card still to play (nor a Pair, unless ``pairs`` is
         False) can change the deal's result."""
-        r = self.rules
-        if not self.shown or self.single >= 0 or self.caller < 0:
+        r = self._o
+        if not self._shown or self._single >= 0 or self._caller < 0:
             return False
-        team = TEAM_OF[self.caller]
-        mine = self.points[team]
-        remaining = r.total_points - self.points[0] - self.points[1]
-        lo = hi = self.target
-        if pairs and r.pair != "off" and self.pair_seat < 0 and self.trump != NO_SUIT:
+        team = TEAM_OF[self._caller]
+        mine = self._points[team]
+        remaining = r.total_points - self._points[0] - self._points[1]
+        lo = hi = self._target
+        if pairs and r.pair != "off" and self._pair_seat < 0 and self._trump != NO_SUIT:
             teams = self._possible_pair_teams()
-            if team in teams and self.call >= r.pair_lowers_from_call:
-                lo = max(r.min_bid, self.target - r.pair_points)
-            if 1 - team in teams:
-                hi = min(r.max_bid, self.target + r.pair_points)
+            if teams >> team & 1 and self._call >= r.pair_lowers_from_call:
+                lo = max(r.min_bid, self._target - r.pair_points)
+            if teams >> (1 - team) & 1:
+                hi = min(r.max_bid, self._target + r.pair_points)
         if mine >= hi:
             return True
         if mine + remaining < lo:
-            return not (r.under_half and mine * 2 < self.call <= (mine + remaining) * 2)
+            return not (r.under_half and mine * 2 < self._call <= (mine + remaining) * 2)
         return False
 
-    def _possible_pair_teams(self) -> set[int]:
-        if not 0 <= self.trump < 4:
-            return {0, 1}
-        k = self.trump * 8 + KING_PLACE
-        q = self.trump * 8 + QUEEN_PLACE
-        if (self.played >> k | self.played >> q) & 1:
-            return set()
+    def _possible_pair_teams(self) -> int:
+        """The teams that may still show the Pair, as bits: 1 NS, 2 EW."""
+        if not 0 <= self._trump < 4:
+            return 3
+        k = self._trump * 8 + KING_PLACE
+        q = self._trump * 8 + QUEEN_PLACE
+        if (self._played >> k | self._played >> q) & 1:
+            return 0
         ok, oq = self._owner(k), self._owner(q)
         if ok >= 0 and oq >= 0:
-            return {TEAM_OF[ok]} if ok == oq else set()
+            return 1 << TEAM_OF[ok] if ok == oq else 0
         if ok >= 0 or oq >= 0:
-            return {TEAM_OF[ok if ok >= 0 else oq]}
-        return {0, 1}
+            return 1 << TEAM_OF[ok if ok >= 0 else oq]
+        return 3
 
     # ------------------------------------------------------------------ end of the log
     def partial_hands(self) -> str | None:
         """A description of the seats whose dealt cards were not all recorded, or None."""
-        hidden = self.hidden_at_deal
+        hidden = self._hidden_at_deal
         if not any(hidden):
             return None
         parts = [f"{SEATS[s]}: {hidden[s]} unknown" for s in range(4) if hidden[s]]
@@ -2335,11 +2662,11 @@ class DealState:
 
     def points_of(self, team: Team) -> int:
         """Card points the team has taken so far."""
-        return self.points[TEAM_NUM[team]]
+        return self._points[TEAM_NUM[team]]
 
     def unplayed_points(self) -> int:
         """Card points of the cards not yet played (bonus not included)."""
-        return mask_points(~self.played & 0xFFFFFFFF)
+        return mask_points(~self._played & 0xFFFFFFFF)
 
 
 def _refreshing(handler: Callable[[DealState, Any], None]) -> Callable[[DealState, Any], None]:
@@ -2350,35 +2677,19 @@ def _refreshing(handler: Callable[[DealState, Any], None]) -> Callable[[DealStat
     return run
 
 
-_HANDLERS: Final[dict[type, Callable[[DealState, Any], None]]] = {
-    # The auction and the doubling cannot change what the play fast path depends on.
-    BidAction: DealState._on_speech,
-    PassAction: DealState._on_speech,
-    DittoAction: DealState._on_speech,
-    RedealAction: DealState._on_redeal,
-    DoubleAction: DealState._on_double,
-    RedoubleAction: DealState._on_redouble,
-    SetAction: DealState._on_set,
-    TrumpAction: _refreshing(DealState._on_trump),
-    SingleHandAction: _refreshing(DealState._on_single_hand),
-    ShowAction: _refreshing(DealState._on_show),
-    PlayAction: DealState._on_play,
-    PairAction: _refreshing(DealState._on_pair),
+_HANDLERS: Final[dict[str, Callable[[DealState, Any], None]]] = {
+    # By the action's type, as the log writes it. The auction and the doubling cannot change
+    # what the play fast path depends on.
+    "bid": DealState._on_speech,
+    "pass": DealState._on_speech,
+    "ditto": DealState._on_speech,
+    "redeal": DealState._on_redeal,
+    "double": DealState._on_double,
+    "redouble": DealState._on_redouble,
+    "set": DealState._on_set,
+    "trump": _refreshing(DealState._on_trump),
+    "single_hand": _refreshing(DealState._on_single_hand),
+    "show": _refreshing(DealState._on_show),
+    "play": DealState._on_play,
+    "pair": _refreshing(DealState._on_pair),
 }
-_HANDLERS.update(
-    (fast, _HANDLERS[model])
-    for model, fast in (
-        (BidAction, FastBid),
-        (PassAction, FastPass),
-        (DittoAction, FastDitto),
-        (RedealAction, FastRedeal),
-        (DoubleAction, FastDouble),
-        (RedoubleAction, FastRedouble),
-        (SetAction, FastSet),
-        (TrumpAction, FastTrump),
-        (SingleHandAction, FastSingleHand),
-        (ShowAction, FastShow),
-        (PlayAction, FastPlay),
-        (PairAction, FastPair),
-    )
-)

@@ -57,7 +57,6 @@ class MatchState:
             dealer if dealer is not None else self.next_dealer,
             hands,
             number=self.deals_played + 1,
-            score=self.score,
         )
 
     def record(self, deal: DealState, outcome: DealOutcome | None = None) -> dict[Team, int]:

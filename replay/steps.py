@@ -19,7 +19,7 @@ from typing import Final, NamedTuple
 
 from replay._tables import SUIT_NAME, SUIT_NUM, TEAM_OF, TEAMS
 from replay.audit import audit_match
-from replay.deal import _HANDLERS, DealState
+from replay.deal import DealState
 from replay.findings import Finding
 from schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
 from schema.log import (
@@ -110,10 +110,7 @@ def deal_steps(
     last = len(deal.actions) - 1
     for i, action in enumerate(deal.actions):
         before = state.copy()
-        handler = _HANDLERS.get(type(action))
-        if handler is not None:
-            handler(state, action)
-        state.n_actions += 1
+        state.apply(action)
         text = describe(before, state, action, seat)
         if isinstance(action, BidAction | PassAction | DittoAction):
             said.append((action.seat, _auction_word(action, before)))
@@ -156,10 +153,7 @@ def walk_deal(
     yield None, None, None, state
     for i, action in enumerate(deal.actions):
         before = state.copy()
-        handler = _HANDLERS.get(type(action))
-        if handler is not None:
-            handler(state, action)
-        state.n_actions += 1
+        state.apply(action)
         if _doubling_over(deal, i):
             state.end_doubling()
         yield i, action, before, state
@@ -170,7 +164,13 @@ def _auction_word(action: BidAction | PassAction | DittoAction, before: DealStat
         return str(action.value)
     if isinstance(action, PassAction):
         return "pass"
-    return f"ditto {before.high_value}"
+    return f"ditto {_standing_value(before)}"
+
+
+def _standing_value(state: DealState) -> int:
+    """The standing bid's value, 0 before any bid (what a Ditto equals)."""
+    standing = state.standing_bid
+    return standing[1] if standing is not None else 0
 
 
 def _hands(state: DealState, seat: Seat | None) -> dict[Seat, tuple[Card | None, ...]]:
@@ -219,7 +219,7 @@ def _view(
         findings=here,
         auction=tuple(said),
         doubling=_LADDER_WORDS[state.doubled],
-        stake=state.rules.single_hand_points if state.single >= 0 else state.stake,
+        stake=state.stake,
         trick_winner=winner,
         tricks=tricks,
         single_hand=SEATS[state.single] if state.single >= 0 else None,
@@ -261,7 +261,7 @@ def describe(
     if isinstance(action, PassAction):
         return f"{who} passes"
     if isinstance(action, DittoAction):
-        return f"{who} says ditto ({before.high_value})"
+        return f"{who} says ditto ({_standing_value(before)})"
     if isinstance(action, TrumpAction):
         return _describe_trump(action, after, viewer)
     if isinstance(action, DoubleAction):

@@ -33,7 +33,7 @@ def test_defenders_pair_on_holders_turn_raises_the_target() -> None:
     state.apply(PairAction(seat=Seat.S))
     assert codes(state) == []
     assert state.target == 20
-    assert state.pairs == [(2, 13, 4)]
+    assert state.pairs == ((2, 13, 4),)
     assert state.hand(Seat.S, viewer=Seat.N)[:2] == [
         card for card in state.hand(Seat.S) if card is not None and card.text in ("KD", "QD")
     ]
@@ -123,7 +123,7 @@ FIVE_TRICKS = (
 def test_not_decided_while_a_pair_could_change_the_target() -> None:
     state = bangladesh(FIVE_TRICKS)
     assert codes(state) == []
-    assert state.points == [0, 19] and not state.is_over
+    assert state.points == (0, 19) and not state.is_over
     no_pair = run_script(
         BANGLADESH.with_options(pair="off", pair_lowers_from_call=0), "N", HANDS, FIVE_TRICKS
     )
@@ -152,7 +152,7 @@ def test_the_auditors_loop_decides_when_the_trump_king_falls_mid_trick(
     deal = make_deal("N", HANDS, f"{FIVE_TRICKS} {cards}")
     state = DealState(BANGLADESH, Seat.N, deal.hands)
     state.run(deal.actions)
-    assert state.fast  # the cards went by the loop's fast path
+    assert state._fast  # white-box: the cards went by the loop's fast path
     assert state.trick_cards and state.decided is decided
     assert state.decided is bangladesh(f"{FIVE_TRICKS} {cards}").decided  # as apply says
 

@@ -40,7 +40,7 @@ def test_clean_trick_and_winner() -> None:
     state = pagat("E:JS S:KS W:show W:AH N:8S")
     assert codes(state) == []
     assert state.tricks[0][3] == 1  # E (seat number 1) wins with the jack
-    assert state.points == [0, 4]  # JS 3 + AH 1 to EW
+    assert state.points == (0, 4)  # JS 3 + AH 1 to EW
     assert state.current_seat is Seat.E
 
 

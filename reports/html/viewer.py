@@ -79,11 +79,6 @@ def trump_words(status: str, caller: Seat | None) -> str:
     return status
 
 
-def _stake(state: DealState) -> int:
-    # As the terminal replay's StepView says it: a single hand has its own stake.
-    return state.rules.single_hand_points if state.single >= 0 else state.stake
-
-
 def _step(
     state: DealState,
     held: DealState,
@@ -121,7 +116,7 @@ def _step(
         "caller": caller.value if caller is not None else None,
         "target": public.target,
         "doubled": _LEVELS[public.doubled],
-        "stake": _stake(state) if caller is not None else None,
+        "stake": state.stake if caller is not None else None,
         "trick": [[seat.value, card.text] for seat, card in public.trick],
         "tricks": len(public.tricks),
         "points": list(public.points),
