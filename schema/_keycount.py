@@ -132,6 +132,11 @@ def _fixed_fields(fields: tuple[msgspec.structs.FieldInfo, ...]) -> int | None:
     return total
 
 
+def _times(factor: int) -> str:
+    """``factor * `` in the source, or nothing for 1."""
+    return "" if factor == 1 else f"{factor} * "
+
+
 class _Writer:
     """Python source for the count, and the values it refers to by name."""
 
@@ -188,7 +193,7 @@ class _Writer:
             self.column(value, get_args(read)[0])
         elif origin is dict:
             key, held = get_args(read)
-            self.line(f"k += {1 + (_fixed(held) or 0)} * len({value})")
+            self.line(f"k += {_times(1 + (_fixed(held) or 0))}len({value})")
             if not _plain(key):
                 self.line(f"k += ''.join({value}).count(':')")
             if _fixed(held) is None:
@@ -214,7 +219,10 @@ class _Writer:
                 kind = self.refer("kind", get_origin(member) or member)
                 alike = self.fresh("alike")
                 self.line(f"{alike} = [v for v in {values} if isinstance(v, {kind})]")
+                self.line(f"if {alike}:")
+                self.depth += 1
                 self.column(alike, member)
+                self.depth -= 1
             return
         [read] = members
         origin = get_origin(read)
@@ -229,7 +237,7 @@ class _Writer:
             fixed = _fixed(item)
             if fixed is not None:
                 if fixed:
-                    self.line(f"k += {fixed} * sum(map(len, {values}))")
+                    self.line(f"k += {_times(fixed)}sum(map(len, {values}))")
                 return
             items = self.fresh("items")
             self.line(f"{items} = list(_chain({values}))")
@@ -237,7 +245,7 @@ class _Writer:
         elif origin is dict:
             key, value = get_args(read)
             fixed = _fixed(value)
-            self.line(f"k += {1 + (fixed or 0)} * sum(map(len, {values}))")
+            self.line(f"k += {_times(1 + (fixed or 0))}sum(map(len, {values}))")
             if not _plain(key):
                 self.line(f"k += ''.join(_chain({values})).count(':')")
             if fixed is None:
@@ -274,16 +282,24 @@ class _Writer:
                 continue
             values = self.fresh(field.name)
             get = self.refer("get", operator.attrgetter(field.name))
+            bare = _bare(written[0]) if len(written) == 1 else None
+            if field.required and not _nullable(field.type) and get_origin(bare) is list:
+                fixed += 1  # a list: its items, straight from every struct's list
+                self.line(f"{values} = list(_chain(map({get}, {structs})))")
+                self.column(values, get_args(bare)[0])
+                continue
             if field.required:
+                fixed += 1
                 self.line(f"{values} = list(map({get}, {structs}))")
-                self.line(f"k += len({values})")
+                if _nullable(field.type):
+                    self.line(f"{values} = [v for v in {values} if v is not None]")
             elif field.default is None and inner is None:  # a key and a value, or neither
                 self.line(f"{values} = [v for v in map({get}, {structs}) if v is not None]")
                 self.line(f"k += len({values})")
             elif field.default is None:
                 assert inner is not None
                 self.line(f"{values} = list(map({get}, {structs}))")
-                self.line(f"k += {1 + inner} * (len({values}) - {values}.count(None))")
+                self.line(f"k += {_times(1 + inner)}(len({values}) - {values}.count(None))")
                 continue
             elif field.default is UNSET:  # a key when written, even null
                 self.line(f"{values} = list(map({get}, {structs}))")
@@ -295,11 +311,11 @@ class _Writer:
                 raise CountingError(f"{field.name}: an optional field defaults to None or UNSET")
             if inner is not None:
                 if inner:
-                    self.line(f"k += {inner} * len({values})")
+                    self.line(f"k += {_times(inner)}len({values})")
                 continue
             self.column(values, field.type)
         if fixed:
-            self.line(f"k += {fixed}" if not column else f"k += {fixed} * len({structs})")
+            self.line(f"k += {fixed}" if not column else f"k += {_times(fixed)}len({structs})")
 
     def tagged(self, values: str, members: list[type[msgspec.Struct]]) -> None:
         """Actions: their type, the fields all kinds share (the optional ones are deferred),
@@ -328,7 +344,7 @@ class _Writer:
         table = self.refer("kind_byte", kind_byte)
         self.line(f"{kinds} = bytes(map({table}.__getitem__, map(type, {values})))")
         for own_keys in sorted({b for b in kind_byte.values() if 0 < b < 128}):
-            self.line(f"k += {own_keys} * {kinds}.count({own_keys})")
+            self.line(f"k += {_times(own_keys)}{kinds}.count({own_keys})")
         for byte, own in looked_at:
             found = self.fresh("found")
             self.line(f"{found} = []")
