@@ -13,10 +13,10 @@ which the models satisfy too.
 read a document the same way, it returns ``None`` and the caller reads that document with the
 models, errors and all.
 
->>> log = decode_match(b'{"format": "twentynine.match", "version": 1, "id": "m1", '
+>>> match = decode_match(b'{"format": "twentynine.match", "version": 1, "id": "m1", '
 ...     b'"rules": "pagat", "players": {"N": "a", "E": "b", "S": "c", "W": "d"}, '
 ...     b'"deals": [{"dealer": "N", "actions": [{"seat": "E", "type": "bid", "value": 15}]}]}')
->>> action = log.deals[0].actions[0]
+>>> action = match.deals[0].actions[0]
 >>> action.type, action.seat, action.value
 ('bid', <Seat.E: 'E'>, 15)
 >>> decode_match(b'{"format": "twentynine.match"}') is None  # the models must say why
@@ -78,6 +78,7 @@ _MATCH: Final = _DERIVED.root
 STRUCTS: Final[Mapping[type[BaseModel], type[msgspec.Struct]]] = types.MappingProxyType(_STRUCTS)
 """The struct made from each model the match log uses (for the tests and the curious)."""
 
+_MATCH_TYPE: Final[type] = _MATCH  # plain ``type``: mypy sees MatchLike apart from structs
 _DEAL_RESULT: Final[type] = _STRUCTS[log.DealResult]
 _ACTION_MODELS: Final[tuple[type[BaseModel], ...]] = get_args(get_args(log.Action)[0])
 _DECODER: Final[msgspec.json.Decoder[Any]] = msgspec.json.Decoder(_MATCH)
@@ -278,7 +279,7 @@ def content_fingerprint(match: MatchLike) -> str:
     >>> content_fingerprint(fast) == content_fingerprint(MatchLog.model_validate_json(doc))
     True
     """
-    if type(match) is cast(type, _MATCH):
+    if type(match) is _MATCH_TYPE:
         struct: object | None = match
     else:
         assert isinstance(match, MatchLog)

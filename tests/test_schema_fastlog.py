@@ -401,8 +401,9 @@ def test_every_action_type_reads_alike() -> None:
     match = decode_match(data)
     assert match is not None
     assert [action.type for action in match.deals[0].actions] == list(ACTION_TYPES)
-    played = match.deals[0].actions[-2]
-    assert played.type == "play" and played.card is PlayAction(seat="N", card="JS").card
+    [played] = [action for action in match.deals[0].actions if action.type == "play"]
+    assert played.type == "play"
+    assert played.card is PlayAction(seat="N", card="JS").card
 
 
 # ---------------------------------------------------------------------- 2. sample logs
