@@ -21,6 +21,7 @@ fields and compiled once (a walk of the fields at every document would cost thre
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 import operator
 import types
@@ -63,6 +64,12 @@ def _free(value: object) -> int:
     return sum(text_keys(value))
 
 
+@functools.cache
+def _fields_of(struct: type[msgspec.Struct]) -> tuple[msgspec.structs.FieldInfo, ...]:
+    """A struct class's fields (msgspec resolves the annotations again at every call)."""
+    return msgspec.structs.fields(struct)
+
+
 def _members(read: Any) -> list[Any]:
     """The types of a union but None and UNSET (the type itself when not a union)."""
     if get_origin(read) is typing.Annotated:
@@ -85,6 +92,7 @@ def _nullable(read: Any) -> bool:
     )
 
 
+@functools.cache
 def _plain(read: Any) -> bool:
     """Whether values of the type hold no key and no string that may have a colon."""
     if read in (int, bool, float, type(None)):
@@ -115,7 +123,7 @@ def _fixed(read: Any) -> int | None:
     if len(members) != 1 or members[0] is not read:
         return None  # a union or null: what it holds depends on which
     if _struct(read):
-        return _fixed_fields(msgspec.structs.fields(read))
+        return _fixed_fields(_fields_of(read))
     if get_origin(read) is list:
         return 0 if _fixed(get_args(read)[0]) == 0 else None
     return None
@@ -188,7 +196,7 @@ class _Writer:
         elif read is Any:
             self.line(f"k += _free({value})")
         elif _struct(read):
-            self.fields(value, msgspec.structs.fields(read), column=False)
+            self.fields(value, _fields_of(read), column=False)
         elif origin is list:
             self.column(value, get_args(read)[0])
         elif origin is dict:
@@ -231,7 +239,7 @@ class _Writer:
         elif read is Any:
             self.line(f"k += sum(map(_free, {values}))")
         elif _struct(read):
-            self.fields(values, msgspec.structs.fields(read), column=True)
+            self.fields(values, _fields_of(read), column=True)
         elif origin is list:
             [item] = get_args(read)
             fixed = _fixed(item)
@@ -322,7 +330,7 @@ class _Writer:
         then each kind's own fields; one byte an action, its kind's, counted and searched at
         C speed (types compare slowly). Kinds whose own fields hold a fixed number of keys
         share a byte: that number."""
-        fields = {m: {f.name: f for f in msgspec.structs.fields(m)} for m in members}
+        fields = {m: {f.name: f for f in _fields_of(m)} for m in members}
         common = set.intersection(*(set(f) for f in fields.values()))
         shared = fields[members[0]]
         self.line(f"deferred.append({values})")
@@ -376,13 +384,13 @@ class Counting:
 
     def __init__(self, root: type[msgspec.Struct]) -> None:
         writer = _Writer()
-        writer.fields("root", msgspec.structs.fields(root), column=False)
+        writer.fields("root", _fields_of(root), column=False)
         self._but_deferred = writer.function("count_but_deferred", "root")
         self.source: Final = writer.source
         self._deferred: Callable[..., int] = lambda actions, deferred: 0
         self.deferred_source = ""
         for union in _unions(root):
-            fields = [{f.name: f for f in msgspec.structs.fields(m)} for m in union]
+            fields = [{f.name: f for f in _fields_of(m)} for m in union]
             common = set.intersection(*(set(f) for f in fields))
             optional = tuple(fields[0][n] for n in sorted(common) if not fields[0][n].required)
             writer = _Writer()
@@ -414,7 +422,7 @@ def _unions(root: type[msgspec.Struct]) -> list[list[type[msgspec.Struct]]]:
             found.append(members)
         for member in members:
             if _struct(member):
-                for field in msgspec.structs.fields(member):
+                for field in _fields_of(member):
                     visit(field.type)
             else:
                 for arg in get_args(member):
