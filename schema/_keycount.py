@@ -378,8 +378,8 @@ class Counting:
     """The counting code for documents that decode to ``root`` structs.
 
     ``but_deferred(root)`` gives the count less the optional fields all actions share (a
-    time, a note), and the lists of actions; ``deferred(actions)`` gives what those fields
-    add for one list.
+    time, a note), and the lists of actions it met; ``deferred(lists)`` gives what those
+    fields add. ``source`` and ``deferred_source`` are the code written.
     """
 
     def __init__(self, root: type[msgspec.Struct]) -> None:

@@ -29,7 +29,7 @@ import hashlib
 import types
 import typing
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, cast, get_args
+from typing import TYPE_CHECKING, Any, Final, Protocol, cast, get_args, runtime_checkable
 
 import msgspec
 from msgspec import UNSET
@@ -84,14 +84,28 @@ _ACTION_MODELS: Final[tuple[type[BaseModel], ...]] = get_args(get_args(log.Actio
 _DECODER: Final[msgspec.json.Decoder[Any]] = msgspec.json.Decoder(_MATCH)
 
 # The names of the structs before they were derived: aliases while the other rooms move to
-# schema.shapes (mypy sees the protocols; at run time they are the structs).
+# schema.shapes. At run time they are the structs; mypy sees the protocols (checkable by
+# isinstance, which then tells the fast decoder's match from the models').
 if TYPE_CHECKING:
-    FastMatchLog = MatchLike
-    FastDeal = DealLike
-    FastDealResult = DealResultLike
-    FastMatchResult = MatchResultLike
-    FastTeamScores = TeamScoresLike
-    FastPlayerRef = PlayerRefLike
+
+    @runtime_checkable
+    class FastMatchLog(MatchLike, Protocol): ...
+
+    @runtime_checkable
+    class FastDeal(DealLike, Protocol): ...
+
+    @runtime_checkable
+    class FastDealResult(DealResultLike, Protocol): ...
+
+    @runtime_checkable
+    class FastMatchResult(MatchResultLike, Protocol): ...
+
+    @runtime_checkable
+    class FastTeamScores(TeamScoresLike, Protocol): ...
+
+    @runtime_checkable
+    class FastPlayerRef(PlayerRefLike, Protocol): ...
+
     FastAction = ActionLike
     FastBid = BidLike
     FastTrump = TrumpLike
