@@ -33,8 +33,9 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from pydantic_core.core_schema import ErrorType
 
-from schema.cards import Card, Seat, Suit, Team, not_a_card
+from schema.cards import SEATS, Card, Seat, Suit, Team, not_a_card
 from schema.rules import PRESET_NAMES, Rules, RulesError, resolve_rules
+from schema.shapes import PlayerRefLike
 
 FORMAT_NAME: Final = "twentynine.match"
 FORMAT_VERSION: Final = 1
@@ -138,8 +139,12 @@ class PlayerRef(_Frozen):
 Player = str | PlayerRef
 
 
-def player_name(player: Player) -> str:
-    """The display name of a player entry, whichever form it takes."""
+def player_name(player: str | PlayerRefLike) -> str:
+    """The display name of a player entry, whichever form it takes (and whichever reader).
+
+    >>> player_name("Anne"), player_name(PlayerRef(name="Bob", id="p2"))
+    ('Anne', 'Bob')
+    """
     return player if isinstance(player, str) else player.name
 
 
@@ -279,12 +284,25 @@ ACTION_TYPES: Final[tuple[str, ...]] = tuple(
 """Every action ``type``, in the order of the union (derived, so the two cannot drift)."""
 
 
+class _LeftOutIsNotNull:
+    """Field metadata: leaving the field out says something else than writing it ``null``."""
+
+    def __repr__(self) -> str:
+        return "LEFT_OUT_IS_NOT_NULL"
+
+
+LEFT_OUT_IS_NOT_NULL: Final = _LeftOutIsNotNull()
+"""Marks a field whose absence means something: ``thrown_in`` left out is "not recorded",
+``null`` is "recorded as not thrown in". A model tells by the fields set; the fast structs
+(:mod:`schema.fastlog`) read such a field left out as ``msgspec.UNSET``."""
+
+
 class DealResult(_Frozen):
     """A deal's result as recorded; the engine recomputes and compares it."""
 
     points: TeamScores | None = None
     score: TeamScores | None = Field(default=None, description="Match score after this deal.")
-    thrown_in: str | None = None
+    thrown_in: Annotated[str | None, LEFT_OUT_IS_NOT_NULL] = None
 
 
 HandField = Annotated[list[CardField | None], Field(min_length=8, max_length=8)]
@@ -368,6 +386,8 @@ class MatchLog(_Frozen):
     @field_validator("players")
     @classmethod
     def _all_four_seats(cls, players: dict[Seat, Player]) -> dict[Seat, Player]:
+        if len(players) == len(SEATS):  # the keys are seats: all four (the fast decoder's
+            return players  # check too, so its cost counts)
         missing = [seat.value for seat in Seat if seat not in players]
         if missing:
             raise PydanticCustomError(

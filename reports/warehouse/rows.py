@@ -14,11 +14,11 @@ The moments a seat could not follow suit are worked out here because SQL cannot 
 derive them; the hand features (:func:`hand_features`) here once, for the ``hands`` and
 ``bids`` views not to work them out on every query.
 
-A match comes as the pydantic models of :mod:`schema.log` or as the structs of
-:mod:`schema.fastlog` (what ``twentynine load`` reads canonical logs into): both give the
-same rows. Only the reading of each action's type, seat, time and note differs, as the
-quickest way for each kind (a model's ``__dict__``, a struct's slots); an action's other
-fields are told apart by the exact class, never by pydantic's ``isinstance``, which runs in
+A match comes as the pydantic models of :mod:`schema.log` or as the fast decoder's structs
+(what ``twentynine load`` reads canonical logs into), typed as :mod:`schema.shapes`: both
+give the same rows. Only the reading of each action's type, seat, time and note differs, as
+the quickest way for each kind (a model's ``__dict__``, a struct's slots); an action's other
+fields are read after its ``type``, never after pydantic's ``isinstance``, which runs in
 Python.
 
 >>> from replay import audit_match, random_match
@@ -48,29 +48,9 @@ import pyarrow as pa
 from replay import AuditedMatch, DealFacts, Finding, TrickFacts
 from reports.warehouse.ddl import ACTION_CODES, HAND_FEATURES, TABLES
 from schema.cards import RANKS, SUITS, Card, Seat, Team
-from schema.fastlog import (
-    FastAction,
-    FastBid,
-    FastDeal,
-    FastMatchLog,
-    FastPair,
-    FastPlay,
-    FastShow,
-    FastTrump,
-    content_fingerprint,
-    recorded_thrown_in,
-)
-from schema.log import (
-    Action,
-    BidAction,
-    Deal,
-    MatchLog,
-    PairAction,
-    PlayAction,
-    ShowAction,
-    TrumpAction,
-    dump_json,
-)
+from schema.fastlog import content_fingerprint, recorded_thrown_in
+from schema.log import Deal, dump_json
+from schema.shapes import ActionLike, DealLike, MatchLike
 
 INT64_MIN: Final = -(2**63)
 INT64_MAX: Final = 2**63 - 1
@@ -302,15 +282,15 @@ def small_ints(values: list[int], kind: pa.DataType = pa.int16()) -> pa.Array:  
 DealFindings = Sequence[tuple[int | None, str, str]]
 """A deal's findings as (action, code, severity)."""
 
-Actions = Sequence[Action | FastAction]
+Actions = Sequence[ActionLike]
 """A deal's actions, models or structs."""
 
 
 def _read_actions(
-    deal: Deal | FastDeal,
+    deal: DealLike,
 ) -> tuple[list[str], str, list[int | None], list[str | None]]:
     """Each action's type, the seats as one string, each action's time and note."""
-    if isinstance(deal, FastDeal):  # first: pydantic's isinstance runs in Python
+    if type(deal) is not Deal:  # the fast decoder's structs (pydantic's isinstance is slow)
         actions = deal.actions
         return (
             list(map(_TYPE, actions)),
@@ -340,19 +320,19 @@ class _Details:
         self.trick_at: dict[int, int] = {}
         self.extra_at: dict[int, str] = {}
 
-    def add(self, i: int, action: Action | FastAction, trick: int | None) -> None:
-        if type(action) is FastTrump or type(action) is TrumpAction:
+    def add(self, i: int, action: ActionLike, trick: int | None) -> None:
+        if action.type == "trump":
             card = action.card
             if card is not None:
                 self.card_at[i] = card.text
             suit = action.suit or "-"
             self.extra_at[i] = suit + _SEVENTH[action.seventh] + _MODE[action.mode]
-        elif type(action) is FastShow or type(action) is ShowAction:
+        elif action.type == "show":
             if trick is not None:
                 self.trick_at[i] = trick
             if action.suit is not None:
                 self.extra_at[i] = action.suit + "--"
-        elif (type(action) is FastPair or type(action) is PairAction) and trick is not None:
+        elif action.type == "pair" and trick is not None:
             self.trick_at[i] = trick
 
     def cards(self, first: int) -> str:
@@ -429,7 +409,7 @@ class Batch:
 
     def add(
         self,
-        match: MatchLog | FastMatchLog,
+        match: MatchLike,
         audited: AuditedMatch,
         source: str | None,
         line: int | None,
@@ -455,7 +435,7 @@ class Batch:
 
     def _match(
         self,
-        match: MatchLog | FastMatchLog,
+        match: MatchLike,
         audited: AuditedMatch,
         source: str | None,
         line: int | None,
@@ -498,12 +478,12 @@ class Batch:
         by_deal = self._findings(mid, match, audited.findings)
         show_rule = rules.show_trump
         asking = show_rule != "automatic"
-        deals: Sequence[Deal | FastDeal] = match.deals
+        deals: Sequence[DealLike] = match.deals
         for deal, facts in zip(deals, audited.deals, strict=True):
             self._deal(mid, deal, facts, by_deal.get(facts.number, ()), asking, show_rule)
 
     def _findings(
-        self, mid: str, match: MatchLog | FastMatchLog, findings: Sequence[Finding]
+        self, mid: str, match: MatchLike, findings: Sequence[Finding]
     ) -> dict[int, list[tuple[int | None, str, str]]]:
         by_deal: dict[int, list[tuple[int | None, str, str]]] = {}
         deals = match.deals
@@ -524,7 +504,7 @@ class Batch:
     def _deal(
         self,
         mid: str,
-        deal: Deal | FastDeal,
+        deal: DealLike,
         f: DealFacts,
         findings: DealFindings,
         asking: bool,
@@ -615,7 +595,7 @@ class Batch:
     def _actions(
         self,
         dk: int,
-        deal: Deal | FastDeal,
+        deal: DealLike,
         f: DealFacts,
         tricks: tuple[TrickFacts, ...],
         findings: DealFindings,
@@ -717,7 +697,7 @@ class Batch:
         self.notes.append(None if notes.count(None) == count else notes)
 
     def _bids(self, actions: Actions) -> None:
-        values = [a.value if type(a) is BidAction or type(a) is FastBid else None for a in actions]
+        values = [a.value if a.type == "bid" else None for a in actions]
         while values and values[-1] is None:
             values.pop()
         for value in values:
@@ -802,7 +782,7 @@ class Batch:
             action = actions[i]
             kind = types[i]
             seat = action.seat
-            if not (type(action) is FastPlay or type(action) is PlayAction):
+            if action.type != "play":
                 if kind == "show" and i == show_at and chances:
                     asked_by = seat
                 if kind not in _AUCTION:
