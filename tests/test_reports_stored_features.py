@@ -21,9 +21,10 @@ from reports.warehouse.stats import (
     wilson_interval,
     with_intervals,
 )
-from reports.warehouse.store import Warehouse, load_paths, open_warehouse
+from reports.warehouse.store import Warehouse, open_warehouse
 from schema import PRESET_NAMES, Rules
 from schema.log import MatchLog
+from twentynine.loading import load_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 FEATURES = ", ".join(ddl.HAND_FEATURES)
