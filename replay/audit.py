@@ -34,10 +34,10 @@ from replay.deal import (
 )
 from replay.findings import LARGEST_RECORDED, AuditError, Finding, make_finding
 from replay.match import MatchState
-from replay.records import DealLike, DealResultLike, MatchLike
 from schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
 from schema.fastlog import recorded_thrown_in
 from schema.rules import Rules
+from schema.shapes import DealLike, DealResultLike, MatchLike
 
 
 class TrickFacts(NamedTuple):

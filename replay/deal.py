@@ -41,7 +41,6 @@ from replay._tables import (
     mask_points,
 )
 from replay.findings import Finding, make_finding
-from replay.records import ActionLike, BidLike, PlayLike, ShowLike, TrumpLike
 from schema.cards import ALL_CARDS, SEATS, SUITS, Card, Direction, Seat, Suit, Team
 from schema.log import (
     Action,
@@ -59,9 +58,10 @@ from schema.log import (
     TrumpAction,
 )
 from schema.rules import Rules
+from schema.shapes import ActionLike, BidLike, PlayLike, ShowLike, TrumpLike
 
 AnyAction = ActionLike
-"""An action as either reader reads it (:mod:`replay.records`): the engine reads its ``type``."""
+"""An action as either reader reads it (:mod:`schema.shapes`): the engine reads its ``type``."""
 
 AUCTION: Final = 0
 TRUMP: Final = 1
