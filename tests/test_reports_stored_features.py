@@ -129,6 +129,12 @@ def test_stored_statistics_add_up_to_those_of_schema_5(
             "FROM player_stats"
         ).rows[0]
         assert all(counted), counted  # the logs have each kind to count
+        # match by match too: each match's own `match_stats` rows, not only their sums
+        for (match_id,) in wh.query("SELECT match_id FROM matches ORDER BY 1 LIMIT 6").rows:
+            one = f"SELECT match_id FROM matches WHERE match_id = '{match_id}'"
+            for view in ("player_stats", "role_stats"):
+                stored = _rows(wh, ddl.stats_sql(view.split("_")[0], one))
+                assert stored == _rows(wh, _schema_5_stats(view, one)), (match_id, view)
         scope = "SELECT match_id FROM matches WHERE preset = 'pagat'"
         for by_role, view in ((False, "player_stats"), (True, "role_stats")):
             report = stats_report(wh, StatsRequest(by_role=by_role, preset="pagat"))

@@ -844,11 +844,10 @@ _TRICK_CARDS: Final = (
 # The statistics of `player_stats` and `role_stats`, written once, in two steps. At load,
 # `match_stats` gets one row per match and key (a player, or a role) with the counts and sums
 # of that match, worked out from the match's rows in `{deals}`, `{deal_cards}`, ... (the
-# tables, or the rows of the matches of a batch before it is committed); `{keys}` gives, for
-# each seat of each deal, the key its figures are counted under (a seat of a deal may count
-# under several keys, a role: its position and its part in the call). A query then adds up
-# those rows: a few per match instead of every seat of every deal, its actions and its show
-# chances.
+# tables, or the rows of the matches of a batch before it is committed): each seat of each
+# deal is counted once, then added up under each of its keys (a player; a role: its position
+# and its part in the call). A query then adds up those rows: a few per match instead of
+# every seat of every deal, its actions and its show chances.
 _SHOW_CHANCES: Final = f"""
 SELECT match_id, deal_no, trick_no, action_no, seat, {_team("seat")} AS team,
     coalesce(seat = d.caller, false) AS is_caller, show_rule, mark = upper(mark) AS asked,
@@ -881,10 +880,14 @@ caller's team)."""
 
 _LADDER_CODES: Final = {ACTION_CODES[t]: t for t in ("double", "redouble", "set")}
 
-_PARTIALS: Final = f"""
-WITH keys AS ({{keys}}
-), seats AS (
-    SELECT d.match_id, d.deal_no, mp.seat,
+# Step one: one row per seat of each deal (`seats`), its own counts beside it; the show
+# chances, doubles, Pairs and findings counted per seat of a deal first. Step two adds those
+# rows up under each key: the player, the position in the auction and the part in the call.
+# One pass over the batch's rows serves every key (a statement per kind of key, joining each
+# show chance and action to its keys, cost about twice as much; bench/README.md).
+_SEAT_ROWS: Final = f"""
+WITH seats AS (
+    SELECT d.match_id, d.deal_no, mp.seat, mp.player_id, 'P' || {_position("mp.seat")} AS position,
         CASE
             WHEN d.caller IS NULL THEN NULL
             WHEN d.caller = mp.seat THEN 'caller'
@@ -895,26 +898,10 @@ WITH keys AS ({{keys}}
         d.single_hand IS NULL AND d.made IS NOT NULL AS scored_call,
         CASE mp.team WHEN 'NS' THEN d.points_ns ELSE d.points_ew END AS own_points
     FROM {{deals}} d
+    JOIN {{matches}} m USING (match_id)
     JOIN {{match_players}} mp USING (match_id)
-), per_deal AS (
-    SELECT k.match_id, k.key,
-        count(*) AS deals,
-        count(*) FILTER (role = 'caller') AS calls,
-        count(*) FILTER (role = 'caller' AND scored_call AND made) AS calls_made,
-        count(*) FILTER (role = 'caller' AND scored_call AND NOT made) AS calls_failed,
-        sum(call) FILTER (role = 'caller') AS call_sum,
-        count(call) FILTER (role = 'caller') AS call_count,
-        count(*) FILTER (role = 'defender' AND scored_call) AS defences,
-        count(*) FILTER (role = 'defender' AND scored_call AND NOT made) AS defences_broken,
-        sum(own_points) FILTER (role = 'caller' AND scored_call) AS caller_points,
-        sum(own_points) FILTER (role = 'defender' AND scored_call) AS defender_points,
-        count(*) FILTER (single_hand = s.seat) AS single_hands,
-        count(*) FILTER (single_hand = s.seat AND made) AS single_hands_won
-    FROM seats s
-    JOIN keys k USING (match_id, deal_no, seat)
-    GROUP BY k.match_id, k.key
 ), shows AS (
-    SELECT k.match_id, k.key,
+    SELECT match_id, deal_no, seat,
         count(*) AS show_chances,
         count(*) FILTER (asked) AS shows_asked,
         count(*) FILTER (asked AND trumped) AS asked_then_trumped,
@@ -925,18 +912,16 @@ WITH keys AS ({{keys}}
         count(*) FILTER (is_caller AND asked AND trick_won) AS caller_shows_won,
         count(*) FILTER (is_caller AND NOT asked) AS caller_not_shown,
         count(*) FILTER (is_caller AND NOT asked AND trick_won) AS caller_not_shown_won,
-        count(*) FILTER (s.team <> caller_team) AS defender_show_chances,
-        count(*) FILTER (s.team <> caller_team AND asked) AS defender_asks,
-        count(*) FILTER (s.team <> caller_team AND asked AND trick_won)
-            AS defender_asks_won,
-        count(*) FILTER (s.team <> caller_team AND NOT asked) AS defender_not_asked,
-        count(*) FILTER (s.team <> caller_team AND NOT asked AND trick_won)
+        count(*) FILTER (team <> caller_team) AS defender_show_chances,
+        count(*) FILTER (team <> caller_team AND asked) AS defender_asks,
+        count(*) FILTER (team <> caller_team AND asked AND trick_won) AS defender_asks_won,
+        count(*) FILTER (team <> caller_team AND NOT asked) AS defender_not_asked,
+        count(*) FILTER (team <> caller_team AND NOT asked AND trick_won)
             AS defender_not_asked_won
-    FROM ({{show_chances}}) s
-    JOIN keys k USING (match_id, deal_no, seat)
-    GROUP BY k.match_id, k.key
+    FROM ({{show_chances}})
+    GROUP BY match_id, deal_no, seat
 ), ladder AS (
-    SELECT k.match_id, k.key,
+    SELECT match_id, deal_no, seat,
         count(*) FILTER (code = 'x') AS doubles,
         count(*) FILTER (code = 'x' AND single_hand IS NULL AND NOT made) AS doubles_won,
         sum(greatest(swing, 0)) FILTER (code = 'x') AS double_points_won,
@@ -959,49 +944,51 @@ WITH keys AS ({{keys}}
         ) a
         JOIN {{deals}} d USING (match_id, deal_no)
         WHERE a.code IN ({", ".join(f"'{c}'" for c in _LADDER_CODES)})
-    ) a
-    JOIN keys k USING (match_id, deal_no, seat)
-    GROUP BY k.match_id, k.key
+    )
+    GROUP BY match_id, deal_no, seat
 ), pairs_shown AS (
-    SELECT k.match_id, k.key, count(*) AS pairs
-    FROM {{pairs}} p
-    JOIN keys k USING (match_id, deal_no, seat)
-    GROUP BY k.match_id, k.key
+    SELECT match_id, deal_no, seat, count(*) AS pairs
+    FROM {{pairs}}
+    GROUP BY match_id, deal_no, seat
 ), found AS (
-    SELECT k.match_id, k.key, count(*) AS findings
-    FROM {{findings}} f
-    JOIN keys k USING (match_id, deal_no, seat)
-    GROUP BY k.match_id, k.key
-)
-SELECT p.match_id, '{{by}}' AS counted_by, p.key, {{counts}}
-FROM per_deal p
-LEFT JOIN shows s USING (match_id, key)
-LEFT JOIN ladder l USING (match_id, key)
-LEFT JOIN pairs_shown ps USING (match_id, key)
-LEFT JOIN found f USING (match_id, key)"""
+    SELECT match_id, deal_no, seat, count(*) AS findings
+    FROM {{findings}}
+    WHERE deal_no IS NOT NULL AND seat IS NOT NULL
+    GROUP BY match_id, deal_no, seat
+), seat_rows AS MATERIALIZED (
+    SELECT *
+    FROM seats s
+    LEFT JOIN shows USING (match_id, deal_no, seat)
+    LEFT JOIN ladder USING (match_id, deal_no, seat)
+    LEFT JOIN pairs_shown USING (match_id, deal_no, seat)
+    LEFT JOIN found USING (match_id, deal_no, seat)
+)"""
+
+# What a key's rows add up to, in the order of _MATCH_STATS_COUNTS.
+_KEY_SUMS: Final = {
+    "deals": "count(*)",
+    "calls": "count(*) FILTER (role = 'caller')",
+    "calls_made": "count(*) FILTER (role = 'caller' AND scored_call AND made)",
+    "calls_failed": "count(*) FILTER (role = 'caller' AND scored_call AND NOT made)",
+    "call_sum": "sum(call) FILTER (role = 'caller')",
+    "call_count": "count(call) FILTER (role = 'caller')",
+    "defences": "count(*) FILTER (role = 'defender' AND scored_call)",
+    "defences_broken": "count(*) FILTER (role = 'defender' AND scored_call AND NOT made)",
+    "caller_points": "sum(own_points) FILTER (role = 'caller' AND scored_call)",
+    "defender_points": "sum(own_points) FILTER (role = 'defender' AND scored_call)",
+    "single_hands": "count(*) FILTER (single_hand = seat)",
+    "single_hands_won": "count(*) FILTER (single_hand = seat AND made)",
+}
+
+_KEY_COLUMNS: Final = {"player": ("player_id",), "role": ("position", "role")}
+"""The columns of a seat's row that name its keys, by what the keys are."""
 
 
 SCOPE: Final = "SELECT match_id FROM matches"
 """The matches the statistics count: all of them; :func:`stats_sql` takes a narrower one."""
 
-PLAYER_KEYS: Final = """
-    SELECT d.match_id, d.deal_no, mp.seat, mp.player_id AS key
-    FROM {deals} d
-    JOIN {match_players} mp USING (match_id)"""
 PLAYER_NAMES: Final = ("pl.name", "JOIN players pl ON pl.player_id = p.key")
 
-ROLE_KEYS: Final = f"""
-    SELECT * FROM (
-        SELECT d.match_id, d.deal_no, mp.seat, unnest([
-            'P' || {_position("mp.seat")},
-            CASE WHEN d.caller = mp.seat THEN 'caller'
-                WHEN d.caller_team = mp.team THEN 'partner'
-                WHEN d.caller IS NOT NULL THEN 'defender' END]) AS key
-        FROM {{deals}} d
-        JOIN {{matches}} m USING (match_id)
-        JOIN {{match_players}} mp USING (match_id)
-    )
-    WHERE key IS NOT NULL"""
 ROLE_MEANINGS: Final = (
     "CASE p.key WHEN 'P1' THEN 'first to bid' WHEN 'P2' THEN 'second to bid' "
     "WHEN 'P3' THEN 'third to bid' WHEN 'P4' THEN 'fourth to bid (the dealer)' "
@@ -1009,7 +996,6 @@ ROLE_MEANINGS: Final = (
     "ELSE 'the other side' END AS meaning",
     "",
 )
-_KEYS: Final = {"player": PLAYER_KEYS, "role": ROLE_KEYS}
 
 
 def match_stats_sql(tables: str = "{}") -> list[str]:
@@ -1018,7 +1004,7 @@ def match_stats_sql(tables: str = "{}") -> list[str]:
     ``"_batch_{}"`` the Arrow tables of one batch the loader has registered.
 
     >>> [sql.split()[0] for sql in match_stats_sql("_batch_{}")]
-    ['SET', 'INSERT', 'INSERT', 'RESET']
+    ['SET', 'INSERT', 'RESET']
     >>> "FROM _batch_deals d" in match_stats_sql("_batch_{}")[1]
     True
     """
@@ -1026,26 +1012,27 @@ def match_stats_sql(tables: str = "{}") -> list[str]:
         t: tables.format(t)
         for t in ("deals", "matches", "match_players", "deal_cards", "pairs", "findings")
     }
-    counts = ", ".join(f"coalesce({name}, 0)::BIGINT AS {name}" for name, _ in _MATCH_STATS_COUNTS)
+    counts = ", ".join(
+        f"coalesce({_KEY_SUMS.get(name, f'sum({name})')}, 0)::BIGINT AS {name}"
+        for name, _ in _MATCH_STATS_COUNTS
+    )
+    per_key = [
+        f"SELECT match_id, '{by}' AS counted_by, {column} AS key, {counts}\n"
+        f"FROM seat_rows WHERE {column} IS NOT NULL GROUP BY match_id, {column}"
+        for by, columns in _KEY_COLUMNS.items()
+        for column in columns
+    ]
+    rows = _SEAT_ROWS.format(
+        show_chances=_SHOW_CHANCES.format(cards=sources["deal_cards"], deals=sources["deals"]),
+        **sources,
+    )
     # The joins are written small side last (DuckDB builds its hash table on the right).
     # DuckDB's own join order, with no statistics for a batch's Arrow tables or the rows a
     # transaction has just added, built on the large sides: a minute and out of memory for a
     # batch of 10,000 deals, where this order takes a fraction of a second.
     return [
         "SET disabled_optimizers = 'join_order'",
-        *(
-            "INSERT INTO match_stats "
-            + _PARTIALS.format(
-                keys=_KEYS[by].format(**sources),
-                show_chances=_SHOW_CHANCES.format(
-                    cards=sources["deal_cards"], deals=sources["deals"]
-                ),
-                by=by,
-                counts=counts,
-                **sources,
-            )
-            for by in _KEYS
-        ),
+        f"INSERT INTO match_stats {rows}\n" + "\nUNION ALL\n".join(per_key),
         "RESET disabled_optimizers",
     ]
 
