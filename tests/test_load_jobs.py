@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from replay import random_match
+from reports.warehouse.store import Admission, LoadSummary, Pending
 from schema import PRESET_NAMES, Rules
 from tests.test_reports_fastload import assert_same_contents, assert_same_summary, mixed_lines
 from twentynine.cli import app
@@ -89,3 +90,39 @@ def test_two_jobs_read_standard_input(tmp_path: Path) -> None:
     )
     assert loaded.returncode == 0, loaded.stderr
     assert b"70 matches read from 1 file: 70 stored" in loaded.stderr
+
+
+@pytest.mark.parametrize("takes", ["every other", "none", "all"])
+def test_each_match_is_audited_once_whichever_units_are_handed_off(takes: str) -> None:
+    """The reading process offers each unit to the writer and audits it itself when declined
+    (the writer busy): whatever is taken, every new match ends in a batch or a hand-off, once,
+    and the duplicates are told as by one process."""
+    matches = [
+        random_match(Rules.preset(preset), seed, max_deals=6).model_copy(
+            update={"id": f"{preset}-{seed}"}
+        )
+        for preset in PRESET_NAMES
+        for seed in range(3)
+    ]
+    items = [(m, None) for m in matches + matches[:4]]  # four again: duplicates
+    handed: list[str] = []
+    offers = 0
+
+    def hand_off(todo: list[Pending], replaced: list[str]) -> bool:
+        nonlocal offers
+        offers += 1
+        if takes == "none" or (takes == "every other" and offers % 2):
+            return False
+        handed.extend(p.match_id for p in todo)
+        return True
+
+    summary = LoadSummary(database="")
+    admission = Admission(lambda ids: {}, summary, batch_deals=40, hand_off=hand_off)
+    batched = [i for batch, _ in admission.batches(items) for i in batch.match_ids]
+    assert sorted(batched + handed) == sorted(str(m.id) for m in matches)
+    assert summary.duplicates == 4 and offers > 2
+    assert (len(handed) > 0, len(batched) > 0) == {
+        "every other": (True, True),
+        "none": (False, True),
+        "all": (True, False),
+    }[takes]

@@ -3,9 +3,9 @@
 The front wires the walk: :func:`importers.formats.read_paths` gives one record per match
 (with its file and line), a record that could not be read is counted with its problems, and
 :meth:`reports.warehouse.store.Warehouse.load` audits and stores the matches. With ``jobs=2``
-a second process reads the files and tells the duplicates, and the two processes each audit
-every other unit of matches and build its rows, while this one alone stores them: the same
-rows on two cores.
+a second process reads the files and tells the duplicates, audits the matches and builds
+their rows, while this one stores them and audits a unit of matches whenever it has nothing
+else to do: the same rows on two cores.
 """
 
 from __future__ import annotations
@@ -235,8 +235,10 @@ def _build_batches(
     batch_deals: int,
     stdin: int,
 ) -> None:
-    """The child of ``--jobs 2``: read, admit, audit every other unit and build its rows, and
-    hand the rest to the writer (``writer``, its parent's pid: it stops when that is gone).
+    """The child of ``--jobs 2``: read, admit, audit and build rows, a unit of matches at a
+    time; a unit is handed to the writer instead when nothing waits for it (it would be idle
+    otherwise), which shares the work by how fast each process goes (``writer``, its
+    parent's pid: it stops when that is gone).
     ``stdin`` is the parent's standard input (``-``), which multiprocessing closes here."""
     sys.stdin = os.fdopen(stdin, "r")
     gc.disable()  # as the one-process load: many acyclic rows, nothing for the collector
@@ -247,9 +249,12 @@ def _build_batches(
         def lookup(match_ids: list[str]) -> StoredSources:
             return {i: stored[i] for i in match_ids if i in stored}
 
-        def hand_off(todo: list[Pending], replaced: list[str]) -> None:
+        def hand_off(todo: list[Pending], replaced: list[str]) -> bool:
+            if not built.empty():  # the writer has work: audit this unit here
+                return False
             packed = [_packed(p) for p in todo]
             _put(built, ("audit", (packed, replaced), _snapshot(summary)), writer)
+            return True
 
         admission = Admission(
             lookup, summary, replace=replace, batch_deals=batch_deals, hand_off=hand_off

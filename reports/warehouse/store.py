@@ -496,9 +496,10 @@ class Pending:
 _CONTENT_HASH: Final = [c.name for c in ddl.TABLES["matches"]].index("content_hash")
 """Where a match row holds the match's content hash."""
 
-HandOff = Callable[[list[Pending], list[str]], None]
+HandOff = Callable[[list[Pending], list[str]], bool]
 """Takes a unit of matches to audit and store elsewhere, and the ids whose stored rows they
-replace (``twentynine load --jobs 2``: the writer audits every other unit)."""
+replace, or declines it (``False``: audit it here). ``twentynine load --jobs 2`` hands a unit
+to the writer when the writer has nothing else waiting."""
 
 
 class Admission:
@@ -507,10 +508,10 @@ class Admission:
     time. It asks ``lookup`` which ids are stored (the warehouse, or what ``twentynine load
     --jobs 2`` read from it at the start), and counts into ``summary``.
 
-    With ``hand_off``, every other unit of matches it has admitted is handed off instead of
-    audited here; the ids handed off, and those of the batches it gave, are then answered
-    as stored (as the warehouse answers once they are committed), for a lookup that cannot
-    see the commits.
+    With ``hand_off``, a unit of matches it has admitted is offered there first, and
+    audited here only when declined; the ids handed off, and those of the batches it gave,
+    are then answered as stored (as the warehouse answers once they are committed), for a
+    lookup that cannot see the commits.
     """
 
     def __init__(
@@ -528,7 +529,6 @@ class Admission:
         self.batch_deals = batch_deals
         self.hand_off = hand_off
         self.remembered: StoredSources = {}
-        self._units = 0
         self._handed_deals = 0  # deals handed off since the last batch
 
     def batches(
@@ -589,7 +589,7 @@ class Admission:
 
     def _admit(self, pending: list[Pending], batch: Batch, where_of: dict[str, str]) -> None:
         """Audit the matches not stored yet (or stored with other content, to ``replace``)
-        and add their rows to the batch; or hand them off, every other unit."""
+        and add their rows to the batch; or hand them off, when ``hand_off`` takes them."""
         summary = self.summary
         stored = self._stored([p.match_id for p in pending])
         todo: list[Pending] = []
@@ -615,12 +615,10 @@ class Admission:
                     continue
                 replaced.append(p.match_id)
             todo.append(p)
-        self._units += 1
-        if self.hand_off is not None and self._units % 2 == 0:
+        if self.hand_off is not None and self.hand_off(todo, replaced):
             for p in todo:  # as stored: a match that then fails is the corner case docs name
                 self.remembered[p.match_id] = (where_of[p.match_id], content_fingerprint(p.match))
             self._handed_deals += sum(len(p.match.deals) for p in todo)
-            self.hand_off(todo, replaced)
             return
         batch.replaced.extend(replaced)
         for _ in audit_into(todo, batch, summary):
