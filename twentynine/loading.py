@@ -148,13 +148,14 @@ def _load_beside(
     context = multiprocessing.get_context("fork")
     stored_in: Any = context.Queue(1)
     built: Any = context.Queue(_IN_FLIGHT)
+    idle: Any = context.Event()  # set while the writer waits with nothing to do
     try:
         stdin = os.dup(0)  # the child process starts with standard input closed: it reads this
     except OSError:  # none to read
         stdin = os.open(os.devnull, os.O_RDONLY)
     child = context.Process(
         target=_build_batches,
-        args=(records, reading, stored_in, built, os.getpid(), replace, batch_deals, stdin),
+        args=(records, reading, stored_in, built, idle, os.getpid(), replace, batch_deals, stdin),
         daemon=True,
     )
     try:
@@ -167,7 +168,7 @@ def _load_beside(
         with open_warehouse(db) as wh:
             stored_in.put(wh.stored_sources())
             summary = _summary(wh.name, reading)
-            return _store_batches(wh, child, built, summary, progress, batch_deals)
+            return _store_batches(wh, child, built, idle, summary, progress, batch_deals)
     finally:
         if collecting:
             gc.enable()
@@ -180,6 +181,7 @@ def _store_batches(
     wh: Warehouse,
     child: Any,
     built: Any,
+    idle: Any,
     summary: LoadSummary,
     progress: Progress | None,
     batch_deals: int,
@@ -188,6 +190,8 @@ def _store_batches(
     own = new_batch()  # the rows of the units audited here
     audited = LoadSummary(database="")  # what auditing them here skipped, and why
     while True:
+        if built.empty():
+            idle.set()
         try:
             kind, payload, counted = built.get(timeout=1.0)
         except queue.Empty:
@@ -230,14 +234,15 @@ def _build_batches(
     reading: Reading,
     stored_in: Any,
     built: Any,
+    idle: Any,
     writer: int,
     replace: bool,
     batch_deals: int,
     stdin: int,
 ) -> None:
     """The child of ``--jobs 2``: read, admit, audit and build rows, a unit of matches at a
-    time; a unit is handed to the writer instead when nothing waits for it (it would be idle
-    otherwise), which shares the work by how fast each process goes (``writer``, its
+    time; a unit is handed to the writer instead when the writer waits with nothing to do
+    (``idle``), which shares the work by how fast each process goes (``writer``, its
     parent's pid: it stops when that is gone).
     ``stdin`` is the parent's standard input (``-``), which multiprocessing closes here."""
     sys.stdin = os.fdopen(stdin, "r")
@@ -250,8 +255,9 @@ def _build_batches(
             return {i: stored[i] for i in match_ids if i in stored}
 
         def hand_off(todo: list[Pending], replaced: list[str]) -> bool:
-            if not built.empty():  # the writer has work: audit this unit here
+            if not idle.is_set():  # the writer is busy: audit this unit here
                 return False
+            idle.clear()  # one unit at a time: the writer says when it waits again
             packed = [_packed(p) for p in todo]
             _put(built, ("audit", (packed, replaced), _snapshot(summary)), writer)
             return True

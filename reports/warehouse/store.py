@@ -499,7 +499,7 @@ _CONTENT_HASH: Final = [c.name for c in ddl.TABLES["matches"]].index("content_ha
 HandOff = Callable[[list[Pending], list[str]], bool]
 """Takes a unit of matches to audit and store elsewhere, and the ids whose stored rows they
 replace, or declines it (``False``: audit it here). ``twentynine load --jobs 2`` hands a unit
-to the writer when the writer has nothing else waiting."""
+to the writer when the writer waits with nothing to do."""
 
 
 class Admission:
