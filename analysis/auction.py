@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import Final
 
 from analysis.annotate import Annotation
 from analysis.calibration import made_probability
@@ -41,6 +42,9 @@ from schema.log import BidAction, PassAction
 from schema.rules import Rules
 
 AUCTION_KINDS = frozenset({"bid", "trump", "double", "redouble", "set"})
+
+PASS_NOT_LABELLED: Final = "no label: the calibration is fitted on calls only"
+"""Why a pass that the figures would rather see a bid gets no label (docs/analysis.md)."""
 
 
 def contract_value(state: DealState) -> int | None:
@@ -169,6 +173,11 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
         judgement = None
         if verdict.best != chosen:
             judgement = "underbid" if chosen == "pass" else "overbid"
+        # The calibration is fitted on real calls only (hands someone chose to bid), so it
+        # cannot say how a hand nobody bid would fare: such a pass keeps its figures, no label.
+        passed_a_bid = chosen == "pass" and verdict.best != "pass"
+        if passed_a_bid:
+            explanation += f"; {PASS_NOT_LABELLED}"
         notes.append(
             make_annotation(
                 context.match_id,
@@ -183,6 +192,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 trump=likely_trump(four).value,
                 recommended=f"bid {good[-1]}" if good else "pass",
                 judgement=judgement,
+                labelled=not passed_a_bid,
             )
         )
     return notes
