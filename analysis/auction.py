@@ -9,6 +9,7 @@ stake for the caller's side, a failed one loses it (the stake doubled by a Doubl
 on); the trump choice is worth make-probability.
 
 >>> from schema import Rules
+>>> from analysis.solver import solve
 >>> from analysis.testing import first_lead
 >>> state = first_lead(Rules.preset("pagat"), 3)
 >>> contract_value(state.copy()) == solve(state).value
@@ -18,6 +19,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import Final
 
 from analysis.annotate import Annotation
 from analysis.calibration import made_probability
@@ -33,7 +35,7 @@ from analysis.judging import (
 from analysis.labels import GAME_POINT_SCALE
 from analysis.positions import Position
 from analysis.sampling import Layout, likely_trump, replay_actions, trump_choice
-from analysis.solver import solve
+from analysis.solver import solve_value
 from replay import DealState
 from schema.cards import Seat
 from schema.log import BidAction, PassAction
@@ -41,14 +43,20 @@ from schema.rules import Rules
 
 AUCTION_KINDS = frozenset({"bid", "trump", "double", "redouble", "set"})
 
+PASS_NOT_LABELLED: Final = "no label: the calibration is fitted on calls only"
+"""Why a pass that the figures would rather see a bid gets no label (docs/analysis.md)."""
+
 
 def contract_value(state: DealState) -> int | None:
     """The caller's side's double-dummy points from the first lead of ``state`` (None when
-    the deal is over: thrown in). Closes the doubling of ``state`` if still open."""
+    the deal is over: thrown in). Closes the doubling of ``state`` if still open.
+
+    The value alone (:func:`analysis.solver.solve_value`): a sample needs no move's value,
+    and on sampled first leads the value costs about 45% of a full solve's CPU."""
     state.end_doubling()
     if state.is_over or state.phase_name != "play":
         return None
-    return solve(state).value
+    return solve_value(state)
 
 
 def _as_caller(rules: Rules, layout: Layout, bidder: Seat, level: int) -> DealState | None:
@@ -165,6 +173,11 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
         judgement = None
         if verdict.best != chosen:
             judgement = "underbid" if chosen == "pass" else "overbid"
+        # The calibration is fitted on real calls only (hands someone chose to bid), so it
+        # cannot say how a hand nobody bid would fare: such a pass keeps its figures, no label.
+        passed_a_bid = chosen == "pass" and verdict.best != "pass"
+        if passed_a_bid:
+            explanation += f"; {PASS_NOT_LABELLED}"
         notes.append(
             make_annotation(
                 context.match_id,
@@ -179,6 +192,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 trump=likely_trump(four).value,
                 recommended=f"bid {good[-1]}" if good else "pass",
                 judgement=judgement,
+                labelled=not passed_a_bid,
             )
         )
     return notes

@@ -30,7 +30,7 @@ from analysis.positions import (
     replay_from,
 )
 from analysis.reference import searched_actions
-from analysis.solver import Solution, caller_team, solve
+from analysis.solver import Solution, caller_team, solve, solve_value
 from replay import DealState
 from schema.cards import Team
 from schema.log import Action, Deal, PlayAction, TrumpAction
@@ -354,7 +354,8 @@ def _par_note(
         for choice, alt_state in trump_alternatives(positions, lead):
             text = action_text(choice)
             if text != chosen_text:
-                alternatives.append(Alternative(text, float(solve(alt_state).value)))
+                # The value alone: no card of another trump is judged (half a full solve).
+                alternatives.append(Alternative(text, float(solve_value(alt_state))))
     alternatives.sort(key=lambda a: -a.value)
     best = alternatives[0]
     if best.value == par:

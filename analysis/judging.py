@@ -13,12 +13,13 @@ difference is measured far more precisely than each value alone.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from analysis.annotate import Alternative, Annotation, detail_json
-from analysis.labels import estimate, label_of, straddles
+from analysis.labels import MIN_LABEL_SAMPLES, THRESHOLDS, estimate, label_of, straddles
 from analysis.positions import Position
 from analysis.sampling import Layout, sample_layouts
 from schema.cards import Seat
@@ -64,27 +65,50 @@ def judge(
     *,
     scale: float = 1.0,
 ) -> Judgement | None:
-    """Compare the alternatives over samples ``draw(0)``, ``draw(1)``, ...; more while the
-    loss's interval straddles a label threshold (times ``scale``), up to a cap.
+    """Compare the alternatives over samples ``draw(0)``, ``draw(1)``, ...
+
+    The first look comes after half of ``samples`` (at least :data:`MIN_LABEL_SAMPLES`):
+    a loss whose interval is then clear of every label threshold (times ``scale``) is
+    settled. Otherwise samples are added up to ``samples``, then half as many again at a
+    time while the interval straddles a threshold and could still clear it by the cap
+    (:func:`worth_more_samples`), up to :data:`CAP_FACTOR` times ``samples``.
 
     ``draw(k)`` gives each alternative's values on layout ``k`` (None: no layout found).
     """
     outcomes: list[Outcome] = []
     k = 0
     cap = samples * CAP_FACTOR
-    batch = samples
+    looks = sorted({min(samples, max(MIN_LABEL_SAMPLES, samples // 2)), samples})
     while True:
-        for _ in range(batch):
+        goal = looks.pop(0) if looks else k + max(1, samples // 2)
+        while k < goal:
             outcome = draw(k)
             k += 1
             if outcome is not None and chosen in outcome:
                 outcomes.append(outcome)
         if not outcomes:
+            if looks:
+                continue
             return None
         result = _compare(outcomes, chosen)
-        if not straddles(result.low, result.high, scale) or k >= cap:
+        if not straddles(result.low, result.high, scale):
             return result
-        batch = max(1, samples // 2)
+        if not looks and (k >= cap or not worth_more_samples(result, k, cap, scale)):
+            return result
+
+
+def worth_more_samples(result: Judgement, drawn: int, cap: int, scale: float = 1.0) -> bool:
+    """Whether the loss's interval, straddling a threshold after ``drawn`` samples, could
+    clear every threshold by ``cap`` samples: its half-width shrinks as the square root of
+    the samples, so it can if no threshold lies nearer the mean than that narrower width.
+
+    >>> near = Judgement("b", "a", {}, {}, 0.13, 0.03, 0.23, 32)  # 0.01 off the 0.12 line
+    >>> far = Judgement("b", "a", {}, {}, 0.18, 0.08, 0.28, 32)  # 0.06 off it, 0.07 off 0.25
+    >>> worth_more_samples(near, 32, 128), worth_more_samples(far, 32, 128)  # width 0.05 then
+    (False, True)
+    """
+    half = (result.high - result.low) / 2 * math.sqrt(drawn / cap)
+    return all(abs(result.loss - t * scale) >= half for _, t in THRESHOLDS)
 
 
 def _compare(outcomes: Sequence[Outcome], chosen: str) -> Judgement:
@@ -113,11 +137,13 @@ def make_annotation(
     explanation: str,
     seed: int,
     scale: float = 1.0,
+    labelled: bool = True,
     **extra: object,
 ) -> Annotation:
     """The record of a sampled judgement; ``extra`` goes into ``detail`` beside the
     alternatives (each with its 95% interval) and ``secondary``, each alternative's
-    tie-breaking value."""
+    tie-breaking value. ``labelled=False`` keeps the figures but gives no label (a judgement
+    the calibration behind it cannot support)."""
     alternatives = sorted(
         (
             Alternative(c, round(v[0], 6), *(round(x, 6) for x in verdict.intervals[c]))
@@ -142,7 +168,11 @@ def make_annotation(
         samples=verdict.samples,
         ci_low=round(verdict.low, 6),
         ci_high=round(verdict.high, 6),
-        label=label_of(verdict.loss, verdict.low, verdict.high, scale, verdict.samples),
+        label=(
+            label_of(verdict.loss, verdict.low, verdict.high, scale, verdict.samples)
+            if labelled
+            else None
+        ),
         explanation=explanation,
         detail=detail_json(alternatives, secondary=secondary, **extra),
         seed=seed,

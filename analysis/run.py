@@ -32,7 +32,8 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 DEFAULT_SAMPLES = 32
-"""Samples a fair decision starts with (more are added while a label is in doubt)."""
+"""Samples a fair decision takes (half when the first half settles its label; more while a
+label is in doubt and more could settle it: :func:`analysis.judging.judge`)."""
 
 ONLY_GROUPS: dict[str, frozenset[str]] = {
     "cards": frozenset({"card", "par"}),

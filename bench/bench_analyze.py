@@ -3,7 +3,8 @@
 Prints the median, 90th percentile and maximum CPU milliseconds of the hindsight annotation
 (cards, shows, par) of whole random deals, one core; then the wall time of all the
 annotations of one random bangladesh match of ``--match-deals`` deals at ``--samples``
-samples a decision with ``--jobs 1`` and with ``--jobs 2`` (the same results, checked).
+samples a decision with ``--jobs 1`` and with ``--jobs 2`` (the same results, checked), with
+the CPU time it took (this process's and its workers'), and the machine's load average.
 
     python bench/bench_analyze.py
     python bench/bench_analyze.py --deals 10 --match-deals 2 --samples 8   # a quick look
@@ -12,6 +13,8 @@ samples a decision with ``--jobs 1`` and with ``--jobs 2`` (the same results, ch
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
 import sys
 import time
@@ -24,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from analysis import solve
 from analysis.hindsight import hindsight_deal
 from analysis.run import AnalysisOptions, annotate_matches
+from analysis.solver import forget_deals
 from analysis.testing import random_ending
 from replay import random_match
 from schema import Rules
@@ -60,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     solve(random_ending(Rules.preset("bangladesh"), seed=0, tricks_left=2))
     loading = time.perf_counter() - start
     print(f"compile or load the solver kernel (left out below): {loading:.1f} s")
+    print(f"load average at the start (the machine is shared): {_load()}")
     print("\nhindsight of a whole deal (cards, shows, par), CPU ms, one core")
     print("preset      deals  median  p90  max")
     for preset in () if args.skip_hindsight else ("bangladesh", "bhoos"):
@@ -82,19 +87,38 @@ def main(argv: list[str] | None = None) -> int:
     )
     results = []
     for jobs in args.jobs:
+        # Forked workers would inherit this process's table, and with it the layouts an
+        # earlier run solved: every run starts from a table that knows none of them.
+        forget_deals()
         start = time.perf_counter()
+        cpu = _cpu_seconds()
         if jobs == 1:
             notes = list(annotate_matches([log], options))
         else:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
                 notes = list(annotate_matches([log], options, pool))
         elapsed = time.perf_counter() - start
+        cpu = _cpu_seconds() - cpu
         count = sum(len(n) for _, n in notes)
-        print(f"--jobs {jobs}: {elapsed:.1f} s, {count} annotations")
+        print(f"--jobs {jobs}: {elapsed:.1f} s wall, {cpu:.1f} s CPU, {count} annotations")
         results.append(notes)
     if len(results) > 1:
         print("same annotations with every job count:", all(r == results[0] for r in results))
+    print(f"load average at the end: {_load()}")
     return 0
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its finished workers (a pool's, once shut down):
+    what the annotations cost whatever else the machine runs."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
+def _load() -> str:
+    """The 1, 5 and 15 minute load averages: other work on the machine slows every figure."""
+    return ", ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

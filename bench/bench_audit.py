@@ -40,8 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from importers.formats import read_any
 from replay import audit_match, random_match
 from replay.summary import AuditSummary
-from schema import PRESET_NAMES, MatchLog, Rules
-from schema.fastlog import FastMatchLog, decode_match
+from schema import PRESET_NAMES, MatchLike, MatchLog, Rules
+from schema.fastlog import decode_match
 
 
 def make_file(path: Path, deals: int, seed: int) -> None:
@@ -84,7 +84,7 @@ def main() -> None:
         print(f"generated {path} in {time.perf_counter() - start:.1f} s")
     lines = path.read_bytes().splitlines()
     models = [MatchLog.model_validate_json(line) for line in lines]
-    fast: list[FastMatchLog] = []
+    fast: list[MatchLike] = []
     for line in lines:
         decoded = decode_match(line)
         assert decoded is not None, "the fast decoder must read every generated match"

@@ -5,6 +5,9 @@
 (3, 'duel')
 """
 
+import importlib
+from typing import TYPE_CHECKING, Final
+
 from schema.cards import (
     ALL_CARDS,
     RANKS,
@@ -17,30 +20,6 @@ from schema.cards import (
     Seat,
     Suit,
     Team,
-)
-from schema.log import (
-    ACTION_TYPES,
-    Action,
-    BidAction,
-    Deal,
-    DealResult,
-    DittoAction,
-    DoubleAction,
-    MatchLog,
-    MatchResult,
-    PairAction,
-    PassAction,
-    PlayAction,
-    PlayerRef,
-    RedealAction,
-    RedoubleAction,
-    SetAction,
-    ShowAction,
-    SingleHandAction,
-    TeamScores,
-    TrumpAction,
-    match_json_schema,
-    player_name,
 )
 from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
 from schema.shapes import (
@@ -57,6 +36,32 @@ from schema.shapes import (
     TeamScoresLike,
     TrumpLike,
 )
+
+if TYPE_CHECKING:  # at run time, on first use (__getattr__): `twentynine rules` never needs them
+    from schema.log import (
+        ACTION_TYPES,
+        Action,
+        BidAction,
+        Deal,
+        DealResult,
+        DittoAction,
+        DoubleAction,
+        MatchLog,
+        MatchResult,
+        PairAction,
+        PassAction,
+        PlayAction,
+        PlayerRef,
+        RedealAction,
+        RedoubleAction,
+        SetAction,
+        ShowAction,
+        SingleHandAction,
+        TeamScores,
+        TrumpAction,
+        match_json_schema,
+        player_name,
+    )
 
 __all__ = [
     "ACTION_TYPES",
@@ -111,3 +116,46 @@ __all__ = [
     "resolve_rules",
     "rules_diff",
 ]
+
+_LAZY: Final = dict.fromkeys(
+    (
+        "ACTION_TYPES",
+        "Action",
+        "BidAction",
+        "Deal",
+        "DealResult",
+        "DittoAction",
+        "DoubleAction",
+        "MatchLog",
+        "MatchResult",
+        "PairAction",
+        "PassAction",
+        "PlayAction",
+        "PlayerRef",
+        "RedealAction",
+        "RedoubleAction",
+        "SetAction",
+        "ShowAction",
+        "SingleHandAction",
+        "TeamScores",
+        "TrumpAction",
+        "match_json_schema",
+        "player_name",
+    ),
+    "schema.log",
+)
+"""What the package exports from modules it imports only when asked: the pydantic match-log
+models cost a third of the CLI's start-up, and most commands never read a log."""
+
+if not TYPE_CHECKING:  # mypy sees the imports above, and no catch-all attribute
+
+    def __getattr__(name: str) -> object:
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module 'schema' has no attribute {name!r}")
+        value = getattr(importlib.import_module(module), name)
+        globals()[name] = value  # asked once
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_LAZY})

@@ -27,9 +27,8 @@ from __future__ import annotations
 
 import hashlib
 import types
-import typing
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, Protocol, cast, get_args, runtime_checkable
+from typing import Any, Final, cast
 
 import msgspec
 from msgspec import UNSET
@@ -40,20 +39,7 @@ from schema._derive import Derived
 from schema._keycount import Counting
 from schema.log import MatchLog
 from schema.rules import Rules, resolve_rules
-from schema.shapes import (
-    ActionLike,
-    BidLike,
-    DealLike,
-    DealResultLike,
-    MatchLike,
-    MatchResultLike,
-    PlainActionLike,
-    PlayerRefLike,
-    PlayLike,
-    ShowLike,
-    TeamScoresLike,
-    TrumpLike,
-)
+from schema.shapes import DealResultLike, MatchLike
 
 
 def _resolved_rules(self: MatchLike) -> Rules:
@@ -80,65 +66,31 @@ STRUCTS: Final[Mapping[type[BaseModel], type[msgspec.Struct]]] = types.MappingPr
 
 _MATCH_TYPE: Final[type] = _MATCH  # plain ``type``: mypy sees MatchLike apart from structs
 _DEAL_RESULT: Final[type] = _STRUCTS[log.DealResult]
-_ACTION_MODELS: Final[tuple[type[BaseModel], ...]] = get_args(get_args(log.Action)[0])
 _DECODER: Final[msgspec.json.Decoder[Any]] = msgspec.json.Decoder(_MATCH)
 
-# The names of the structs before they were derived: aliases while the other rooms move to
-# schema.shapes. At run time they are the structs; mypy sees the protocols (checkable by
-# isinstance, which then tells the fast decoder's match from the models').
-if TYPE_CHECKING:
 
-    @runtime_checkable
-    class FastMatchLog(MatchLike, Protocol): ...
+def is_decoded(match: MatchLike) -> bool:
+    """Whether a match was read by the fast decoder (structs), not by the models.
 
-    @runtime_checkable
-    class FastDeal(DealLike, Protocol): ...
+    What a caller asks that must treat the two apart (copy the decoder's document as it is,
+    or read it again with the models for their messages); nothing else should ask.
 
-    @runtime_checkable
-    class FastDealResult(DealResultLike, Protocol): ...
+    >>> is_decoded(_DECODER.decode(_SMALL)), is_decoded(MatchLog.model_validate_json(_SMALL))
+    (True, False)
+    """
+    return type(match) is _MATCH_TYPE  # by type: pydantic's isinstance runs in Python
 
-    @runtime_checkable
-    class FastMatchResult(MatchResultLike, Protocol): ...
 
-    @runtime_checkable
-    class FastTeamScores(TeamScoresLike, Protocol): ...
+def decode_encoded(data: bytes) -> MatchLike:
+    """A decoded match again from the JSON that msgspec encoded it into (to cross a process
+    boundary at a tenth of pickling's cost), without :func:`decode_match`'s checks: they
+    passed when it was first read.
 
-    @runtime_checkable
-    class FastPlayerRef(PlayerRefLike, Protocol): ...
-
-    FastAction = ActionLike
-    FastBid = BidLike
-    FastTrump = TrumpLike
-    FastShow = ShowLike
-    FastPlay = PlayLike
-    FastPass = PlainActionLike
-    FastDitto = PlainActionLike
-    FastDouble = PlainActionLike
-    FastRedouble = PlainActionLike
-    FastSet = PlainActionLike
-    FastSingleHand = PlainActionLike
-    FastRedeal = PlainActionLike
-    FastPair = PlainActionLike
-else:
-    FastMatchLog = _MATCH
-    FastDeal = _STRUCTS[log.Deal]
-    FastDealResult = _STRUCTS[log.DealResult]
-    FastMatchResult = _STRUCTS[log.MatchResult]
-    FastTeamScores = _STRUCTS[log.TeamScores]
-    FastPlayerRef = _STRUCTS[log.PlayerRef]
-    FastBid = _STRUCTS[log.BidAction]
-    FastTrump = _STRUCTS[log.TrumpAction]
-    FastShow = _STRUCTS[log.ShowAction]
-    FastPlay = _STRUCTS[log.PlayAction]
-    FastPass = _STRUCTS[log.PassAction]
-    FastDitto = _STRUCTS[log.DittoAction]
-    FastDouble = _STRUCTS[log.DoubleAction]
-    FastRedouble = _STRUCTS[log.RedoubleAction]
-    FastSet = _STRUCTS[log.SetAction]
-    FastSingleHand = _STRUCTS[log.SingleHandAction]
-    FastRedeal = _STRUCTS[log.RedealAction]
-    FastPair = _STRUCTS[log.PairAction]
-    FastAction = typing.Union[tuple(_STRUCTS[m] for m in _ACTION_MODELS)]  # noqa: UP007
+    >>> match = _DECODER.decode(_SMALL)
+    >>> decode_encoded(msgspec.json.encode(match)) == match
+    True
+    """
+    return cast(MatchLike, _DECODER.decode(data))
 
 
 def recorded_thrown_in(result: DealResultLike) -> tuple[bool, str | None]:
@@ -293,7 +245,7 @@ def content_fingerprint(match: MatchLike) -> str:
     >>> content_fingerprint(fast) == content_fingerprint(MatchLog.model_validate_json(doc))
     True
     """
-    if type(match) is _MATCH_TYPE:
+    if is_decoded(match):
         struct: object | None = match
     else:
         assert isinstance(match, MatchLog)

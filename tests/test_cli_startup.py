@@ -19,6 +19,12 @@ WAREHOUSE_AND_REPORTS = ("duckdb", "pyarrow", "numba", "plotly", "jinja2", "rich
 def imported_by(*arguments: str, status: int = 0) -> set[str]:
     """The top-level packages a run of ``twentynine ARGUMENTS`` imports; it must end with
     exit ``status``."""
+    return {name.split(".")[0] for name in modules_imported_by(*arguments, status=status)}
+
+
+def modules_imported_by(*arguments: str, status: int = 0) -> set[str]:
+    """Every module (``schema.log``, ``pydantic.main``) a run of ``twentynine ARGUMENTS``
+    imports; it must end with exit ``status``."""
     run = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "twentynine", *arguments],
         cwd=ROOT,
@@ -29,13 +35,34 @@ def imported_by(*arguments: str, status: int = 0) -> set[str]:
     assert run.returncode == status, run.stderr[-2000:]
     lines = [line for line in run.stderr.splitlines() if line.startswith("import time:")]
     assert lines, "python -X importtime wrote nothing"
-    return {line.rsplit("|", 1)[-1].strip().split(".")[0] for line in lines}
+    return {line.rsplit("|", 1)[-1].strip() for line in lines}
 
 
 def test_rules_loads_no_engine_reader_warehouse_or_report_library() -> None:
     loaded = imported_by("rules")
     assert {"schema", "typer"} <= loaded  # what it does use
     assert loaded.isdisjoint({*WAREHOUSE_AND_REPORTS, "replay", "importers", "msgspec"}), loaded
+
+
+def test_rules_loads_the_rules_but_not_the_match_log_models() -> None:
+    loaded = modules_imported_by("rules")
+    assert "schema.rules" in loaded
+    assert loaded.isdisjoint({"schema.log", "schema.fastlog"}), sorted(loaded)
+
+
+def test_every_name_schema_exports_imports_and_the_models_load_on_first_use() -> None:
+    check = (
+        "import sys, schema\n"
+        "assert 'schema.log' not in sys.modules, 'imported with the package'\n"
+        "exec('from schema import ' + ', '.join(schema.__all__))\n"
+        "log = sys.modules['schema.log']\n"
+        "assert MatchLog is log.MatchLog and ACTION_TYPES is log.ACTION_TYPES\n"
+        "assert set(schema.__all__) <= set(dir(schema))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", check], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
 
 
 @pytest.mark.parametrize(("name", "status"), [("pagat.json", 0), ("bad/revoke.json", 1)])

@@ -24,8 +24,8 @@ from importers.formats import FORMATS, Reader
 from replay import random_match
 from replay.selfplay import simulate_matches
 from reports.warehouse.store import LoadSummary, open_warehouse
-from schema import PRESET_NAMES, Rules
-from schema.fastlog import FastMatchLog, decode_match
+from schema import PRESET_NAMES, MatchLike, Rules
+from schema.fastlog import decode_match, is_decoded
 from schema.log import MatchLog
 from tests.strategies import RULE_VARIANTS
 from twentynine.loading import load_paths
@@ -48,7 +48,7 @@ _READERS: Final = dict(FORMATS)  # as they are, before a test wraps them
 
 def _kind(record: Record[Match]) -> str:
     """What the reader made of a document: the fast decoder's match, or the models' reading."""
-    return "FastRecord" if isinstance(record.match, FastMatchLog) else "Record"
+    return "decoded" if record.match is not None and is_decoded(record.match) else "models"
 
 
 def load(
@@ -198,10 +198,10 @@ def test_the_fast_load_stores_exactly_what_the_models_store(
     fast, fast_kinds = load(inputs, tmp_path / "fast.duckdb", monkeypatch, fast=True)
     # the models read everything the first time; the second, the fast decoder reads every
     # canonical log (the samples' writer and ours give each an id), the models the rest
-    assert {kind for _, kind in slow_kinds} == {"Record"}
-    assert fast_kinds["canonical", "FastRecord"] >= 120
-    assert fast_kinds["canonical", "Record"] == 0
-    assert fast_kinds["canonical", "FastRecord"] == slow_kinds["canonical", "Record"]
+    assert {kind for _, kind in slow_kinds} == {"models"}
+    assert fast_kinds["canonical", "decoded"] >= 120
+    assert fast_kinds["canonical", "models"] == 0
+    assert fast_kinds["canonical", "decoded"] == slow_kinds["canonical", "models"]
     others = {key: n for key, n in fast_kinds.items() if key[0] != "canonical"}
     assert others == {key: n for key, n in slow_kinds.items() if key[0] != "canonical"}
     assert {name for name, _ in others} == {"bhoos-archive", "bhoos-play", "text"}
@@ -279,17 +279,17 @@ def test_a_mixed_file_loads_alike_both_ways(
     with path.open("rb") as stream:
         records = list(FORMATS["canonical"].read(stream, str(path), path, True))
     assert [_kind(r) for r in records] == [
-        "FastRecord",  # mix-fast
-        "Record",  # lax
-        "Record",  # no id
-        "Record",  # missing fields
-        "Record",  # not JSON
-        "FastRecord",
-        "Record",
-        "FastRecord",
-        "FastRecord",  # the huge time: read, then refused by the rows
-        "FastRecord",
-        "Record",  # an empty id: the models hash the document
+        "decoded",  # mix-fast
+        "models",  # lax
+        "models",  # no id
+        "models",  # missing fields
+        "models",  # not JSON
+        "decoded",
+        "models",
+        "decoded",
+        "decoded",  # the huge time: read, then refused by the rows
+        "decoded",
+        "models",  # an empty id: the models hash the document
     ]
     summaries = []
     for reading_fast in (False, True):
@@ -317,7 +317,7 @@ def test_warehouse_load_takes_structs_and_records_alike(
         random_match(Rules.preset(p), 5).model_copy(update={"id": f"direct-{p}"})
         for p in PRESET_NAMES
     ]
-    structs: list[FastMatchLog] = []
+    structs: list[MatchLike] = []
     models: list[MatchLog] = []
     for log in logs:
         data = _dump(log)

@@ -58,7 +58,7 @@ def analyze_command(
     ] = None,
     samples: Annotated[
         int,
-        typer.Option("--samples", min=1, metavar="N", help="Samples a fair decision starts with."),
+        typer.Option("--samples", min=1, metavar="N", help="Samples a fair decision takes."),
     ] = DEFAULT_SAMPLES,
     jobs: Annotated[int, typer.Option("--jobs", min=1, metavar="J", help="Worker processes.")] = 1,
     seed: Annotated[

@@ -40,13 +40,12 @@ from reports.warehouse.store import (
     new_batch,
     open_warehouse,
 )
-from schema.fastlog import FastMatchLog
+from schema.fastlog import decode_encoded, is_decoded
 
 JOBS: Final = (1, 2)
 """How many processes a load may use: one, or a reader and auditor beside the writer."""
 _IN_FLIGHT: Final = 2  # batches built and not yet stored: what bounds the memory of --jobs 2
 _ENCODER: Final = msgspec.json.Encoder()
-_DECODER: Final = msgspec.json.Decoder(FastMatchLog)  # structs it wrote: checked already
 _WRITER_FIELDS: Final = frozenset({"database", "stored", "deals", "findings", "replaced"})
 
 
@@ -279,13 +278,13 @@ cost of pickling them, object by object), the models as they are; its id and pla
 
 
 def _packed(p: Pending) -> Packed:
-    match = _ENCODER.encode(p.match) if isinstance(p.match, FastMatchLog) else p.match
+    match = _ENCODER.encode(p.match) if is_decoded(p.match) else p.match
     return match, p.match_id, p.where, p.source, p.line
 
 
 def _unpacked(packed: Packed) -> Pending:
     match, match_id, where, source, line = packed
-    decoded = _DECODER.decode(match) if isinstance(match, bytes) else match
+    decoded = decode_encoded(match) if isinstance(match, bytes) else match
     return Pending(decoded, None, match_id, where, source, line)
 
 

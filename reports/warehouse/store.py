@@ -54,8 +54,8 @@ from reports.warehouse.errors import (
     WarehouseTooNewError,
 )
 from reports.warehouse.rows import Batch, RowError
-from schema.fastlog import FastMatchLog, content_fingerprint
-from schema.log import MatchLog
+from schema.fastlog import content_fingerprint
+from schema.shapes import MatchLike
 
 BATCH_DEALS: Final = 10_000
 """Deals per transaction: big enough for bulk speed, small enough that a killed load loses
@@ -69,7 +69,7 @@ PROGRESS_EVERY: Final = 64  # records between progress calls while reading
 _LOCK = re.compile(r"Could not set lock|Conflicting lock", re.IGNORECASE)
 SHOWN_DUPLICATES: Final = 5
 _PID = re.compile(r"\(PID (\d+)\)")
-Match = MatchLog | FastMatchLog
+Match = MatchLike
 """A match to store: the models, or the fast decoder's structs (the same rows)."""
 
 
