@@ -1,9 +1,10 @@
-"""pytest's ``--doctest-modules`` leaves out ``replay/deal.py``: its doctests run elsewhere.
+"""pytest's ``--doctest-modules`` leaves out ``replay/deal.py`` and ``replay/audit.py``: their
+doctests run elsewhere.
 
-The engine may be installed compiled by mypyc: pytest then cannot collect the source file as a
-module ("import file mismatch") and the compiled module keeps no docstrings.
-``tests/test_deal_doctests.py`` reads the docstrings from the source and runs them, once, against
-the module actually imported, compiled or not.
+They may be installed compiled by mypyc: pytest then cannot collect a source file as a module
+("import file mismatch") and a compiled module keeps no docstrings.
+``tests/test_deal_doctests.py`` reads the docstrings from the sources and runs them, once,
+against the modules actually imported, compiled or not.
 """
 
-collect_ignore = ["replay/deal.py"]
+collect_ignore = ["replay/deal.py", "replay/audit.py"]

@@ -1,11 +1,13 @@
-"""Compile the rules engine ``replay/deal.py`` with mypyc; the metadata is in pyproject.toml.
+"""Compile the rules engine ``replay/deal.py`` and the auditor ``replay/audit.py`` with mypyc;
+the metadata is in pyproject.toml.
 
-``pip install -e .`` and ``pip install .`` build two optional extensions, ``replay.deal`` and
-its runtime ``replay.deal__mypyc``, and write the SHA-256 of each source compiled in (deal.py
-and the project modules it imports) to ``replay/_compiled_source.sha256``, in the format of
-``sha256sum``, so that :func:`replay._engine.engine_build` can tell a stale build. With
-``TWENTYNINE_PURE_PYTHON=1``, or when mypyc or the C compiler fails, the install is pure
-Python, and an earlier build's extensions are removed from the source tree.
+``pip install -e .`` and ``pip install .`` build three optional extensions, ``replay.deal``,
+``replay.audit`` and their runtime ``replay.deal__mypyc``, and write the SHA-256 of each source
+compiled in (deal.py, audit.py and the project modules they import) to
+``replay/_compiled_source.sha256``, in the format of ``sha256sum``, so that
+:func:`replay._engine.engine_build` can tell a stale build. With ``TWENTYNINE_PURE_PYTHON=1``,
+or when mypyc or the C compiler fails, the install is pure Python, and an earlier build's
+extensions are removed from the source tree.
 
 mypyc type-checks the engine with the ``[tool.mypy]`` section of pyproject.toml, once per build,
 not in the build backend's metadata hooks.
@@ -27,6 +29,10 @@ from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 ENGINE = "replay/deal.py"
+# The modules compiled: the engine and the auditor's loop over it (a third of an audit's time
+# when left to the interpreter). One group, named after the engine, so its runtime keeps the
+# name replay/deal__mypyc.
+COMPILED = (ENGINE, "replay/audit.py")
 RECORD = "_compiled_source.sha256"
 PURE = os.environ.get("TWENTYNINE_PURE_PYTHON") == "1"
 # Commands that finalize build_ext only for its list of sources, which the stand-in gives right
@@ -44,10 +50,11 @@ def _remove_engine(build_lib: str, *, inplace: bool) -> None:
     source tree too.
     """
     folders = [Path(build_lib, "replay"), *([ROOT / "replay"] if inplace else [])]
+    stems = [Path(module).stem for module in COMPILED] + ["deal__mypyc"]
     for folder in folders:
         for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-            for path in (folder / f"deal{suffix}", folder / f"deal__mypyc{suffix}"):
-                path.unlink(missing_ok=True)
+            for stem in stems:
+                (folder / f"{stem}{suffix}").unlink(missing_ok=True)
         (folder / RECORD).unlink(missing_ok=True)
 
 
@@ -60,12 +67,12 @@ class BuildPy(build_py):
 
 
 def _engine_sources() -> list[str]:
-    """replay/deal.py and the project modules it imports, directly or not.
+    """The compiled modules and the project modules they import, directly or not.
 
     mypyc builds their types and ``Final`` constants into the compiled engine, so an edit to
     any of them makes the build stale.
     """
-    sources = [ENGINE]
+    sources = list(COMPILED)
     for path in sources:  # grows while it is read
         for node in ast.walk(ast.parse((ROOT / path).read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
@@ -92,7 +99,11 @@ def _mypycify() -> tuple[list[Extension], str]:
     try:
         from mypyc.build import mypycify
 
-        made = mypycify(["--config-file", str(ROOT / "pyproject.toml"), ENGINE], opt_level="3")
+        made = mypycify(
+            ["--config-file", str(ROOT / "pyproject.toml"), *COMPILED],
+            opt_level="3",
+            group_name="replay.deal",
+        )
         extensions = [extension for extension in made if isinstance(extension, Extension)]
         if len(extensions) != len(made):
             raise TypeError(f"mypyc made extensions setuptools cannot build: {made}")
@@ -138,7 +149,7 @@ class BuildExt(build_ext):
                 folders.append(ROOT / "replay")
             for folder in folders:
                 (folder / RECORD).write_text(record, encoding="utf-8")
-            _say(f"compiled {ENGINE} with mypyc")
+            _say(f"compiled {' and '.join(COMPILED)} with mypyc")
             return
         _say(
             f"could not compile {ENGINE} ({', '.join(self.failed) or 'no extension'}); "

@@ -1479,11 +1479,17 @@ class DealState:
         player who cannot follow. A player who asked while able to follow (a breach) follows
         suit as before; so does a leader who showed the trump (also a breach): nothing binds
         the lead. ``card`` of the suit led always follows.
+
+        Here the caller's face-down card never counts as a card to follow with, even after
+        the show: a caller whose only card of the suit led is that card, and who plays
+        another suit, is held to the duty as well as to following (two findings, a revoke
+        and the broken duty), as the engine has always reported it.
         """
         led = self._led
         if led < 0 or card >> 3 == led:
             return True
-        return bool(self._follow_cards(seat))
+        face_down = 1 << self._face_down if self._face_down >= 0 else 0
+        return bool(self._follow_cards(seat) & ~face_down)
 
     def _rule_seventh_turned(self, seat: int, card: int) -> Breach | None:
         """Pagat seventh card: turning it up plays it to the trick."""

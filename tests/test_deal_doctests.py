@@ -1,9 +1,10 @@
-"""The doctests of ``replay/deal.py``, read from its source, run against the imported engine.
+"""The doctests of the compiled modules (``replay/deal.py``, ``replay/audit.py``), read from
+their sources, run against the modules imported.
 
-``--doctest-modules`` skips ``replay/deal.py`` (see conftest.py): a compiled engine cannot be
-collected from its source file and keeps no docstrings. Here every docstring of the module, its
-classes, functions and methods is read with :mod:`ast` and run as one test, named as doctest
-names it, with the globals of the :mod:`replay.deal` that is imported, compiled or pure Python.
+``--doctest-modules`` skips them (see conftest.py): a compiled module cannot be collected from
+its source file and keeps no docstrings. Here every docstring of each module, its classes,
+functions and methods is read with :mod:`ast` and run as one test, named as doctest names it,
+with the globals of the module that is imported, compiled or pure Python.
 """
 
 from __future__ import annotations
@@ -18,46 +19,56 @@ from typing import NamedTuple
 
 import pytest
 
+import replay.audit
 import replay.deal
 
-SOURCE = Path(replay.deal.__file__).with_name("deal.py")
+MODULES = {module.__name__: module for module in (replay.deal, replay.audit)}
+
+
+def source_of(name: str) -> Path:
+    """The source file of the module ``name``, beside whatever was imported."""
+    return Path(MODULES[name].__file__ or "").with_name(f"{name.rsplit('.', 1)[1]}.py")
 
 
 class Docstring(NamedTuple):
+    module: str
     name: str
     text: str
     lineno: int  # 0-based line of the docstring's first line, as doctest counts
 
 
-def docstrings(node: ast.Module | ast.ClassDef, name: str) -> Iterator[Docstring]:
+def docstrings(node: ast.Module | ast.ClassDef, module: str, name: str) -> Iterator[Docstring]:
     """The docstrings of ``node`` and of the classes, functions and methods defined in it."""
     text = ast.get_docstring(node, clean=False)
     if text is not None:
-        yield Docstring(name, text, node.body[0].lineno - 1)
+        yield Docstring(module, name, text, node.body[0].lineno - 1)
     for child in node.body:
         if isinstance(child, ast.ClassDef):
-            yield from docstrings(child, f"{name}.{child.name}")
+            yield from docstrings(child, module, f"{name}.{child.name}")
         elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
             text = ast.get_docstring(child, clean=False)
             if text is not None:
-                yield Docstring(f"{name}.{child.name}", text, child.body[0].lineno - 1)
+                line = child.body[0].lineno - 1
+                yield Docstring(module, f"{name}.{child.name}", text, line)
 
 
 PARSER = doctest.DocTestParser()
 DOCSTRINGS = [
     doc
-    for doc in docstrings(ast.parse(SOURCE.read_text(encoding="utf-8")), "replay.deal")
+    for name in MODULES
+    for doc in docstrings(ast.parse(source_of(name).read_text(encoding="utf-8")), name, name)
     if PARSER.get_examples(doc.text)
 ]
 
 
 def make_test(doc: Docstring) -> doctest.DocTest:
-    globs = dict(vars(replay.deal))
-    return PARSER.get_doctest(doc.text, globs, doc.name, str(SOURCE), doc.lineno)
+    globs = dict(vars(MODULES[doc.module]))
+    return PARSER.get_doctest(doc.text, globs, doc.name, str(source_of(doc.module)), doc.lineno)
 
 
-def test_the_source_has_doctests() -> None:
-    assert DOCSTRINGS
+@pytest.mark.parametrize("name", MODULES)
+def test_the_source_has_doctests(name: str) -> None:
+    assert any(doc.module == name for doc in DOCSTRINGS)
     assert len({doc.name for doc in DOCSTRINGS}) == len(DOCSTRINGS)
 
 
@@ -74,17 +85,21 @@ def test_docstring(doc: Docstring, pytestconfig: pytest.Config) -> None:
     assert result.attempted == len(test.examples)
 
 
-def test_the_docstrings_are_those_doctest_finds() -> None:
+@pytest.mark.parametrize("name", MODULES)
+def test_the_docstrings_are_those_doctest_finds(name: str) -> None:
     """The docstrings read here are those doctest finds in the pure-Python module."""
-    spec = importlib.util.spec_from_file_location("replay._deal_from_source", SOURCE)
+    spec = importlib.util.spec_from_file_location(f"{name}_from_source", source_of(name))
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     try:
         spec.loader.exec_module(module)
-        found = doctest.DocTestFinder().find(module, "replay.deal")
+        found = doctest.DocTestFinder().find(module, name)
     finally:
         del sys.modules[spec.name]
     expected = {test.name: len(test.examples) for test in found if test.examples}
-    assert {doc.name: len(PARSER.get_examples(doc.text)) for doc in DOCSTRINGS} == expected
+    read = {
+        doc.name: len(PARSER.get_examples(doc.text)) for doc in DOCSTRINGS if doc.module == name
+    }
+    assert read == expected

@@ -208,6 +208,45 @@ def test_pagat_seventh_card_turned_up_while_able_to_follow() -> None:
     assert [a.card.text for a in unable.legal_actions() if isinstance(a, PlayAction)] == ["AC"]
 
 
+def test_the_face_down_card_as_the_only_card_of_the_suit_led_after_the_show() -> None:
+    """The caller whose only card of the suit led is its face-down card asks, then plays
+    another suit: a revoke, and the duty the show left broken too (two findings)."""
+    hands = {
+        "W": "7D JS 9S AS TS JC 9C AC",  # 7D, face down, is W's only diamond
+        "S": "KD QD JH 9H KS QS 8D 8C",
+        "E": "AH TH KH QH JD 9D 7C TC",
+        "N": "8S 7S 8H 7H AD TD KC QC",
+    }
+    call = "S:p E:p N:p W:16 W:trump=D/7D S:KD E:JD N:AD W:show"
+    state = run_script(CLASSIC, "W", hands, f"{call} W:JS")
+    assert [(f.code, f.message) for f in state.findings] == [
+        ("REVOKE", "W played JS holding 7D: must follow diamonds"),
+        (
+            "MUST_TRUMP_AFTER_SHOW",
+            "W played JS after asking, holding 7D: must play a trump after asking",
+        ),
+    ]
+    assert codes(run_script(CLASSIC, "W", hands, f"{call} W:7D")) == []
+    # Pagat's seventh card turned up is that card: playing another suit also leaves it unplayed.
+    rules = PAGAT.with_options(seventh_card="pagat")
+    hands = {
+        "E": "JC 9S AS TS JD 9D AD TD",
+        "S": "AH TH JH 9H KD QD AC 7D",  # the seventh card, AC, is S's only club
+        "W": "KS QS KH QH JS 9C 8D TC",
+        "N": "8S 7S 8H 7H KC QC 8C 7C",
+    }
+    call = "E:p S:15 W:p N:p S:trump=seventh E:JC S:show"
+    state = run_script(rules, "N", hands, f"{call} S:AH")
+    assert [(f.code, f.message) for f in state.findings] == [
+        ("REVOKE", "S played AH holding AC: must follow clubs"),
+        (
+            "SEVENTH_CARD_NOT_PLAYED",
+            "S played AH after turning up the seventh card: turning it up plays it (AC)",
+        ),
+    ]
+    assert codes(run_script(rules, "N", hands, f"{call} S:AC")) == []
+
+
 def test_a_face_down_card_played_early_is_no_longer_face_down() -> None:
     rules = PAGAT.with_options(seventh_card="pagat")
     hands = {
