@@ -5,19 +5,22 @@ The kernel's source is read twice, as two modules: :mod:`analysis._kernel` stays
 Python (the pure path), and this module's copy is compiled. The functions find each other
 through their module's globals, so compiling the copy leaves the pure path untouched. The
 buffers passed in are int64 numpy arrays, always the same types: one signature per function,
-compiled once and cached on disk beside the source.
+compiled once and cached on disk beside the source, under a stamp that hashes both this
+file and the kernel's (:mod:`analysis._kernel_cache`), so an edit to either compiles again.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import sys
+from pathlib import Path
 from types import FunctionType, ModuleType
 
 import numba
 import numpy as np
 
 from analysis import _kernel
+from analysis._kernel_cache import register_stamped_source
 
 _CALLED = frozenset({"search", "exact_value", "solve_root", "probe"})
 """The entry points. Every other function is inlined by LLVM where it is used: a call passes
@@ -25,6 +28,8 @@ each buffer with its reference count, which cost more than the work of most help
 
 
 def _compiled_copy() -> ModuleType:
+    # This file decides how the kernel compiles: an edit here must not load old code.
+    register_stamped_source(Path(_kernel.__file__), (Path(__file__),))
     spec = importlib.util.spec_from_file_location("analysis._kernel_compiled", _kernel.__file__)
     if spec is None or spec.loader is None:  # pragma: no cover - the file sits beside this one
         raise ImportError(f"cannot load the solver kernel from {_kernel.__file__}")
