@@ -880,6 +880,19 @@ caller's team)."""
 
 _LADDER_CODES: Final = {ACTION_CODES[t]: t for t in ("double", "redouble", "set")}
 
+_SEAT_ROLE: Final = """CASE
+        WHEN d.caller IS NULL THEN NULL
+        WHEN d.caller = mp.seat THEN 'caller'
+        WHEN d.caller_team = mp.team THEN 'partner'
+        ELSE 'defender'
+    END AS role"""
+"""A seat's part in the call (``d`` a deal, ``mp`` its seat's player): the ``player_deals``
+view and the stored ``match_stats`` say it alike."""
+
+_SEAT_SCORING: Final = """d.single_hand IS NULL AND d.made IS NOT NULL AS scored_call,
+    CASE mp.team WHEN 'NS' THEN d.points_ns ELSE d.points_ew END AS own_points"""
+"""Whether the deal's call was scored, and the card points of the seat's side."""
+
 # Step one: one row per seat of each deal (`seats`), its own counts beside it; the show
 # chances, doubles, Pairs and findings counted per seat of a deal first. Step two adds those
 # rows up under each key: the player, the position in the auction and the part in the call.
@@ -888,15 +901,9 @@ _LADDER_CODES: Final = {ACTION_CODES[t]: t for t in ("double", "redouble", "set"
 _SEAT_ROWS: Final = f"""
 WITH seats AS (
     SELECT d.match_id, d.deal_no, mp.seat, mp.player_id, 'P' || {_position("mp.seat")} AS position,
-        CASE
-            WHEN d.caller IS NULL THEN NULL
-            WHEN d.caller = mp.seat THEN 'caller'
-            WHEN d.caller_team = mp.team THEN 'partner'
-            ELSE 'defender'
-        END AS role,
+        {_SEAT_ROLE},
         d.call, d.made, d.single_hand,
-        d.single_hand IS NULL AND d.made IS NOT NULL AS scored_call,
-        CASE mp.team WHEN 'NS' THEN d.points_ns ELSE d.points_ew END AS own_points
+        {_SEAT_SCORING}
     FROM {{deals}} d
     JOIN {{matches}} m USING (match_id)
     JOIN {{match_players}} mp USING (match_id)
@@ -1193,17 +1200,11 @@ FROM show_chances c
 JOIN deals d USING (match_id, deal_no)
 JOIN matches m USING (match_id)
 JOIN match_players mp ON mp.match_id = c.match_id AND mp.seat = c.seat""",
-    "player_deals": """
+    "player_deals": f"""
 SELECT d.match_id, d.deal_no, mp.seat, mp.team, mp.player_id, mp.name AS player,
-    CASE
-        WHEN d.caller IS NULL THEN NULL
-        WHEN d.caller = mp.seat THEN 'caller'
-        WHEN d.caller_team = mp.team THEN 'partner'
-        ELSE 'defender'
-    END AS role,
+    {_SEAT_ROLE},
     d.call, d.made, d.thrown_in, d.single_hand, d.doubling,
-    d.single_hand IS NULL AND d.made IS NOT NULL AS scored_call,
-    CASE mp.team WHEN 'NS' THEN d.points_ns ELSE d.points_ew END AS own_points,
+    {_SEAT_SCORING},
     CASE mp.team WHEN 'NS' THEN d.score_change_ns ELSE d.score_change_ew END AS score_change
 FROM deals d
 JOIN match_players mp USING (match_id)""",
