@@ -99,6 +99,16 @@ def test_the_warehouse_keeps_one_set_per_match(logs: Path, tmp_path: Path) -> No
     assert view == cards and view
 
 
+def test_the_stored_matches_keep_their_file(logs: Path, tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    assert runner.invoke(app, ["analyze", str(logs), *ONLY, "--db", str(db)]).exit_code == 0
+    with duckdb.connect(str(db), read_only=True) as con:
+        sources = con.execute("SELECT source, source_line FROM matches ORDER BY 2").fetchall()
+    assert sources == [(str(logs), 1), (str(logs), 2)]
+    again = runner.invoke(app, ["load", str(logs), "--db", str(db)])
+    assert f"is already stored (from {logs}:1)" in again.stderr
+
+
 def test_a_json_run_and_the_stored_rows_agree(logs: Path, tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     lines = _lines(runner.invoke(app, ["analyze", str(logs), *ONLY]).stdout)

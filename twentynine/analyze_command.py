@@ -30,7 +30,7 @@ from analysis.run import (
 from importers.formats import FORMAT_NAMES, read_paths
 from reports.warehouse.annotations import replace_annotations
 from reports.warehouse.errors import WarehouseError
-from reports.warehouse.store import open_warehouse
+from reports.warehouse.store import SourcedMatch, open_warehouse
 from schema.log import MatchLog
 from twentynine.textout import error_line, plural
 
@@ -102,7 +102,7 @@ def analyze_command(
     except ValueError as exc:
         raise _fail(f"--only: {exc}") from None
     options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed)
-    matches, unreadable = _read_matches(paths, from_format)
+    matches, sourced, unreadable = _read_matches(paths, from_format)
     if not matches:
         raise typer.Exit(2)  # each unreadable input has had its line
     deals = sum(len(m.deals) for m in matches)
@@ -118,7 +118,7 @@ def analyze_command(
                         sys.stdout.write(orjson.dumps(note.as_dict()).decode() + "\n")
             else:
                 with open_warehouse(db) as wh:
-                    wh.load(matches)
+                    wh.load(sourced)  # with their files, which a later load names
                     for match_id, notes in results:
                         replace_annotations(wh, match_id, notes)
                         _tally(notes, counts, card_losses)
@@ -129,12 +129,17 @@ def analyze_command(
         raise typer.Exit(2)
 
 
-def _read_matches(paths: list[str], from_format: str | None) -> tuple[list[MatchLog], int]:
+def _read_matches(
+    paths: list[str], from_format: str | None
+) -> tuple[list[MatchLog], list[SourcedMatch], int]:
+    """The matches read, the same with their files and lines (what the warehouse stores),
+    and how many inputs could not be read (each named on stderr)."""
     try:
         records = read_paths(paths, from_format)
     except ValueError as exc:  # no match log in the paths, or an unknown --from
         raise _fail(str(exc)) from None
     matches: list[MatchLog] = []
+    sourced: list[SourcedMatch] = []
     unreadable = 0
     for record in records:
         if record.match is None:
@@ -143,7 +148,8 @@ def _read_matches(paths: list[str], from_format: str | None) -> tuple[list[Match
                 typer.echo(error_line(str(problem)), err=True)
             continue
         matches.append(record.match)
-    return matches, unreadable
+        sourced.append(SourcedMatch(record.match, record.source, record.line))
+    return matches, sourced, unreadable
 
 
 @contextmanager
