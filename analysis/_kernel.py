@@ -650,11 +650,16 @@ def two_tricks(
     within (alpha, beta) as :func:`search`, by trying the lines of the next trick (at most
     16) with alpha-beta; the last is forced. From the trick after the show on, the only
     rule left is to follow suit."""
+    live = north | east | south | west
+    most = mask_points(live) + ru[R_BONUS]
+    if most <= alpha:
+        return most  # all that is left cannot reach the window: a quarter of the calls
+    if beta <= 0:
+        return 0
     step = ru[R_DIR]
     seat1 = (seat0 + step) & 3
     seat2 = (seat1 + step) & 3
     seat3 = (seat2 + step) & 3
-    live = north | east | south | west
     hand1 = distinct_cards(hand_of(seat1, north, east, south, west), live)
     hand2 = distinct_cards(hand_of(seat2, north, east, south, west), live)
     hand3 = distinct_cards(hand_of(seat3, north, east, south, west), live)
@@ -1427,8 +1432,22 @@ def enter(
                     least += sure >> 2
                 else:
                     most -= sure >> 2
-            if least >= beta:
-                return least
+        elif (
+            st[b + SINGLE] < 0
+            and not ru[R_END_DECIDED]
+            and st[b + TRUMP] < 4
+            and st[b + FACE_DOWN] < 0
+            and not st[b + REVERSE]
+        ):
+            # Before the show the top trumps are as sure (see sure_trumps), those in hands.
+            sure = sure_trumps(st, b, 1)
+            if sure > 0:
+                if sure >> 1 & 1 == team:
+                    least += sure >> 2
+                else:
+                    most -= sure >> 2
+        if least >= beta:
+            return least
         if most <= alpha:
             return most
         if most == least:

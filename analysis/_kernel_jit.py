@@ -15,6 +15,7 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import FunctionType, ModuleType
+from typing import Any
 
 import numba
 import numpy as np
@@ -23,8 +24,15 @@ from analysis import _kernel
 from analysis._kernel_cache import register_stamped_source
 
 _CALLED = frozenset({"search", "exact_value", "solve_root", "probe"})
-"""The entry points. Every other function is inlined by LLVM where it is used: a call passes
-each buffer with its reference count, which cost more than the work of most helpers."""
+"""The entry points. Every other function is inlined by LLVM where it is used (with numba's
+runtime a call cost a reference count on each buffer; without it, the plain loops called
+instead of inlined made no difference measurable on the shared machine)."""
+
+_OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
+"""Cached on disk, and without numba's runtime (``_nrt``): the kernel allocates nothing, and
+with the runtime every buffer handed from function to function, inlined or not, took and
+dropped a reference by an atomic instruction, about half the CPU time of a search (``perf``:
+``NRT_incref`` and ``NRT_decref``). The caller holds the buffers for the whole call."""
 
 
 def _compiled_copy() -> ModuleType:
@@ -42,7 +50,7 @@ def _compiled_copy() -> ModuleType:
             and value.__module__ == spec.name
             and name != "new_buffer"
         ):
-            compiled = numba.njit(cache=True, forceinline=name not in _CALLED)(value)
+            compiled = numba.njit(forceinline=name not in _CALLED, **_OPTIONS)(value)
             setattr(module, name, compiled)
     return module
 

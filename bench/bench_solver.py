@@ -10,7 +10,8 @@ compile, or loading it from numba's cache, is timed apart and left out); then, o
 play (the table kept from one to the next, as annotating a deal does); then the pure-Python
 path's on the first ``--python-deals`` deals. Times are
 CPU time of this process (``time.process_time``), so another process on the machine slows
-them less than it would wall time. A benchmark, never a test.
+them less than it would wall time; beside them, the nodes searched in all (the same on any
+machine, ``analysis.solver.nodes_searched``). A benchmark, never a test.
 """
 
 from __future__ import annotations
@@ -25,16 +26,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analysis import solve, solve_value
-from analysis.solver import forget_deals
+from analysis.solver import forget_deals, nodes_searched
 from analysis.testing import first_lead, random_ending
 from replay import DealState
 from schema import Rules
 
 
-def timed(states: list[DealState], engine: str, value_only: bool = False) -> list[float]:
-    """Milliseconds of CPU time per solve: the value only (``solve_value``) or the value and
-    every legal move's (``solve``)."""
+def timed(
+    states: list[DealState], engine: str, value_only: bool = False
+) -> tuple[list[float], int]:
+    """Milliseconds of CPU time per solve, and the nodes searched in all: the value only
+    (``solve_value``) or the value and every legal move's (``solve``)."""
     out = []
+    nodes = 0
     for state in states:
         start = time.process_time()
         if value_only:
@@ -42,23 +46,26 @@ def timed(states: list[DealState], engine: str, value_only: bool = False) -> lis
         else:
             solve(state, engine=engine)
         out.append((time.process_time() - start) * 1000)
-    return out
+        nodes += nodes_searched()
+    return out, nodes
 
 
-def timed_walks(states: list[DealState]) -> list[float]:
+def timed_walks(states: list[DealState]) -> tuple[list[float], int]:
     """Milliseconds of CPU time per deal to solve every position of it in turn, along the
-    best play (what annotating a deal in hindsight asks of the solver)."""
+    best play (what annotating a deal in hindsight asks of the solver), and the nodes."""
     out = []
+    nodes = 0
     for first in states:
         state = first.copy()
         start = time.process_time()
         while not state.is_over:
             solution = solve(state, engine="numba")
+            nodes += nodes_searched()
             if not solution.actions:
                 break
             state.apply(solution.actions[0][0])
         out.append((time.process_time() - start) * 1000)
-    return out
+    return out, nodes
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -66,11 +73,12 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def report(preset: str, what: str, ms: list[float]) -> None:
+def report(preset: str, what: str, timing: tuple[list[float], int]) -> None:
+    ms, nodes = timing
     if ms:
         print(
             f"{preset:<11} {what:<34}  {len(ms):>5}  {statistics.median(ms):>9.1f}"
-            f"  {percentile(ms, 0.9):>6.1f}  {max(ms):>6.1f}"
+            f"  {percentile(ms, 0.9):>6.1f}  {max(ms):>6.1f}  {nodes:>11,}"
         )
 
 
@@ -90,7 +98,7 @@ def main() -> None:
     solve_value(warm_up, engine="numba")
     print(f"compile or load the kernel (left out below): {time.perf_counter() - start:.2f} s")
 
-    print(f"{'preset':<11} {'what':<34}  deals  median ms  p90 ms  max ms")
+    print(f"{'preset':<11} {'what':<34}  deals  median ms  p90 ms  max ms        nodes")
     for name in presets:
         rules = Rules.preset(name)
         states = [first_lead(rules, args.seed + i) for i in range(args.deals)]
@@ -101,8 +109,7 @@ def main() -> None:
         report(name, "value and every legal lead, numba", timed(states, "numba"))
         # Other deals than those solved above: the table must not know them yet.
         fresh = [first_lead(rules, args.seed + 100_000 + i) for i in range(args.walk_deals)]
-        walks = timed_walks(fresh)
-        report(name, "every position of a deal, numba", walks)
+        report(name, "every position of a deal, numba", timed_walks(fresh))
         sample = states[: args.python_deals]
         if sample:
             report(name, "value and every lead, python", timed(sample, "python"))
