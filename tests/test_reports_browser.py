@@ -18,10 +18,10 @@ import pytest
 from typer.testing import CliRunner
 
 from importers.formats import read_any
-from replay import audit_match, walk_deal
+from replay import audit_match, deal_steps, walk_deal
 from reports.html.match import CardView
 from schema.cards import SEATS, Card
-from schema.log import MatchLog, TrumpAction
+from schema.log import MatchLog
 from twentynine.cli import app
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -104,13 +104,10 @@ def match_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _states(match: MatchLog, number: int) -> list[tuple[list[list[str]], list[str]]]:
     """Per step of a deal, as the engine has it: each seat's cards and the trick's cards."""
-    rules = match.resolved_rules()
     out = []
-    for _, action, before, state in walk_deal(rules, match.deals[number - 1], number):
-        # at the trump choice a seat still holds its first four
-        dealt = before if isinstance(action, TrumpAction) and before is not None else state
-        hands = [[c.text for c in dealt.hand(seat) if c is not None] for seat in SEATS]
-        out.append((hands, [card.text for _, card in state.trick()]))
+    for step in deal_steps(match, number):  # the replay's step views: the one home
+        hands = [[c.text for c in step.hands[seat] if c is not None] for seat in SEATS]
+        out.append((hands, [card.text for _, card in step.trick]))
     return out
 
 

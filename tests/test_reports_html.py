@@ -12,14 +12,14 @@ import pytest
 from typer.testing import CliRunner
 
 from importers.formats import read_any
-from replay import audit_match, walk_deal
+from replay import audit_match, deal_steps
 from reports.html.match import match_report
 from reports.html.players import rate_cell
 from reports.html.render import plotly_bundle
 from reports.html.viewer import VIEWERS
 from reports.warehouse.stats import wilson_interval
 from schema.cards import SEATS
-from schema.log import MatchLog, PlayAction, TrumpAction, player_name
+from schema.log import MatchLog, PlayAction, player_name
 from tests.htmlpage import Page
 from twentynine.cli import app
 
@@ -104,18 +104,17 @@ def test_a_seat_sees_only_its_own_cards_and_the_trump_once_it_may_know_it() -> N
     viewer = Page(match_report(match, audited, None)).json("viewer-data")
     deal = match.deals[0]
     steps = viewer["deals"][0]["steps"]
-    walk = walk_deal(audited.rules, deal, 1)
-    for (_, action, before, state), step in zip(walk, steps, strict=True):
-        # at the trump choice a seat still holds its first four (as the terminal replay shows)
-        dealt = before if isinstance(action, TrumpAction) and before is not None else state
+    replayed = deal_steps(match, 1, rules=audited.rules)  # the replay's step views
+    for replay_step, step in zip(replayed, steps, strict=True):
         for viewer_seat in VIEWERS[1:]:
             for other_no, other in enumerate(SEATS):
                 shown = step["hands"][viewer_seat][other_no]
+                dealt = replay_step.hands[other]
                 if other.value == viewer_seat:
-                    held = " ".join(c.text for c in dealt.hand(other) if c is not None)
+                    held = " ".join(c.text for c in dealt if c is not None)
                     assert shown == step["hands"]["all"][other_no] == held
                 else:  # no Pair in this deal: nothing of another hand is known
-                    assert shown == len(dealt.hand(other)), (viewer_seat, other, shown)
+                    assert shown == len(dealt), (viewer_seat, other, shown)
     caller = audited.deals[0].caller
     assert caller is not None
     trump_step = next(i for i, a in enumerate(deal.actions, 1) if a.type == "trump")

@@ -20,11 +20,11 @@ from typing import Any, Final
 import plotly.graph_objects as go
 from markupsafe import Markup
 
-from analysis.annotate import Annotation
+from analysis.annotate import Annotation, choice_words
 from replay import AuditedMatch, DealFacts, Finding
 from reports.html.render import figure_json, plotly_bundle, render, script_json
-from reports.html.viewer import deal_data, seat_names, suit_words
-from schema.cards import SEATS, Card, Seat, Suit, Team
+from reports.html.viewer import CARD_LABELS, deal_data, loss_text, seat_names, suit_words
+from schema.cards import SEATS, Card, Seat, Suit, Team, cards_as_read
 from schema.log import MatchLog, PlayAction
 
 _RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
@@ -45,8 +45,7 @@ class CardView:
         >>> CardView.of(Card.parse("TH"))
         CardView(text='TH', label='10♥', red=True)
         """
-        rank = "10" if card.rank.value == "T" else card.rank.value
-        return CardView(card.text, rank + card.suit.symbol, card.suit in _RED)
+        return CardView(card.text, card.display, card.suit in _RED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +58,13 @@ class FindingView:
 
 @dataclass(frozen=True, slots=True)
 class NoteView:
-    """An annotation as shown: its label (or none), what was chosen and the best, the loss."""
+    """An annotation as shown: its label (or none), whose decision it judges when not the
+    player of the action it sits at (``by``), what was chosen and the best (as a player
+    reads them: ``10♦``, ``♥ hearts``), the loss."""
 
     label: str | None
     kind: str
+    by: str
     method: str
     chosen: str
     best: str
@@ -154,21 +156,19 @@ def _anchor(deal: int, action: int | None) -> str:
 
 
 def _finding(f: Finding) -> FindingView:
-    return FindingView(f.code, f.severity, f.message, _anchor(f.deal or 1, f.action))
+    return FindingView(f.code, f.severity, cards_as_read(f.message), _anchor(f.deal or 1, f.action))
 
 
-def _number(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".")
-
-
-def _note(a: Annotation) -> NoteView:
-    unit = {"card_points": "card points", "make_probability": "make chance"}.get(a.unit, a.unit)
-    unit = unit.replace("_", " ")  # game_points
-    loss = f"{_number(a.loss)} {unit}"
-    if a.ci_low is not None and a.ci_high is not None:
-        loss += f" (95%: {_number(a.ci_low)} to {_number(a.ci_high)})"
+def _note(a: Annotation, actor: str | None, names: dict[str, str]) -> NoteView:
+    """The annotation's view; ``actor`` is the seat of the action it sits at (None for the
+    deal as a whole): a decision of another seat (nobody doubled, judged at the first lead)
+    names its seat."""
+    loss = loss_text(a)
     kind = a.kind.replace("_", " ")  # single_hand
-    return NoteView(a.label, kind, a.method, a.chosen, a.best, loss, a.explanation)
+    other = actor is not None and a.seat in names and a.seat != actor
+    by = f"{a.seat} ({names[a.seat]})" if other and a.seat is not None else ""
+    chosen, best = choice_words(a.chosen), choice_words(a.best)
+    return NoteView(a.label, kind, by, a.method, chosen, best, loss, a.explanation)
 
 
 def _said(text: str) -> str:
@@ -202,7 +202,8 @@ def _deal_view(
         return tuple(_finding(f) for f in found if f.action == k)
 
     def notes_at(k: int) -> tuple[NoteView, ...]:
-        return tuple(_note(a) for a in mine if a.action == k)
+        actor = deal.actions[k].seat.value if 0 <= k < len(deal.actions) else None
+        return tuple(_note(a, actor, names) for a in mine if a.action == k)
 
     says: list[str] = [step["say"] for step in steps["steps"]]
     auction = tuple(
@@ -211,7 +212,7 @@ def _deal_view(
             _anchor(number, k),
             action.seat.value,
             names[action.seat.value],
-            _said(says[k + 1]),
+            cards_as_read(_said(says[k + 1])),
             findings_at(k),
             notes_at(k),
         )
@@ -257,7 +258,7 @@ def _deal_view(
         auction=auction,
         tricks=tuple(tricks),
         findings=tuple(_finding(f) for f in found if f.action is None),
-        deal_notes=tuple(_note(a) for a in mine if a.action is None),
+        deal_notes=tuple(_note(a, None, names) for a in mine if a.action is None),
         has_errors=any(f.severity == "error" for f in found),
     )
 
@@ -288,7 +289,7 @@ def _show_text(facts: DealFacts, names: dict[str, str], says: list[str]) -> str:
     show = facts.show
     if show is None:
         return "never shown" if facts.caller is not None else "-"
-    what = str(says[show.action + 1])
+    what = cards_as_read(says[show.action + 1])
     text = f"trick {show.trick}, action {show.action}: {what}"
     if 0 < show.trick <= len(facts.tricks):
         trick = facts.tricks[show.trick - 1]
@@ -352,6 +353,7 @@ def match_context(
         "match": audited.match_id,
         "names": names,
         "teams": {seat.value: seat.team.value for seat in SEATS},
+        "cards": CARD_LABELS,
         "deals": viewer_deals,
     }
     return MatchContext(

@@ -18,17 +18,40 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from analysis.annotate import Annotation
+from analysis.annotate import Annotation, choice_words
 from replay import AuditedMatch, DealState, describe, walk_deal
-from replay.steps import side_needs
-from schema.cards import SEATS, Card, Seat, Suit, Team
-from schema.log import MatchLog, PlayAction, TrumpAction, player_name
+from replay.steps import side_needs, step_hands
+from schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit, Team, cards_as_read
+from schema.log import Action, MatchLog, PlayAction, player_name
 
 VIEWERS: Final[tuple[str, ...]] = ("all", "N", "E", "S", "W")
 """The views of each step: every card, then each seat's own."""
 
 TEAMS: Final = (Team.NS, Team.EW)
 _LEVELS: Final = ("", "doubled", "redoubled", "set")
+
+
+CARD_LABELS: Final[dict[str, str]] = {card.text: card.display for card in ALL_CARDS}
+"""Each card's log text (the viewer's data) and the form a player reads, for the script."""
+
+
+def _number(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def loss_text(note: Annotation) -> str:
+    """What an annotation's choice lost, in words, with its 95% interval when sampled.
+
+    >>> from analysis.annotate import Annotation
+    >>> loss_text(Annotation("m", 1, 3, "N", "bid", "sampled", "pass", "bid 17", 0.0, 0.07,
+    ...     0.07, "game_points", 32, 0.04, 0.1, None, "", "{}", 0))
+    '0.07 game points (95%: 0.04 to 0.1)'
+    """
+    unit = {"card_points": "card points", "make_probability": "make chance"}.get(note.unit)
+    loss = f"{_number(note.loss)} {unit or note.unit.replace('_', ' ')}"
+    if note.ci_low is not None and note.ci_high is not None:
+        loss += f" (95%: {_number(note.ci_low)} to {_number(note.ci_high)})"
+    return loss
 
 
 def _viewer(name: str) -> Seat | None:
@@ -55,8 +78,7 @@ def suit_words(letter: str) -> str:
     """
     if letter not in ("S", "H", "D", "C"):
         return letter
-    suit = Suit(letter)
-    return f"{suit.symbol} {suit.name.lower()}"
+    return Suit(letter).display
 
 
 def trump_words(status: str, caller: Seat | None) -> str:
@@ -81,15 +103,16 @@ def trump_words(status: str, caller: Seat | None) -> str:
 
 def _step(
     state: DealState,
-    held: DealState,
+    before: DealState | None,
+    action: Action | None,
     k: int | None,
     who: Seat | None,
     says: dict[str, str],
     findings: list[int],
     notes: list[int],
 ) -> dict[str, Any]:
-    """One step's data: ``held`` is the state the hands are shown from (``state`` but at
-    the trump choice, where a seat still holds its first four, as the terminal replay shows)."""
+    """One step's data, after ``action`` (``before``: the state before it); the hands are
+    those the replay shows at that step (``replay.steps.step_hands``)."""
     public = state.seat_view(None)
     caller = public.caller
     hands: dict[str, list[str | int]] = {}
@@ -98,7 +121,12 @@ def _step(
     caller_view = state.seat_view(caller) if caller is not None else None
     for name in VIEWERS:
         viewer = _viewer(name)
-        hands[name] = [hand_text(held.hand(seat, viewer)) for seat in SEATS]
+        shown = (
+            step_hands(before, state, action, viewer)
+            if action is not None and before is not None
+            else {seat: tuple(state.hand(seat, viewer)) for seat in SEATS}
+        )
+        hands[name] = [hand_text(list(shown[seat])) for seat in SEATS]
         trump[name] = trump_words(state.trump_status(viewer), caller)
         # The face-down trump card: seen by the caller, and in the view of every card.
         known = caller_view.face_down if caller_view is not None else None
@@ -163,8 +191,7 @@ def deal_data(
                 auction.append(len(steps))
         here, notes = at(k) if k is not None or last < 0 else ([], [])
         who = action.seat if action is not None else None
-        held = before if isinstance(action, TrumpAction) and before is not None else state
-        steps.append(_step(state, held, k, who, says, here, notes))
+        steps.append(_step(state, before, action, k, who, says, here, notes))
     return {
         "number": number,
         "dealer": deal.dealer.value,
@@ -184,7 +211,7 @@ def deal_data(
                 "k": f.action,
                 "code": f.code,
                 "severity": f.severity,
-                "message": f.message,
+                "message": cards_as_read(f.message),
                 "seat": deal.actions[f.action].seat.value if f.action is not None else None,
             }
             for f in found
@@ -195,9 +222,10 @@ def deal_data(
                 "seat": a.seat,
                 "kind": a.kind,
                 "method": a.method,
-                "chosen": a.chosen,
-                "best": a.best,
+                "chosen": choice_words(a.chosen),
+                "best": choice_words(a.best),
                 "loss": round(a.loss, 3),
+                "lost": loss_text(a),
                 "unit": a.unit,
                 "label": a.label,
                 "explanation": a.explanation,
