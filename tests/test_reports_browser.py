@@ -62,8 +62,8 @@ def browser() -> Iterator[Any]:
 class Opened:
     """A page with the console's errors and the page's uncaught exceptions collected."""
 
-    def __init__(self, browser: Any, url: str) -> None:
-        self.page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    def __init__(self, browser: Any, url: str, width: int = 1280, height: int = 1000) -> None:
+        self.page = browser.new_page(viewport={"width": width, "height": height})
         self.errors: list[str] = []
         self.page.on(
             "console",
@@ -239,3 +239,45 @@ def test_jump_to_the_next_annotation_and_hide_it_from_other_seats(
     page.select_option("#view-select", "E")
     assert "mistake" in opened.text("#judged").lower()
     assert opened.errors == []
+
+
+def _widths(page: Any) -> dict[str, Any]:
+    """The page's width and each statistics table's box: its width and its content's."""
+    return dict(
+        page.evaluate(
+            """() => ({
+              page: document.documentElement.scrollWidth,
+              boxes: Array.from(document.querySelectorAll('.scroll')).map(
+                e => [e.querySelector('table').id, e.clientWidth, e.scrollWidth])
+            })"""
+        )
+    )
+
+
+def test_players_report_fits_a_laptop_and_a_phone(browser: Any, tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    loaded = runner.invoke(app, ["load", str(SAMPLES / "league.jsonl"), "--db", str(db)])
+    assert loaded.exit_code == 0, loaded.output
+    out = tmp_path / "players.html"
+    result = runner.invoke(app, ["report", "players", "--db", str(db), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    opened = Opened(browser, out.as_uri(), 1280, 800)
+    laptop = _widths(opened.page)
+    assert laptop["page"] <= 1280
+    assert [b for b in laptop["boxes"] if b[2] > b[1]] == []  # no table scrolls sideways
+    opened.page.screenshot(path=str(tmp_path / "players-1280.png"))
+    small = Opened(browser, out.as_uri(), 390, 844)
+    page = small.page
+    phone = _widths(page)
+    assert phone["page"] <= 390  # only a table's own box scrolls, never the page
+    box = page.locator(".scroll").first
+    first = page.locator("#players tbody tr:first-child td:first-child")
+    at = first.bounding_box()
+    box.evaluate("e => { e.scrollLeft = 300; }")
+    moved = first.bounding_box()
+    assert at is not None and moved is not None
+    assert abs(moved["x"] - at["x"]) <= 1  # the names stay (the table's own border scrolls)
+    second = page.locator("#players tbody tr:first-child td:nth-child(2)").bounding_box()
+    assert second is not None and second["x"] < at["x"]  # the rest scrolled under them
+    page.screenshot(path=str(tmp_path / "players-390.png"))
+    assert opened.errors == [] and small.errors == []

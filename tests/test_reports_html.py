@@ -218,7 +218,7 @@ def test_report_match_errors_are_one_line(tmp_path: Path) -> None:
 def test_a_rate_shows_its_numerator_denominator_and_interval() -> None:
     row = {"ask_rate": 0.25, "show_chances": 8, "shows_asked": 2}
     cell = rate_cell(row, "ask_rate", few=False)
-    assert (cell.text, cell.detail, cell.sort) == ("25%", "2/8 · 7%-59%", 0.25)
+    assert (cell.text, cell.detail, cell.sort) == ("25%", ("2/8", "7%-59%"), 0.25)
     assert rate_cell(row, "ask_rate", few=True).text == "too few deals"
     assert rate_cell({"ask_rate": None, "show_chances": 0}, "ask_rate", few=False).text == "-"
 
@@ -349,7 +349,7 @@ def test_players_report_shows_what_the_analysis_judged(tmp_path: Path) -> None:
     rows = {row[0]: row for row in page.table("players")}
     north, east = (rows[player_name(match.players[seat])] for seat in SEATS[:2])
     assert north[-2:] == ["1.5 (n=2)", "-"]  # (0 + 3) / 2 cards; no sampled decision
-    assert east[-2:] == ["-", "100%1/1 · 21%-100%"]  # E's sampled bid, labelled a mistake
+    assert east[-2:] == ["-", "100% 1/1 21%-100%"]  # E's sampled bid, labelled a mistake
     assert "not analyzed" not in page.text
     assert page.json("chart-lost-data")["data"][0]["y"]
 
