@@ -334,6 +334,20 @@ def not_a_card(text: object) -> str:
     return f"{message}; write {near.text}" if near is not None else message
 
 
+HAND_SUIT_ORDER: Final[tuple[Suit, ...]] = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+"""The order a hand is shown in, suit by suit: black and red alternate, as card apps do."""
+
+
+def as_held(cards: list[Card] | tuple[Card, ...]) -> list[Card]:
+    """Cards in the order a player holds them: suit by suit (:data:`HAND_SUIT_ORDER`),
+    highest first.
+
+    >>> [c.display for c in as_held([Card.parse(t) for t in ("8C", "TD", "JS", "9D", "QH")])]
+    ['J♠', 'Q♥', '8♣', '9♦', '10♦']
+    """
+    return sorted(cards, key=lambda c: (HAND_SUIT_ORDER.index(c.suit), -c.strength))
+
+
 def cards_in_mask(mask: int) -> list[Card]:
     """The cards whose bits are set in a 32-bit hand mask, in index order.
 

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from importers.formats import read_any
 from replay import audit_match, deal_steps, walk_deal
 from reports.html.match import CardView
-from schema.cards import SEATS, Card
+from schema.cards import SEATS, Card, as_held
 from schema.log import MatchLog
 from twentynine.cli import app
 
@@ -106,7 +106,8 @@ def _states(match: MatchLog, number: int) -> list[tuple[list[list[str]], list[st
     """Per step of a deal, as the engine has it: each seat's cards and the trick's cards."""
     out = []
     for step in deal_steps(match, number):  # the replay's step views: the one home
-        hands = [[c.text for c in step.hands[seat] if c is not None] for seat in SEATS]
+        held = [[c for c in step.hands[seat] if c is not None] for seat in SEATS]
+        hands = [[c.text for c in as_held(cards)] for cards in held]  # as a player holds them
         out.append((hands, [card.text for _, card in step.trick]))
     return out
 

@@ -82,5 +82,5 @@ def test_annotation_choices_are_written_as_a_player_reads_them(tmp_path: Path) -
         ("♥ hearts", "♠ spades (9♠ face down)"),
         (play.card.display, other.display),
     ]
-    assert viewer[1]["lost"] == "2 card points"
+    assert viewer[1]["text"].startswith(f"chose {play.card.display}, best {other.display}, lost 2 ")
     assert Card.parse("TD").display == "10♦"

@@ -18,7 +18,7 @@ from reports.html.players import rate_cell
 from reports.html.render import plotly_bundle
 from reports.html.viewer import VIEWERS
 from reports.warehouse.stats import wilson_interval
-from schema.cards import SEATS
+from schema.cards import SEATS, as_held
 from schema.log import MatchLog, PlayAction, player_name
 from tests.htmlpage import Page
 from twentynine.cli import app
@@ -111,7 +111,7 @@ def test_a_seat_sees_only_its_own_cards_and_the_trump_once_it_may_know_it() -> N
                 shown = step["hands"][viewer_seat][other_no]
                 dealt = replay_step.hands[other]
                 if other.value == viewer_seat:
-                    held = " ".join(c.text for c in dealt if c is not None)
+                    held = " ".join(c.text for c in as_held([c for c in dealt if c]))
                     assert shown == step["hands"]["all"][other_no] == held
                 else:  # no Pair in this deal: nothing of another hand is known
                     assert shown == len(dealt), (viewer_seat, other, shown)

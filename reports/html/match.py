@@ -20,10 +20,10 @@ from typing import Any, Final
 import plotly.graph_objects as go
 from markupsafe import Markup
 
-from analysis.annotate import Annotation, choice_words
+from analysis.annotate import Annotation
 from replay import AuditedMatch, DealFacts, Finding
 from reports.html.render import figure_json, plotly_bundle, render, script_json
-from reports.html.viewer import CARD_LABELS, deal_data, loss_text, seat_names, suit_words
+from reports.html.viewer import CARD_LABELS, deal_data, note_text, seat_names, suit_words
 from schema.cards import SEATS, Card, Seat, Suit, Team, cards_as_read
 from schema.log import MatchLog, PlayAction
 
@@ -59,17 +59,13 @@ class FindingView:
 @dataclass(frozen=True, slots=True)
 class NoteView:
     """An annotation as shown: its label (or none), whose decision it judges when not the
-    player of the action it sits at (``by``), what was chosen and the best (as a player
-    reads them: ``10♦``, ``♥ hearts``), the loss."""
+    player of the action it sits at (``by``), and what it says (``viewer.note_text``)."""
 
     label: str | None
     kind: str
     by: str
     method: str
-    chosen: str
-    best: str
-    loss: str
-    explanation: str
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,12 +159,10 @@ def _note(a: Annotation, actor: str | None, names: dict[str, str]) -> NoteView:
     """The annotation's view; ``actor`` is the seat of the action it sits at (None for the
     deal as a whole): a decision of another seat (nobody doubled, judged at the first lead)
     names its seat."""
-    loss = loss_text(a)
     kind = a.kind.replace("_", " ")  # single_hand
     other = actor is not None and a.seat in names and a.seat != actor
     by = f"{a.seat} ({names[a.seat]})" if other and a.seat is not None else ""
-    chosen, best = choice_words(a.chosen), choice_words(a.best)
-    return NoteView(a.label, kind, by, a.method, chosen, best, loss, a.explanation)
+    return NoteView(a.label, kind, by, a.method, note_text(a))
 
 
 def _said(text: str) -> str:

@@ -21,7 +21,7 @@ from typing import Any, Final
 from analysis.annotate import Annotation, choice_words
 from replay import AuditedMatch, DealState, describe, walk_deal
 from replay.steps import side_needs, step_hands
-from schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit, Team, cards_as_read
+from schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit, Team, as_held, cards_as_read
 from schema.log import Action, MatchLog, PlayAction, player_name
 
 VIEWERS: Final[tuple[str, ...]] = ("all", "N", "E", "S", "W")
@@ -54,20 +54,45 @@ def loss_text(note: Annotation) -> str:
     return loss
 
 
+def note_text(note: Annotation) -> str:
+    """What an annotation says after its kind and method, in the deal sections and the
+    viewer alike: the choice, with the best and the loss when it was not the best, then the
+    explanation (which, for a best choice, often names the choice itself: said once).
+
+    >>> from analysis.annotate import Annotation
+    >>> best = Annotation("m", 1, 9, "N", "card", "exact", "TD", "TD", 9.0, 9.0, 0.0,
+    ...     "card_points", None, None, None, None, "10♦ was a best card", "{}", 0)
+    >>> note_text(best)
+    '10♦ was a best card'
+    >>> note_text(best._replace(best="JD", loss=2.0, explanation="10♦ gave away 2 points"))
+    'chose 10♦, best J♦, lost 2 card points. 10♦ gave away 2 points'
+    """
+    chosen, best = choice_words(note.chosen), choice_words(note.best)
+    said = note.explanation[:1].upper() + note.explanation[1:]
+    if note.best != note.chosen:
+        return f"chose {chosen}, best {best}, lost {loss_text(note)}. {said}"
+    if note.explanation.startswith(chosen):
+        return said
+    return f"chose {chosen}. {said}"
+
+
 def _viewer(name: str) -> Seat | None:
     return None if name == "all" else Seat(name)
 
 
 def hand_text(cards: list[Card | None]) -> str | int:
-    """A hand as the page reads it: cards in log notation, ``??`` for one not known; a hand
-    of which nothing is known is just its number of cards (most of a seat's view).
+    """A hand as the page reads it: the cards a player holds (in log notation, suit by suit,
+    highest first: ``schema.cards.as_held``), ``??`` for each one not known; a hand of which
+    nothing is known is just its number of cards (most of a seat's view).
 
-    >>> hand_text([Card.parse("JS"), None]), hand_text([None, None])
-    ('JS ??', 2)
+    >>> hand_text([Card.parse("7S"), None, Card.parse("JS")]), hand_text([None, None])
+    ('JS 7S ??', 2)
     """
-    if all(card is None for card in cards):
+    known = [card for card in cards if card is not None]
+    if not known:
         return len(cards)
-    return " ".join(card.text if card is not None else "??" for card in cards)
+    unknown = ["??"] * (len(cards) - len(known))
+    return " ".join([card.text for card in as_held(known)] + unknown)
 
 
 def suit_words(letter: str) -> str:
@@ -225,10 +250,10 @@ def deal_data(
                 "chosen": choice_words(a.chosen),
                 "best": choice_words(a.best),
                 "loss": round(a.loss, 3),
-                "lost": loss_text(a),
                 "unit": a.unit,
                 "label": a.label,
                 "explanation": a.explanation,
+                "text": note_text(a),
             }
             for a in mine
         ],
