@@ -282,3 +282,15 @@ def test_players_report_fits_a_laptop_and_a_phone(browser: Any, tmp_path: Path) 
     assert second is not None and second["x"] < at["x"]  # the rest scrolled under them
     page.screenshot(path=str(tmp_path / "players-390.png"))
     assert opened.errors == [] and small.errors == []
+
+
+def test_match_report_fits_a_phone_with_every_deal_open(
+    browser: Any, match_page: Path, tmp_path: Path
+) -> None:
+    for width in (1280, 390):
+        opened = Opened(browser, match_page.as_uri(), width, 844)
+        page = opened.page
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        assert _widths(page)["page"] <= width, width  # nothing makes the page scroll sideways
+        page.screenshot(path=str(tmp_path / f"match-{width}.png"), full_page=True)
+        assert opened.errors == []
