@@ -3,7 +3,12 @@ while ``chosen`` and ``best`` keep the log notation that queries match."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -81,3 +86,20 @@ def test_par_and_trump_explanations_name_the_suits(preset: str) -> None:
         assert note.chosen.startswith("trump ")  # the stored choice: trump H, trump S (9S)
         assert choice_words(note.chosen) in note.explanation
         assert not LOG_NOTATION.search(note.explanation), note.explanation
+
+
+def test_analyze_writes_its_json_lines_in_utf8_whatever_the_locale() -> None:
+    root = Path(__file__).resolve().parent.parent
+    command = ["analyze", "sample_logs/bad/revoke.json", "--only", "cards", "--samples", "2"]
+    run = subprocess.run(
+        [sys.executable, "-m", "twentynine", *command],
+        cwd=root,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        capture_output=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr.decode(errors="replace")
+    lines = [json.loads(line) for line in run.stdout.decode("utf-8").splitlines()]
+    cards = [line for line in lines if line["kind"] == "card"]
+    assert cards
+    assert all(Card.parse(line["chosen"]).display in line["explanation"] for line in cards)
