@@ -40,18 +40,29 @@ def _number(value: float) -> str:
 
 
 def loss_text(note: Annotation) -> str:
-    """What an annotation's choice lost, in words, with its 95% interval when sampled.
+    """What an annotation's choice lost, in words, with its 95% interval when sampled; a
+    chance lost is in percent, as the explanations write chances.
 
     >>> from analysis.annotate import Annotation
-    >>> loss_text(Annotation("m", 1, 3, "N", "bid", "sampled", "pass", "bid 17", 0.0, 0.07,
-    ...     0.07, "game_points", 32, 0.04, 0.1, None, "", "{}", 0))
+    >>> bid = Annotation("m", 1, 3, "N", "bid", "sampled", "pass", "bid 17", 0.0, 0.07,
+    ...     0.07, "game_points", 32, 0.04, 0.1, None, "", "{}", 0)
+    >>> loss_text(bid)
     '0.07 game points (95%: 0.04 to 0.1)'
+    >>> loss_text(bid._replace(unit="make_probability", loss=0.0175, ci_low=0.3, ci_high=None))
+    '1.8% make chance'
     """
-    unit = {"card_points": "card points", "make_probability": "make chance"}.get(note.unit)
-    loss = f"{_number(note.loss)} {unit or note.unit.replace('_', ' ')}"
+    if note.unit == "make_probability":
+        words, number = "make chance", _percent
+    else:
+        words, number = note.unit.replace("_", " "), _number  # card points, game points
+    loss = f"{number(note.loss)} {words}"
     if note.ci_low is not None and note.ci_high is not None:
-        loss += f" (95%: {_number(note.ci_low)} to {_number(note.ci_high)})"
+        loss += f" (95%: {number(note.ci_low)} to {number(note.ci_high)})"
     return loss
+
+
+def _percent(share: float) -> str:
+    return f"{_number(round(share * 100, 1))}%"
 
 
 def note_text(note: Annotation) -> str:
