@@ -181,7 +181,7 @@ def step_hands(
     """The hands the step of ``action`` shows (as ``seat`` could know them, or all).
 
     The trump choice and the Double, Redouble and Set are made on the first four cards: the
-    second four are dealt once the doubling is over (RULES.md), though the engine deals them
+    second four are dealt once the doubling is over (docs/rules.md), though the engine deals them
     with the action itself where nothing can follow it (rules without a Double, a Redouble
     that nobody can answer). Their steps show the hands from before them; any other step
     shows the hands after its action. The replay and the HTML viewer both show these.

@@ -47,7 +47,7 @@ def test_the_viewer_shows_the_hands_of_the_replay_steps(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["bangladesh.json", "standard.json"])
 def test_a_double_redouble_or_set_is_made_on_the_first_four_cards(name: str) -> None:
-    """RULES.md: the doubling comes after the trump choice, before the second four cards are
+    """docs/rules.md: the doubling comes after the trump choice, before the second four cards are
     dealt; the step of each Double, Redouble or Set shows four cards a hand."""
     match = _sample(name)
     audited = audit_match(match)
