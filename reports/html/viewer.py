@@ -16,6 +16,7 @@ views: ``all`` (every recorded card) and one per seat.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from analysis.annotate import Annotation, choice_words
@@ -51,10 +52,9 @@ def loss_text(note: Annotation) -> str:
     >>> loss_text(bid._replace(unit="make_probability", loss=0.0175, ci_low=0.3, ci_high=None))
     '1.8% make chance'
     """
-    if note.unit == "make_probability":
-        words, number = "make chance", _percent
-    else:
-        words, number = note.unit.replace("_", " "), _number  # card points, game points
+    chance = note.unit == "make_probability"
+    words = "make chance" if chance else note.unit.replace("_", " ")  # card or game points
+    number: Callable[[float], str] = _percent if chance else _number
     loss = f"{number(note.loss)} {words}"
     if note.ci_low is not None and note.ci_high is not None:
         loss += f" (95%: {number(note.ci_low)} to {number(note.ci_high)})"
