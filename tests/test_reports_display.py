@@ -13,7 +13,7 @@ from importers.formats import read_any
 from replay import audit_match
 from reports.html.match import match_report
 from schema.cards import ALL_CARDS, Card
-from schema.log import MatchLog, PlayAction
+from schema.log import MatchLog, PlayAction, player_name
 from tests.htmlpage import Page
 from tests.test_reports_html import COLUMNS
 from twentynine.cli import app
@@ -52,6 +52,7 @@ def test_annotation_choices_are_written_as_a_player_reads_them(tmp_path: Path) -
     k, play = next((k, a) for k, a in enumerate(deal.actions) if isinstance(a, PlayAction))
     other = next(c for c in ALL_CARDS if c is not play.card)
     trump_at = next(k for k, a in enumerate(deal.actions) if a.type == "trump")
+    doubler = play.seat.partner  # judged at the first lead though not its player's decision
     db = tmp_path / "w.duckdb"
     loaded = runner.invoke(app, ["load", str(SAMPLES / "pagat.json"), "--db", str(db)])
     assert loaded.exit_code == 0, loaded.output
@@ -61,10 +62,13 @@ def test_annotation_choices_are_written_as_a_player_reads_them(tmp_path: Path) -
             "(?, 1, ?, ?, 'card', 'exact', ?, ?, 10, 12, 2, 'card_points', NULL, NULL, NULL, "
             "NULL, 'a card', '{}', 0), "
             "(?, 1, ?, ?, 'trump', 'sampled', 'trump H', 'trump S (9S)', 0.4, 0.6, 0.2, "
-            "'make_probability', 32, 0.1, 0.3, NULL, 'a trump', '{}', 0)",
+            "'make_probability', 32, 0.1, 0.3, NULL, 'a trump', '{}', 0), "
+            "(?, 1, ?, ?, 'double', 'sampled', 'no double', 'no double', 0.1, 0.1, 0, "
+            "'game_points', 32, 0, 0, NULL, 'nobody doubled', '{}', 0)",
             [
                 match.match_id, k, play.seat.value, play.card.text, other.text,
                 match.match_id, trump_at, deal.actions[trump_at].seat.value,
+                match.match_id, k, doubler.value,
             ],
         )  # fmt: skip
     out = tmp_path / "m.html"
@@ -77,10 +81,14 @@ def test_annotation_choices_are_written_as_a_player_reads_them(tmp_path: Path) -
     assert f"chose {play.card.display}, best {other.display}, lost 2 card points" in notes
     assert "chose ♥ hearts, best ♠ spades (9♠ face down)" in notes
     assert not LOG_CARD.search(notes) and "trump H" not in notes
+    who = f"{doubler.value} ({player_name(match.players[doubler])})"
+    assert f"double by {who} (sampled): chose no double. Nobody doubled" in notes
+    assert f"card (exact): chose {play.card.display}" in notes  # the card's own player: no by
     viewer = page.json("viewer-data")["deals"][0]["notes"]
-    assert [(n["chosen"], n["best"]) for n in viewer] == [  # in the order of the actions
-        ("♥ hearts", "♠ spades (9♠ face down)"),
-        (play.card.display, other.display),
+    assert [(n["chosen"], n["best"], n["by"]) for n in viewer] == [  # in action order
+        ("♥ hearts", "♠ spades (9♠ face down)", ""),
+        (play.card.display, other.display, ""),
+        ("no double", "no double", who),
     ]
     assert viewer[1]["text"].startswith(f"chose {play.card.display}, best {other.display}, lost 2 ")
     assert Card.parse("TD").display == "10♦"

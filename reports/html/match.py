@@ -23,9 +23,16 @@ from markupsafe import Markup
 from analysis.annotate import Annotation
 from replay import AuditedMatch, DealFacts, Finding
 from reports.html.render import figure_json, plotly_bundle, render, script_json
-from reports.html.viewer import CARD_LABELS, deal_data, note_text, seat_names, suit_words
+from reports.html.viewer import (
+    CARD_LABELS,
+    deal_data,
+    decided_by,
+    note_text,
+    seat_names,
+    suit_words,
+)
 from schema.cards import SEATS, Card, Seat, Suit, Team, cards_as_read
-from schema.log import MatchLog, PlayAction
+from schema.log import Deal, MatchLog, PlayAction
 
 _RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
@@ -155,14 +162,9 @@ def _finding(f: Finding) -> FindingView:
     return FindingView(f.code, f.severity, cards_as_read(f.message), _anchor(f.deal or 1, f.action))
 
 
-def _note(a: Annotation, actor: str | None, names: dict[str, str]) -> NoteView:
-    """The annotation's view; ``actor`` is the seat of the action it sits at (None for the
-    deal as a whole): a decision of another seat (nobody doubled, judged at the first lead)
-    names its seat."""
+def _note(a: Annotation, deal: Deal, names: dict[str, str]) -> NoteView:
     kind = a.kind.replace("_", " ")  # single_hand
-    other = actor is not None and a.seat in names and a.seat != actor
-    by = f"{a.seat} ({names[a.seat]})" if other and a.seat is not None else ""
-    return NoteView(a.label, kind, by, a.method, note_text(a))
+    return NoteView(a.label, kind, decided_by(a, deal, names), a.method, note_text(a))
 
 
 def _said(text: str) -> str:
@@ -196,8 +198,7 @@ def _deal_view(
         return tuple(_finding(f) for f in found if f.action == k)
 
     def notes_at(k: int) -> tuple[NoteView, ...]:
-        actor = deal.actions[k].seat.value if 0 <= k < len(deal.actions) else None
-        return tuple(_note(a, actor, names) for a in mine if a.action == k)
+        return tuple(_note(a, deal, names) for a in mine if a.action == k)
 
     says: list[str] = [step["say"] for step in steps["steps"]]
     auction = tuple(
@@ -252,7 +253,7 @@ def _deal_view(
         auction=auction,
         tricks=tuple(tricks),
         findings=tuple(_finding(f) for f in found if f.action is None),
-        deal_notes=tuple(_note(a, None, names) for a in mine if a.action is None),
+        deal_notes=tuple(_note(a, deal, names) for a in mine if a.action is None),
         has_errors=any(f.severity == "error" for f in found),
     )
 

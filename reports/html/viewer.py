@@ -23,7 +23,7 @@ from analysis.annotate import Annotation, choice_words
 from replay import AuditedMatch, DealState, describe, walk_deal
 from replay.steps import side_needs, step_hands
 from schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit, Team, as_held, cards_as_read
-from schema.log import Action, MatchLog, PlayAction, player_name
+from schema.log import Action, Deal, MatchLog, PlayAction, player_name
 
 VIEWERS: Final[tuple[str, ...]] = ("all", "N", "E", "S", "W")
 """The views of each step: every card, then each seat's own."""
@@ -85,6 +85,25 @@ def note_text(note: Annotation) -> str:
     if note.explanation.startswith(chosen):
         return said
     return f"chose {chosen}. {said}"
+
+
+def decided_by(note: Annotation, deal: Deal, names: dict[str, str]) -> str:
+    """Whose decision an annotation judges, ``W (Joy)``, when not the player of the action it
+    sits at (nobody doubled: the defender is judged at the first lead); else empty, as for
+    the deal as a whole.
+
+    >>> from analysis.annotate import Annotation
+    >>> from schema.log import Deal
+    >>> deal = Deal.model_validate({"dealer": "N", "actions": [{"seat": "E", "type": "pass"}]})
+    >>> note = Annotation("m", 1, 0, "W", "double", "sampled", "no double", "no double",
+    ...     0.0, 0.0, 0.0, "game_points", 8, 0.0, 0.0, None, "", "{}", 0)
+    >>> decided_by(note, deal, {"W": "Joy"}), decided_by(note._replace(seat="E"), deal, {})
+    ('W (Joy)', '')
+    """
+    k, seat = note.action, note.seat
+    if k is None or seat is None or not 0 <= k < len(deal.actions):
+        return ""
+    return "" if deal.actions[k].seat.value == seat else f"{seat} ({names.get(seat, seat)})"
 
 
 def _viewer(name: str) -> Seat | None:
@@ -207,6 +226,7 @@ def deal_data(
     """
     deal = match.deals[number - 1]
     facts = audited.deals[number - 1]
+    names = seat_names(match)
     found = [f for f in audited.findings if f.deal == number]
     mine = [a for a in annotations if a.deal == number]
     last = len(deal.actions) - 1
@@ -265,6 +285,7 @@ def deal_data(
                 "label": a.label,
                 "explanation": a.explanation,
                 "text": note_text(a),
+                "by": decided_by(a, deal, names),
             }
             for a in mine
         ],
