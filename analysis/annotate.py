@@ -16,8 +16,11 @@ are the columns of the warehouse's ``annotations`` table and the keys of the JSO
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any, Final, Literal, NamedTuple
+
+from schema.cards import Card, Suit
 
 Kind = Literal["card", "show", "bid", "trump", "double", "redouble", "set", "single_hand", "par"]
 """What was judged: a card, a show decision, a bid (or pass or ditto), the trump choice,
@@ -69,6 +72,31 @@ class Annotation(NamedTuple):
 
 FIELDS: Final[tuple[str, ...]] = Annotation._fields
 """The column names, in order."""
+
+
+_TRUMP_CHOICE: Final = re.compile(r"(reverse )?trump ([SHDC?])(?: \((\w\w)\))?")
+
+
+def choice_words(choice: str) -> str:
+    """A ``chosen`` or ``best`` text as a player reads it: cards and suits with their
+    symbols (:attr:`schema.cards.Card.display`); the stored text keeps the log notation,
+    which queries match (``chosen = 'TD'``). Explanations and reports use this.
+
+    >>> [choice_words(c) for c in ("TD", "trump H", "trump S (9S)", "seventh card", "bid 17")]
+    ['10♦', '♥ hearts', '♠ spades (9♠ face down)', 'the seventh card', 'bid 17']
+    """
+    try:
+        return Card.parse(choice).display
+    except ValueError:
+        pass
+    trump = _TRUMP_CHOICE.fullmatch(choice)
+    if trump is not None:
+        reverse, suit, card = trump.groups()
+        words = Suit(suit).display if suit != "?" else "a trump the log does not record"
+        if card is not None:
+            words += f" ({Card.parse(card).display} face down)"
+        return f"reverse, {words}" if reverse else words
+    return "the seventh card" if choice == "seventh card" else choice
 
 
 class Alternative(NamedTuple):

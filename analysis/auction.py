@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Final
 
-from analysis.annotate import Annotation
+from analysis.annotate import Annotation, choice_words
 from analysis.calibration import made_probability
 from analysis.hindsight import action_text
 from analysis.judging import (
@@ -274,14 +274,15 @@ def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotati
     if verdict is None:
         return None
     means = verdict.means
+    mine, best = choice_words(chosen), choice_words(verdict.best)
     if verdict.best == chosen:
         explanation = (
-            f"{chosen} was the best choice: the call is made {means[chosen][0]:.0%} of the time"
+            f"{mine} was the best choice: the call is made {means[chosen][0]:.0%} of the time"
         )
     else:
         explanation = (
-            f"{verdict.best} would make the call {means[verdict.best][0]:.0%} of the time, "
-            f"{chosen} {means[chosen][0]:.0%}"
+            f"{best} would make the call {means[verdict.best][0]:.0%} of the time, "
+            f"{mine} {means[chosen][0]:.0%}"
         )
     return make_annotation(
         context.match_id,

@@ -130,15 +130,14 @@ def _show_explanation(pos: Position, verdict: Judgement) -> str:
     caller = state.caller_seat
     mine = caller is not None and pos.action.seat.team is caller.team
     goal = "the contract" if mine else "beating the contract"
+    odds = "the contract is made" if mine else "the contract is beaten"
     ask, play = verdict.means["show"], verdict.means["no show"]
     if abs(ask[0] - play[0]) < 1e-9:
+        chance = f"{odds} {ask[0]:.0%} of the time either way"
         if abs(ask[1] - play[1]) < 0.05:
-            return f"asking or playing on made no difference here ({goal}: {ask[0]:.0%})"
+            return f"asking or playing on made no difference here: {chance}"
         better = "asking" if ask[1] > play[1] else "playing on"
-        return (
-            f"{goal} {ask[0]:.0%} either way; {better} kept "
-            f"{abs(ask[1] - play[1]):.1f} more card points on average"
-        )
+        return f"{chance}; {better} kept {abs(ask[1] - play[1]):.1f} more card points on average"
     better, worse = ("asking", "playing on") if ask[0] > play[0] else ("playing on", "asking")
     hi, lo = max(ask[0], play[0]), min(ask[0], play[0])
     return f"{better} made {goal} {hi - lo:.0%} likelier than {worse} ({hi:.0%} against {lo:.0%})"

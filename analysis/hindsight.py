@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from analysis.annotate import Alternative, Annotation, detail_json
+from analysis.annotate import Alternative, Annotation, choice_words, detail_json
 from analysis.positions import (
     LADDER_TYPES,
     Position,
@@ -247,12 +247,13 @@ def _card_note(
     played = action_text(action)
     best_text = played if chosen == best else action_text(best_action)
     team = action.seat.team.value
+    card, other = choice_words(played), choice_words(best_text)
     if chosen == best:
-        explanation = f"{played} was a best card: {team} keeps {best} points with best play"
+        explanation = f"{card} was a best card: {team} keeps {best} points with best play"
     else:
         explanation = (
-            f"{played} gave away {best - chosen} points: {best_text} kept {best} for {team}, "
-            f"{played} leaves {chosen}"
+            f"{card} gave away {best - chosen} points: {other} kept {best} for {team}, "
+            f"{card} leaves {chosen}"
         )
     alternatives = [Alternative(action_text(a), float(v)) for a, v in cards]
     return _exact(
@@ -363,9 +364,11 @@ def _par_note(
     final = _final_points(positions, state)
     team = caller.team
     gave = {t.value: losses[t] for t in (Team.NS, Team.EW)}
+    better = (
+        f", {best.value:g} with {choice_words(best.choice)}" if best.choice != chosen_text else ""
+    )
     explanation = (
-        f"par {par} for {team.value} with {chosen_text}"
-        + (f" ({best.choice}: {best.value:g})" if best.choice != chosen_text else "")
+        f"par {par} for {team.value} with {choice_words(chosen_text)}{better}"
         + f"; {team.value} took {final}; NS gave away {gave['NS']:g}, EW {gave['EW']:g}"
     )
     return _exact(

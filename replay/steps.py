@@ -114,9 +114,7 @@ def deal_steps(
         text = describe(before, state, action, seat)
         if isinstance(action, BidAction | PassAction | DittoAction):
             said.append((action.seat, _auction_word(action, before)))
-        # The hands as they were when the trump was chosen: the second four are not dealt
-        # yet, though rules without a Double deal them with the choice itself.
-        hands = _hands(before if isinstance(action, TrumpAction) else state, seat)
+        hands = step_hands(before, state, action, seat)
         if _doubling_over(deal, i):
             state.end_doubling()
         steps.append(_view(state, i + 1, i, action, text, seat, mine, i == last, said, hands))
@@ -175,6 +173,29 @@ def _standing_value(state: DealState) -> int:
 
 def _hands(state: DealState, seat: Seat | None) -> dict[Seat, tuple[Card | None, ...]]:
     return {s: tuple(state.hand(s, seat)) for s in SEATS}
+
+
+def step_hands(
+    before: DealState, after: DealState, action: Action, seat: Seat | None = None
+) -> dict[Seat, tuple[Card | None, ...]]:
+    """The hands the step of ``action`` shows (as ``seat`` could know them, or all).
+
+    The trump choice and the Double, Redouble and Set are made on the first four cards: the
+    second four are dealt once the doubling is over (docs/rules.md), though the engine deals them
+    with the action itself where nothing can follow it (rules without a Double, a Redouble
+    that nobody can answer). Their steps show the hands from before them; any other step
+    shows the hands after its action. The replay and the HTML viewer both show these.
+
+    >>> from replay.script import parse_actions, run_script
+    >>> from schema import Rules
+    >>> before = run_script(Rules.preset("pagat"), "N", None, "E:15 S:p W:p N:p")
+    >>> after, choice = before.copy(), parse_actions("E:trump=S")[0]
+    >>> _ = after.apply(choice)
+    >>> len(after.hand(Seat.E)), len(step_hands(before, after, choice)[Seat.E])
+    (8, 4)
+    """
+    keep = isinstance(action, (TrumpAction, *_LADDER))
+    return _hands(before if keep else after, seat)
 
 
 def _view(

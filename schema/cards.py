@@ -10,6 +10,7 @@ small integer ``index`` (0..31) so the engine can keep a hand as a 32-bit mask.
 
 from __future__ import annotations
 
+import re
 from enum import Enum, StrEnum
 from typing import Final
 
@@ -103,6 +104,15 @@ class Suit(StrEnum):
     def symbol(self) -> str:
         return _SUIT_SYMBOL[self]
 
+    @property
+    def display(self) -> str:
+        """The suit as a player reads it: its symbol and its name.
+
+        >>> Suit.HEARTS.display
+        '♥ hearts'
+        """
+        return f"{_SUIT_SYMBOL[self]} {self.name.lower()}"
+
 
 SUITS: Final[tuple[Suit, ...]] = tuple(Suit)
 _SUIT_INDEX: Final[dict[Suit, int]] = {suit: i for i, suit in enumerate(SUITS)}
@@ -135,6 +145,11 @@ class Rank(StrEnum):
     def points(self) -> int:
         """Card points: J 3, 9 2, A 1, T 1, the rest 0."""
         return RANK_TABLE[self][1]
+
+    @property
+    def display(self) -> str:
+        """The rank as a player reads it: ``10`` for the ten, else its letter or digit."""
+        return "10" if self is Rank.TEN else self.value
 
 
 # The one table of rank order and points: rank -> (strength, points), highest first.
@@ -246,6 +261,16 @@ class Card(Enum):
         """The card whose ``index`` is the given number (0..31)."""
         return ALL_CARDS[index]
 
+    @property
+    def display(self) -> str:
+        """The card as a player reads it, the one form every report and explanation shows:
+        the rank (``10`` for the ten) then the suit symbol. Logs keep ``text`` (``TD``).
+
+        >>> Card.parse("TD").display, Card.parse("JS").display
+        ('10♦', 'J♠')
+        """
+        return _CARD_DISPLAY[self.index]
+
     def __str__(self) -> str:
         return self.text
 
@@ -260,6 +285,19 @@ class Card(Enum):
 # Members are defined in index order: ALL_CARDS[card.index] is card.
 ALL_CARDS: Final[tuple[Card, ...]] = tuple(Card)
 _CARD_BY_TEXT: Final[dict[str, Card]] = {card.text: card for card in ALL_CARDS}
+_CARD_DISPLAY: Final[tuple[str, ...]] = tuple(c.rank.display + c.suit.symbol for c in ALL_CARDS)
+_CARD_IN_TEXT: Final = re.compile(r"\b[J9ATKQ87][SHDC]\b")
+
+
+def cards_as_read(text: str) -> str:
+    """A text (a finding, a step's words) with each card written in the log notation
+    (``TD``) turned into the form a player reads (:attr:`Card.display`, ``10♦``).
+
+    >>> cards_as_read("W played 8C holding TD: must follow diamonds")
+    'W played 8♣ holding 10♦: must follow diamonds'
+    """
+    return _CARD_IN_TEXT.sub(lambda m: _CARD_BY_TEXT[m.group(0)].display, text)
+
 
 _SUIT_SYMBOLS: Final = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D"}
 
@@ -294,6 +332,20 @@ def not_a_card(text: object) -> str:
     near = nearest_card(text)
     message = f"{text!r} is not a card"
     return f"{message}; write {near.text}" if near is not None else message
+
+
+HAND_SUIT_ORDER: Final[tuple[Suit, ...]] = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+"""The order a hand is shown in, suit by suit: black and red alternate, as card apps do."""
+
+
+def as_held(cards: list[Card] | tuple[Card, ...]) -> list[Card]:
+    """Cards in the order a player holds them: suit by suit (:data:`HAND_SUIT_ORDER`),
+    highest first.
+
+    >>> [c.display for c in as_held([Card.parse(t) for t in ("8C", "TD", "JS", "9D", "QH")])]
+    ['J♠', 'Q♥', '8♣', '9♦', '10♦']
+    """
+    return sorted(cards, key=lambda c: (HAND_SUIT_ORDER.index(c.suit), -c.strength))
 
 
 def cards_in_mask(mask: int) -> list[Card]:

@@ -192,7 +192,7 @@ def test_single_hand_notes_are_stored_and_shown_in_the_match_report(tmp_path: Pa
     shown = runner.invoke(app, ["report", "match", str(source), "--db", str(db), "-o", str(out)])
     assert shown.exit_code == 0, shown.output
     page = Page(out.read_text())
-    assert "you could play alone" in page.text and "playing alone loses" in page.text
+    assert "You could play alone" in page.text and "Playing alone loses" in page.text
     assert [e.content for e in page.all("span", "label")] == ["blunder", "blunder"]
     deals_data = page.json("viewer-data")["deals"]
     notes = [(n["k"], n["kind"], n["seat"]) for d in deals_data for n in d["notes"]]

@@ -18,10 +18,10 @@ import pytest
 from typer.testing import CliRunner
 
 from importers.formats import read_any
-from replay import audit_match, walk_deal
+from replay import audit_match, deal_steps, walk_deal
 from reports.html.match import CardView
-from schema.cards import SEATS, Card
-from schema.log import MatchLog, TrumpAction
+from schema.cards import SEATS, Card, as_held
+from schema.log import MatchLog
 from twentynine.cli import app
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -62,8 +62,8 @@ def browser() -> Iterator[Any]:
 class Opened:
     """A page with the console's errors and the page's uncaught exceptions collected."""
 
-    def __init__(self, browser: Any, url: str) -> None:
-        self.page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    def __init__(self, browser: Any, url: str, width: int = 1280, height: int = 1000) -> None:
+        self.page = browser.new_page(viewport={"width": width, "height": height})
         self.errors: list[str] = []
         self.page.on(
             "console",
@@ -104,13 +104,11 @@ def match_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _states(match: MatchLog, number: int) -> list[tuple[list[list[str]], list[str]]]:
     """Per step of a deal, as the engine has it: each seat's cards and the trick's cards."""
-    rules = match.resolved_rules()
     out = []
-    for _, action, before, state in walk_deal(rules, match.deals[number - 1], number):
-        # at the trump choice a seat still holds its first four
-        dealt = before if isinstance(action, TrumpAction) and before is not None else state
-        hands = [[c.text for c in dealt.hand(seat) if c is not None] for seat in SEATS]
-        out.append((hands, [card.text for _, card in state.trick()]))
+    for step in deal_steps(match, number):  # the replay's step views: the one home
+        held = [[c for c in step.hands[seat] if c is not None] for seat in SEATS]
+        hands = [[c.text for c in as_held(cards)] for cards in held]  # as a player holds them
+        out.append((hands, [card.text for _, card in step.trick]))
     return out
 
 
@@ -242,3 +240,57 @@ def test_jump_to_the_next_annotation_and_hide_it_from_other_seats(
     page.select_option("#view-select", "E")
     assert "mistake" in opened.text("#judged").lower()
     assert opened.errors == []
+
+
+def _widths(page: Any) -> dict[str, Any]:
+    """The page's width and each statistics table's box: its width and its content's."""
+    return dict(
+        page.evaluate(
+            """() => ({
+              page: document.documentElement.scrollWidth,
+              boxes: Array.from(document.querySelectorAll('.scroll')).map(
+                e => [e.querySelector('table').id, e.clientWidth, e.scrollWidth])
+            })"""
+        )
+    )
+
+
+def test_players_report_fits_a_laptop_and_a_phone(browser: Any, tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    loaded = runner.invoke(app, ["load", str(SAMPLES / "league.jsonl"), "--db", str(db)])
+    assert loaded.exit_code == 0, loaded.output
+    out = tmp_path / "players.html"
+    result = runner.invoke(app, ["report", "players", "--db", str(db), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    opened = Opened(browser, out.as_uri(), 1280, 800)
+    laptop = _widths(opened.page)
+    assert laptop["page"] <= 1280
+    assert [b for b in laptop["boxes"] if b[2] > b[1]] == []  # no table scrolls sideways
+    opened.page.screenshot(path=str(tmp_path / "players-1280.png"))
+    small = Opened(browser, out.as_uri(), 390, 844)
+    page = small.page
+    phone = _widths(page)
+    assert phone["page"] <= 390  # only a table's own box scrolls, never the page
+    box = page.locator(".scroll").first
+    first = page.locator("#players tbody tr:first-child td:first-child")
+    at = first.bounding_box()
+    box.evaluate("e => { e.scrollLeft = 300; }")
+    moved = first.bounding_box()
+    assert at is not None and moved is not None
+    assert abs(moved["x"] - at["x"]) <= 1  # the names stay (the table's own border scrolls)
+    second = page.locator("#players tbody tr:first-child td:nth-child(2)").bounding_box()
+    assert second is not None and second["x"] < at["x"]  # the rest scrolled under them
+    page.screenshot(path=str(tmp_path / "players-390.png"))
+    assert opened.errors == [] and small.errors == []
+
+
+def test_match_report_fits_a_phone_with_every_deal_open(
+    browser: Any, match_page: Path, tmp_path: Path
+) -> None:
+    for width in (1280, 390):
+        opened = Opened(browser, match_page.as_uri(), width, 844)
+        page = opened.page
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        assert _widths(page)["page"] <= width, width  # nothing makes the page scroll sideways
+        page.screenshot(path=str(tmp_path / f"match-{width}.png"), full_page=True)
+        assert opened.errors == []

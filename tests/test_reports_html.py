@@ -12,14 +12,14 @@ import pytest
 from typer.testing import CliRunner
 
 from importers.formats import read_any
-from replay import audit_match, walk_deal
+from replay import audit_match, deal_steps
 from reports.html.match import match_report
 from reports.html.players import rate_cell
 from reports.html.render import plotly_bundle
 from reports.html.viewer import VIEWERS
 from reports.warehouse.stats import wilson_interval
-from schema.cards import SEATS
-from schema.log import MatchLog, PlayAction, TrumpAction, player_name
+from schema.cards import SEATS, as_held
+from schema.log import MatchLog, PlayAction, player_name
 from tests.htmlpage import Page
 from twentynine.cli import app
 
@@ -104,18 +104,17 @@ def test_a_seat_sees_only_its_own_cards_and_the_trump_once_it_may_know_it() -> N
     viewer = Page(match_report(match, audited, None)).json("viewer-data")
     deal = match.deals[0]
     steps = viewer["deals"][0]["steps"]
-    walk = walk_deal(audited.rules, deal, 1)
-    for (_, action, before, state), step in zip(walk, steps, strict=True):
-        # at the trump choice a seat still holds its first four (as the terminal replay shows)
-        dealt = before if isinstance(action, TrumpAction) and before is not None else state
+    replayed = deal_steps(match, 1, rules=audited.rules)  # the replay's step views
+    for replay_step, step in zip(replayed, steps, strict=True):
         for viewer_seat in VIEWERS[1:]:
             for other_no, other in enumerate(SEATS):
                 shown = step["hands"][viewer_seat][other_no]
+                dealt = replay_step.hands[other]
                 if other.value == viewer_seat:
-                    held = " ".join(c.text for c in dealt.hand(other) if c is not None)
+                    held = " ".join(c.text for c in as_held([c for c in dealt if c]))
                     assert shown == step["hands"]["all"][other_no] == held
                 else:  # no Pair in this deal: nothing of another hand is known
-                    assert shown == len(dealt.hand(other)), (viewer_seat, other, shown)
+                    assert shown == len(dealt), (viewer_seat, other, shown)
     caller = audited.deals[0].caller
     assert caller is not None
     trump_step = next(i for i, a in enumerate(deal.actions, 1) if a.type == "trump")
@@ -219,7 +218,7 @@ def test_report_match_errors_are_one_line(tmp_path: Path) -> None:
 def test_a_rate_shows_its_numerator_denominator_and_interval() -> None:
     row = {"ask_rate": 0.25, "show_chances": 8, "shows_asked": 2}
     cell = rate_cell(row, "ask_rate", few=False)
-    assert (cell.text, cell.detail, cell.sort) == ("25%", "2/8 · 7%-59%", 0.25)
+    assert (cell.text, cell.detail, cell.sort) == ("25%", ("2/8", "7%-59%"), 0.25)
     assert rate_cell(row, "ask_rate", few=True).text == "too few deals"
     assert rate_cell({"ask_rate": None, "show_chances": 0}, "ask_rate", few=False).text == "-"
 
@@ -350,7 +349,7 @@ def test_players_report_shows_what_the_analysis_judged(tmp_path: Path) -> None:
     rows = {row[0]: row for row in page.table("players")}
     north, east = (rows[player_name(match.players[seat])] for seat in SEATS[:2])
     assert north[-2:] == ["1.5 (n=2)", "-"]  # (0 + 3) / 2 cards; no sampled decision
-    assert east[-2:] == ["-", "100%1/1 · 21%-100%"]  # E's sampled bid, labelled a mistake
+    assert east[-2:] == ["-", "100% 1/1 21%-100%"]  # E's sampled bid, labelled a mistake
     assert "not analyzed" not in page.text
     assert page.json("chart-lost-data")["data"][0]["y"]
 

@@ -114,8 +114,8 @@ def analyze_command(
             if db is None:
                 for _, notes in results:
                     _tally(notes, counts, card_losses)
-                    for note in notes:
-                        sys.stdout.write(orjson.dumps(note.as_dict()).decode() + "\n")
+                    for note in notes:  # JSON lines are UTF-8 (10♦), whatever the locale
+                        sys.stdout.buffer.write(orjson.dumps(note.as_dict()) + b"\n")
             else:
                 with open_warehouse(db) as wh:
                     wh.load(sourced)  # with their files, which a later load names

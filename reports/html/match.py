@@ -23,9 +23,16 @@ from markupsafe import Markup
 from analysis.annotate import Annotation
 from replay import AuditedMatch, DealFacts, Finding
 from reports.html.render import figure_json, plotly_bundle, render, script_json
-from reports.html.viewer import deal_data, seat_names, suit_words
-from schema.cards import SEATS, Card, Seat, Suit, Team
-from schema.log import MatchLog, PlayAction
+from reports.html.viewer import (
+    CARD_LABELS,
+    deal_data,
+    decided_by,
+    note_text,
+    seat_names,
+    suit_words,
+)
+from schema.cards import SEATS, Card, Seat, Suit, Team, cards_as_read
+from schema.log import Deal, MatchLog, PlayAction
 
 _RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
@@ -45,8 +52,7 @@ class CardView:
         >>> CardView.of(Card.parse("TH"))
         CardView(text='TH', label='10♥', red=True)
         """
-        rank = "10" if card.rank.value == "T" else card.rank.value
-        return CardView(card.text, rank + card.suit.symbol, card.suit in _RED)
+        return CardView(card.text, card.display, card.suit in _RED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,15 +65,14 @@ class FindingView:
 
 @dataclass(frozen=True, slots=True)
 class NoteView:
-    """An annotation as shown: its label (or none), what was chosen and the best, the loss."""
+    """An annotation as shown: its label (or none), whose decision it judges when not the
+    player of the action it sits at (``by``), and what it says (``viewer.note_text``)."""
 
     label: str | None
     kind: str
+    by: str
     method: str
-    chosen: str
-    best: str
-    loss: str
-    explanation: str
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,21 +159,12 @@ def _anchor(deal: int, action: int | None) -> str:
 
 
 def _finding(f: Finding) -> FindingView:
-    return FindingView(f.code, f.severity, f.message, _anchor(f.deal or 1, f.action))
+    return FindingView(f.code, f.severity, cards_as_read(f.message), _anchor(f.deal or 1, f.action))
 
 
-def _number(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".")
-
-
-def _note(a: Annotation) -> NoteView:
-    unit = {"card_points": "card points", "make_probability": "make chance"}.get(a.unit, a.unit)
-    unit = unit.replace("_", " ")  # game_points
-    loss = f"{_number(a.loss)} {unit}"
-    if a.ci_low is not None and a.ci_high is not None:
-        loss += f" (95%: {_number(a.ci_low)} to {_number(a.ci_high)})"
+def _note(a: Annotation, deal: Deal, names: dict[str, str]) -> NoteView:
     kind = a.kind.replace("_", " ")  # single_hand
-    return NoteView(a.label, kind, a.method, a.chosen, a.best, loss, a.explanation)
+    return NoteView(a.label, kind, decided_by(a, deal, names), a.method, note_text(a))
 
 
 def _said(text: str) -> str:
@@ -202,7 +198,7 @@ def _deal_view(
         return tuple(_finding(f) for f in found if f.action == k)
 
     def notes_at(k: int) -> tuple[NoteView, ...]:
-        return tuple(_note(a) for a in mine if a.action == k)
+        return tuple(_note(a, deal, names) for a in mine if a.action == k)
 
     says: list[str] = [step["say"] for step in steps["steps"]]
     auction = tuple(
@@ -211,7 +207,7 @@ def _deal_view(
             _anchor(number, k),
             action.seat.value,
             names[action.seat.value],
-            _said(says[k + 1]),
+            cards_as_read(_said(says[k + 1])),
             findings_at(k),
             notes_at(k),
         )
@@ -257,7 +253,7 @@ def _deal_view(
         auction=auction,
         tricks=tuple(tricks),
         findings=tuple(_finding(f) for f in found if f.action is None),
-        deal_notes=tuple(_note(a) for a in mine if a.action is None),
+        deal_notes=tuple(_note(a, deal, names) for a in mine if a.action is None),
         has_errors=any(f.severity == "error" for f in found),
     )
 
@@ -288,7 +284,7 @@ def _show_text(facts: DealFacts, names: dict[str, str], says: list[str]) -> str:
     show = facts.show
     if show is None:
         return "never shown" if facts.caller is not None else "-"
-    what = str(says[show.action + 1])
+    what = cards_as_read(says[show.action + 1])
     text = f"trick {show.trick}, action {show.action}: {what}"
     if 0 < show.trick <= len(facts.tricks):
         trick = facts.tricks[show.trick - 1]
@@ -352,6 +348,7 @@ def match_context(
         "match": audited.match_id,
         "names": names,
         "teams": {seat.value: seat.team.value for seat in SEATS},
+        "cards": CARD_LABELS,
         "deals": viewer_deals,
     }
     return MatchContext(

@@ -7,7 +7,7 @@ single deal: the Bhoos archive) is reported by role instead, and the page says w
 
 >>> cell = rate_cell({"make_rate": 0.8, "calls_made": 8, "calls_failed": 2}, "make_rate", few=False)
 >>> cell.text, cell.detail
-('80%', '8/10 · 49%-94%')
+('80%', ('8/10', '49%-94%'))
 """
 
 from __future__ import annotations
@@ -37,14 +37,15 @@ CHART_PLAYERS: Final = 8
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """One table cell: the text shown, the value it sorts by, and an optional link."""
+    """One table cell: the text shown, the value it sorts by, and an optional link; a rate's
+    ``detail`` lines (numerator/denominator, interval) go in small print under it."""
 
     text: str
     sort: float | str | None
     title: str = ""
     link: str = ""
     few: bool = False
-    detail: str = ""
+    detail: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +107,7 @@ def _rate(
         rate,
         f"{k} of {n}; 95% interval {low:.1%} to {high:.1%}",
         link,
-        detail=f"{k}/{n} · {low:.0%}-{high:.0%}",
+        detail=(f"{k}/{n}", f"{low:.0%}-{high:.0%}"),
     )
 
 

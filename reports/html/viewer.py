@@ -16,13 +16,14 @@ views: ``all`` (every recorded card) and one per seat.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
-from analysis.annotate import Annotation
+from analysis.annotate import Annotation, choice_words
 from replay import AuditedMatch, DealState, describe, walk_deal
-from replay.steps import side_needs
-from schema.cards import SEATS, Card, Seat, Suit, Team
-from schema.log import MatchLog, PlayAction, TrumpAction, player_name
+from replay.steps import side_needs, step_hands
+from schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit, Team, as_held, cards_as_read
+from schema.log import Action, Deal, MatchLog, PlayAction, player_name
 
 VIEWERS: Final[tuple[str, ...]] = ("all", "N", "E", "S", "W")
 """The views of each step: every card, then each seat's own."""
@@ -31,20 +32,97 @@ TEAMS: Final = (Team.NS, Team.EW)
 _LEVELS: Final = ("", "doubled", "redoubled", "set")
 
 
+CARD_LABELS: Final[dict[str, str]] = {card.text: card.display for card in ALL_CARDS}
+"""Each card's log text (the viewer's data) and the form a player reads, for the script."""
+
+
+def _number(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def loss_text(note: Annotation) -> str:
+    """What an annotation's choice lost, in words, with its 95% interval when sampled; a
+    chance lost is in percent, as the explanations write chances.
+
+    >>> from analysis.annotate import Annotation
+    >>> bid = Annotation("m", 1, 3, "N", "bid", "sampled", "pass", "bid 17", 0.0, 0.07,
+    ...     0.07, "game_points", 32, 0.04, 0.1, None, "", "{}", 0)
+    >>> loss_text(bid)
+    '0.07 game points (95%: 0.04 to 0.1)'
+    >>> loss_text(bid._replace(unit="make_probability", loss=0.0175, ci_low=0.3, ci_high=None))
+    '1.8% make chance'
+    """
+    chance = note.unit == "make_probability"
+    words = "make chance" if chance else note.unit.replace("_", " ")  # card or game points
+    number: Callable[[float], str] = _percent if chance else _number
+    loss = f"{number(note.loss)} {words}"
+    if note.ci_low is not None and note.ci_high is not None:
+        loss += f" (95%: {number(note.ci_low)} to {number(note.ci_high)})"
+    return loss
+
+
+def _percent(share: float) -> str:
+    return f"{_number(round(share * 100, 1))}%"
+
+
+def note_text(note: Annotation) -> str:
+    """What an annotation says after its kind and method, in the deal sections and the
+    viewer alike: the choice, with the best and the loss when it was not the best, then the
+    explanation (which, for a best choice, often names the choice itself: said once).
+
+    >>> from analysis.annotate import Annotation
+    >>> best = Annotation("m", 1, 9, "N", "card", "exact", "TD", "TD", 9.0, 9.0, 0.0,
+    ...     "card_points", None, None, None, None, "10♦ was a best card", "{}", 0)
+    >>> note_text(best)
+    '10♦ was a best card'
+    >>> note_text(best._replace(best="JD", loss=2.0, explanation="10♦ gave away 2 points"))
+    'chose 10♦, best J♦, lost 2 card points. 10♦ gave away 2 points'
+    """
+    chosen, best = choice_words(note.chosen), choice_words(note.best)
+    said = note.explanation[:1].upper() + note.explanation[1:]
+    if note.best != note.chosen:
+        return f"chose {chosen}, best {best}, lost {loss_text(note)}. {said}"
+    if note.explanation.startswith(chosen):
+        return said
+    return f"chose {chosen}. {said}"
+
+
+def decided_by(note: Annotation, deal: Deal, names: dict[str, str]) -> str:
+    """Whose decision an annotation judges, ``W (Joy)``, when not the player of the action it
+    sits at (nobody doubled: the defender is judged at the first lead); else empty, as for
+    the deal as a whole.
+
+    >>> from analysis.annotate import Annotation
+    >>> from schema.log import Deal
+    >>> deal = Deal.model_validate({"dealer": "N", "actions": [{"seat": "E", "type": "pass"}]})
+    >>> note = Annotation("m", 1, 0, "W", "double", "sampled", "no double", "no double",
+    ...     0.0, 0.0, 0.0, "game_points", 8, 0.0, 0.0, None, "", "{}", 0)
+    >>> decided_by(note, deal, {"W": "Joy"}), decided_by(note._replace(seat="E"), deal, {})
+    ('W (Joy)', '')
+    """
+    k, seat = note.action, note.seat
+    if k is None or seat is None or not 0 <= k < len(deal.actions):
+        return ""
+    return "" if deal.actions[k].seat.value == seat else f"{seat} ({names.get(seat, seat)})"
+
+
 def _viewer(name: str) -> Seat | None:
     return None if name == "all" else Seat(name)
 
 
 def hand_text(cards: list[Card | None]) -> str | int:
-    """A hand as the page reads it: cards in log notation, ``??`` for one not known; a hand
-    of which nothing is known is just its number of cards (most of a seat's view).
+    """A hand as the page reads it: the cards a player holds (in log notation, suit by suit,
+    highest first: ``schema.cards.as_held``), ``??`` for each one not known; a hand of which
+    nothing is known is just its number of cards (most of a seat's view).
 
-    >>> hand_text([Card.parse("JS"), None]), hand_text([None, None])
-    ('JS ??', 2)
+    >>> hand_text([Card.parse("7S"), None, Card.parse("JS")]), hand_text([None, None])
+    ('JS 7S ??', 2)
     """
-    if all(card is None for card in cards):
+    known = [card for card in cards if card is not None]
+    if not known:
         return len(cards)
-    return " ".join(card.text if card is not None else "??" for card in cards)
+    unknown = ["??"] * (len(cards) - len(known))
+    return " ".join([card.text for card in as_held(known)] + unknown)
 
 
 def suit_words(letter: str) -> str:
@@ -55,8 +133,7 @@ def suit_words(letter: str) -> str:
     """
     if letter not in ("S", "H", "D", "C"):
         return letter
-    suit = Suit(letter)
-    return f"{suit.symbol} {suit.name.lower()}"
+    return Suit(letter).display
 
 
 def trump_words(status: str, caller: Seat | None) -> str:
@@ -81,15 +158,16 @@ def trump_words(status: str, caller: Seat | None) -> str:
 
 def _step(
     state: DealState,
-    held: DealState,
+    before: DealState | None,
+    action: Action | None,
     k: int | None,
     who: Seat | None,
     says: dict[str, str],
     findings: list[int],
     notes: list[int],
 ) -> dict[str, Any]:
-    """One step's data: ``held`` is the state the hands are shown from (``state`` but at
-    the trump choice, where a seat still holds its first four, as the terminal replay shows)."""
+    """One step's data, after ``action`` (``before``: the state before it); the hands are
+    those the replay shows at that step (``replay.steps.step_hands``)."""
     public = state.seat_view(None)
     caller = public.caller
     hands: dict[str, list[str | int]] = {}
@@ -98,7 +176,12 @@ def _step(
     caller_view = state.seat_view(caller) if caller is not None else None
     for name in VIEWERS:
         viewer = _viewer(name)
-        hands[name] = [hand_text(held.hand(seat, viewer)) for seat in SEATS]
+        shown = (
+            step_hands(before, state, action, viewer)
+            if action is not None and before is not None
+            else {seat: tuple(state.hand(seat, viewer)) for seat in SEATS}
+        )
+        hands[name] = [hand_text(list(shown[seat])) for seat in SEATS]
         trump[name] = trump_words(state.trump_status(viewer), caller)
         # The face-down trump card: seen by the caller, and in the view of every card.
         known = caller_view.face_down if caller_view is not None else None
@@ -143,6 +226,7 @@ def deal_data(
     """
     deal = match.deals[number - 1]
     facts = audited.deals[number - 1]
+    names = seat_names(match)
     found = [f for f in audited.findings if f.deal == number]
     mine = [a for a in annotations if a.deal == number]
     last = len(deal.actions) - 1
@@ -163,8 +247,7 @@ def deal_data(
                 auction.append(len(steps))
         here, notes = at(k) if k is not None or last < 0 else ([], [])
         who = action.seat if action is not None else None
-        held = before if isinstance(action, TrumpAction) and before is not None else state
-        steps.append(_step(state, held, k, who, says, here, notes))
+        steps.append(_step(state, before, action, k, who, says, here, notes))
     return {
         "number": number,
         "dealer": deal.dealer.value,
@@ -184,7 +267,7 @@ def deal_data(
                 "k": f.action,
                 "code": f.code,
                 "severity": f.severity,
-                "message": f.message,
+                "message": cards_as_read(f.message),
                 "seat": deal.actions[f.action].seat.value if f.action is not None else None,
             }
             for f in found
@@ -195,12 +278,14 @@ def deal_data(
                 "seat": a.seat,
                 "kind": a.kind,
                 "method": a.method,
-                "chosen": a.chosen,
-                "best": a.best,
+                "chosen": choice_words(a.chosen),
+                "best": choice_words(a.best),
                 "loss": round(a.loss, 3),
                 "unit": a.unit,
                 "label": a.label,
                 "explanation": a.explanation,
+                "text": note_text(a),
+                "by": decided_by(a, deal, names),
             }
             for a in mine
         ],
