@@ -23,10 +23,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple, cast, overload
 
-from replay._tables import TEAMS
 from replay.deal import (
+    ALL_CARDS,
     MODE_NO_TRUMP,
     MODE_REVERSE,
+    SEATS,
+    TEAMS,
     THROWN_IN_REASONS,
     DealOutcome,
     DealState,
@@ -34,7 +36,7 @@ from replay.deal import (
 )
 from replay.findings import LARGEST_RECORDED, AuditError, Finding, make_finding
 from replay.match import MatchState
-from schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
+from schema.cards import Card, Seat, Team
 from schema.fastlog import recorded_thrown_in
 from schema.rules import Rules
 from schema.shapes import DealLike, DealResultLike, MatchLike
@@ -192,7 +194,8 @@ def normalize_reason(text: str) -> str:
     return _ALIASES.get(key, key)
 
 
-_NS, _EW = TEAMS  # module constants: an enum member looked up on its class is slow
+_NS: Final = TEAMS[0]  # module constants: an enum member looked up on its class is slow
+_EW: Final = TEAMS[1]
 
 
 def _team_text(scores: dict[Team, int]) -> str:
@@ -330,10 +333,11 @@ def audit_match(
             if gap is not None:
                 extra.append(gap)
         thrown_in = _close_deal(state, deal, number == last, extra)
-        before = dict(table.score)
+        recorded = deal.result is not None
+        before = dict(table.score) if recorded else table.score
         outcome = state.result()
         change = table.record(state, outcome)
-        if deal.result is not None:
+        if recorded:
             recorded_before = _compare_result(
                 state, deal, thrown_in, before, recorded_before, table.score, extra
             )
@@ -498,8 +502,8 @@ def _compare_result(
                     "the unrecorded trump",
                 )
             )
-        elif state.points[0] != result.points.NS or state.points[1] != result.points.EW:
-            ours = {TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]}
+        elif (points := state.points) != (result.points.NS, result.points.EW):
+            ours = {TEAMS[0]: points[0], TEAMS[1]: points[1]}
             theirs = {_NS: result.points.NS, _EW: result.points.EW}
             extra.append(
                 make_finding(
@@ -608,13 +612,13 @@ def _compare_match(match: MatchLike, table: MatchState) -> list[Finding]:
     return out
 
 
-_LADDER: Final = (None, "double", "redouble", "set")
+_LADDER: Final[tuple[str | None, ...]] = (None, "double", "redouble", "set")
 _PLAYED: Final = tuple((seat, card) for seat in SEATS for card in ALL_CARDS)
 
 
 _MODES: Final = {MODE_NO_TRUMP: "no_trump", MODE_REVERSE: "reverse"}
 _new_facts: Final = tuple.__new__
-_TRUMP_LETTER: Final = ("S", "H", "D", "C")
+_TRUMP_LETTER: Final[tuple[str, ...]] = ("S", "H", "D", "C")
 
 
 def _facts(

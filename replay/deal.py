@@ -22,26 +22,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple, cast
 
+from replay import _tables
 from replay._tables import (
-    CARD_POINTS,
     KING_PLACE,
     NO_SUIT,
     QUEEN_PLACE,
-    SCORING_MASK,
     SEAT_NUM,
     SEVEN_PLACE,
-    SUIT_MASK,
-    SUIT_NAME,
     SUIT_NUM,
     TEAM_NUM,
-    TEAM_OF,
-    TEAMS,
     UNKNOWN_SUIT,
     card_text,
     mask_points,
 )
 from replay.findings import Finding, make_finding
-from schema.cards import ALL_CARDS, SEATS, SUITS, Card, Direction, Seat, Suit, Team
+from schema import cards as _cards
+from schema.cards import Card, Direction, Seat, Suit, Team
 from schema.log import (
     Action,
     BidAction,
@@ -59,6 +55,21 @@ from schema.log import (
 )
 from schema.rules import Rules
 from schema.shapes import ActionLike, BidLike, PlayLike, ShowLike, TrumpLike
+
+# The tables the engine reads, as constants of its own module. Compiled, a name imported from
+# another module is looked up in that module's dict at every read, and a tuple typed with a
+# fixed length is copied into a new tuple to be indexed by a variable: a copy typed
+# ``tuple[X, ...]`` and kept here is read directly.
+CARD_POINTS: Final[tuple[int, ...]] = _tables.CARD_POINTS
+SCORING_MASK: Final[tuple[int, ...]] = _tables.SCORING_MASK
+SUIT_MASK: Final[tuple[int, ...]] = _tables.SUIT_MASK
+SUIT_NAME: Final[tuple[str, ...]] = _tables.SUIT_NAME
+TEAM_OF: Final[tuple[int, ...]] = _tables.TEAM_OF
+TEAMS: Final[tuple[Team, ...]] = _tables.TEAMS
+ALL_CARDS: Final[tuple[Card, ...]] = _cards.ALL_CARDS
+SEATS: Final[tuple[Seat, ...]] = _cards.SEATS
+SUITS: Final[tuple[Suit, ...]] = _cards.SUITS
+_STAKE_TIMES: Final[tuple[int, ...]] = (1, 2, 4, 6)  # by the doubling: none, double, ...
 
 AnyAction = ActionLike
 """An action as either reader reads it (:mod:`schema.shapes`): the engine reads its ``type``."""
@@ -103,6 +114,22 @@ class DealOutcome:
     points: dict[Team, int]
     made: bool | None
     score_change: dict[Team, int]
+
+
+_set_field: Final = object.__setattr__
+
+
+def _outcome(
+    thrown_in: str | None, points: dict[Team, int], made: bool | None, change: dict[Team, int]
+) -> DealOutcome:
+    """``DealOutcome(thrown_in, points, made, change)``, without the frozen dataclass's
+    ``__init__``: that one runs in Python, a cost the auditor paid at every deal."""
+    outcome = DealOutcome.__new__(DealOutcome)
+    _set_field(outcome, "thrown_in", thrown_in)
+    _set_field(outcome, "points", points)
+    _set_field(outcome, "made", made)
+    _set_field(outcome, "score_change", change)
+    return outcome
 
 
 Phase = Literal["auction", "trump", "play"]
@@ -202,12 +229,12 @@ def _positions(order: tuple[int, int, int, int]) -> tuple[int, ...]:
 _ORDERS: Final = tuple(
     (_seat_list(d, step), _positions(_seat_list(d, step))) for d in range(4) for step in range(4)
 )
-# By trump + 1 (unknown, the four suits, no trump): the trump King and Queen, whose fall
-# can change which side may still show the Pair
-_PAIR_CARDS: Final[tuple[tuple[int, ...], ...]] = (
-    (),
-    *((suit * 8 + KING_PLACE, suit * 8 + QUEEN_PLACE) for suit in range(4)),
-    (),
+# By trump + 1 (unknown, the four suits, no trump): the trump King and Queen as a mask, whose
+# fall can change which side may still show the Pair
+_PAIR_CARDS: Final[tuple[int, ...]] = (
+    0,
+    *((1 << suit * 8 + KING_PLACE | 1 << suit * 8 + QUEEN_PLACE) for suit in range(4)),
+    0,
 )
 _NOT_DEALT: Final = [-1] * 8  # the row of a seat whose cards were not recorded; never changed
 
@@ -906,7 +933,7 @@ class DealState:
         r = self._o
         if self._single >= 0:
             return r.single_hand_points
-        return r.stake * (1, 2, 4, 6)[self._doubled]
+        return r.stake * _STAKE_TIMES[self._doubled]
 
     @property
     def outcome(self) -> DealOutcome | None:
@@ -918,21 +945,20 @@ class DealState:
     def result(self) -> DealOutcome:
         """The result as things stand (a deal stopped early scores nothing)."""
         points = {TEAMS[0]: self._points[0], TEAMS[1]: self._points[1]}
-        zero = {TEAMS[0]: 0, TEAMS[1]: 0}
+        change = {TEAMS[0]: 0, TEAMS[1]: 0}
         if self._thrown_in is not None or not self.is_over:
-            return DealOutcome(self._thrown_in, points, None, zero)
-        change = dict(zero)
+            return _outcome(self._thrown_in, points, None, change)
         if self._single >= 0:
             team = TEAM_OF[self._single]
             made = not self._single_lost and self._trick_no == 8
             change[TEAMS[team]] = self.stake if made else -self.stake
-            return DealOutcome(None, points, made, change)
+            return _outcome(None, points, made, change)
         team = TEAM_OF[self._caller]
         stake = self.stake
         if self._o.revoke_loses_deal and self._first_revoke_team >= 0:
             made = self._first_revoke_team != team
             change[TEAMS[team]] = stake if made else -stake
-            return DealOutcome(None, points, made, change)
+            return _outcome(None, points, made, change)
         mine = self._points[team]
         made = mine >= self._target
         if made:
@@ -941,7 +967,7 @@ class DealState:
             change[TEAMS[team]] = -2 * stake
         else:
             change[TEAMS[team]] = -stake
-        return DealOutcome(None, points, made, change)
+        return _outcome(None, points, made, change)
 
     @property
     def dealer_seat(self) -> Seat:
@@ -2444,7 +2470,7 @@ class DealState:
         if len(seats) >= (3 if single >= 0 else 4):
             self._end_trick()
             return
-        if self._shown and idx in _PAIR_CARDS[self._trump + 1]:
+        if self._shown and _PAIR_CARDS[self._trump + 1] & bit:
             # Mid-trick only the cards played change what result_fixed reads (every other
             # change looks again where it is made), and of them only a King or Queen of
             # trumps can matter.
