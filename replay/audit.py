@@ -184,12 +184,17 @@ _ALIASES: Final[dict[str, str]] = {
 }
 
 
+_ENGINE_REASONS: Final = frozenset(THROWN_IN_REASONS)
+
+
 def normalize_reason(text: str) -> str:
     """A recorded throw-in reason in the engine's spelling, where it is a known alias.
 
     >>> normalize_reason("trump never shown"), normalize_reason("All-Pass")
     ('never_shown', 'all_pass')
     """
+    if text in _ENGINE_REASONS:  # the usual case, already in the engine's spelling
+        return text
     key = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
     return _ALIASES.get(key, key)
 
@@ -355,14 +360,18 @@ def audit_match(
     findings.extend(_match_out_of_range(match))
     if strict:
         _raise_first_error(findings, 0)
-    return AuditedMatch(
-        match_id=match.match_id,
-        rules=rules,
-        deals=tuple(facts),
-        findings=tuple(findings),
-        score=dict(table.score),
-        winner=table.winner,
-    )
+    # Made without the frozen dataclass's __init__, which runs in Python
+    audited = AuditedMatch.__new__(AuditedMatch)
+    _set_field(audited, "match_id", match.match_id)
+    _set_field(audited, "rules", rules)
+    _set_field(audited, "deals", tuple(facts))
+    _set_field(audited, "findings", tuple(findings))
+    _set_field(audited, "score", dict(table.score))
+    _set_field(audited, "winner", table.winner)
+    return audited
+
+
+_set_field: Final = object.__setattr__
 
 
 def _order(finding: Finding) -> int:

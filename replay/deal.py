@@ -2455,8 +2455,10 @@ class DealState:
             self._single_open = False
             self._deal_second_four()
         bit = 1 << idx
-        if self._held[seat] & bit:
-            self._held[seat] ^= bit
+        held = self._held
+        mine = held[seat]
+        if mine & bit:
+            held[seat] = mine ^ bit
         if idx == self._face_down and seat == self._caller and not self._shown:
             self._face_down = -1  # played before the show: nothing is face down any more
         self._played |= bit
@@ -2475,7 +2477,8 @@ class DealState:
             # change looks again where it is made), and of them only a King or Queen of
             # trumps can matter.
             self._check_decided()
-        if self._to_play not in seats:
+        to_play = self._to_play
+        if seat != to_play and to_play not in seats:
             return  # an out-of-turn card: the seat on turn is still to play
         step = self._dir
         nxt = (seat + step) & 3

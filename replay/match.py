@@ -16,11 +16,15 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from replay.deal import DealOutcome, DealState
-from schema.cards import SEATS, Card, Seat, Team
+from schema.cards import SEATS, Card, Direction, Seat, Team
 from schema.rules import Rules
 
 _TEAMS: Final = (Team.NS, Team.EW)
 _NS, _EW = _TEAMS
+_NEXT_OF: Final = {
+    direction: tuple([seat.next(direction) for seat in SEATS]) for direction in Direction
+}
+"""By the direction of play, then the dealer's number: who deals next."""
 
 
 class MatchState:
@@ -30,7 +34,7 @@ class MatchState:
     deals included. A team wins at ``+match_target``; a team at ``-match_target`` loses.
     """
 
-    __slots__ = ("_next_of", "deals_played", "next_dealer", "rules", "score", "winner")
+    __slots__ = ("_next_of", "_target", "deals_played", "next_dealer", "rules", "score", "winner")
 
     def __init__(self, rules: Rules, first_dealer: Seat = Seat.N) -> None:
         self.rules = rules
@@ -39,7 +43,8 @@ class MatchState:
         self.winner: Team | None = None
         self.deals_played = 0
         # by the dealer's number: who deals next (a table: this runs once a deal)
-        self._next_of = tuple(seat.next(rules.direction) for seat in SEATS)
+        self._next_of = _NEXT_OF[rules.direction]
+        self._target = rules.match_target
 
     @property
     def is_over(self) -> bool:
@@ -76,7 +81,7 @@ class MatchState:
 
     def decide(self, score: Mapping[Team, int]) -> Team | None:
         """The winner given a score: a team at +target wins; a team at -target loses."""
-        target = self.rules.match_target
+        target = self._target
         for team in _TEAMS:
             if score[team] >= target:
                 return team
