@@ -591,9 +591,13 @@ class DealState:
     # ------------------------------------------------------------------ setup
     def _load_hands(self, hands: Mapping[Seat, Sequence[Card | None]]) -> None:
         seen = 0
-        for seat, cards in hands.items():
+        # As a dict and lists (both readers give them): compiled, these are walked directly,
+        # any other mapping or sequence through Python's iteration protocol.
+        by_seat = hands if isinstance(hands, dict) else dict(hands)
+        for seat, cards in by_seat.items():
             s = _seat_number(seat)
-            eight: Sequence[Card] = cards  # type: ignore[assignment]  # None is caught below
+            listed: list[Card | None] = cards if isinstance(cards, list) else list(cards)
+            eight = cast(list[Card], listed)  # a None is caught below
             try:  # the usual case, eight cards all recorded, without a loop
                 c0, c1, c2, c3, c4, c5, c6, c7 = eight
                 i0, i1, i2, i3 = c0.index, c1.index, c2.index, c3.index

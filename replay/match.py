@@ -19,8 +19,8 @@ from replay.deal import DealOutcome, DealState
 from schema.cards import SEATS, Card, Direction, Seat, Team
 from schema.rules import Rules
 
-_TEAMS: Final = (Team.NS, Team.EW)
-_NS, _EW = _TEAMS
+_NS: Final = Team.NS
+_EW: Final = Team.EW
 _NEXT_OF: Final = {
     direction: tuple([seat.next(direction) for seat in SEATS]) for direction in Direction
 }
@@ -82,10 +82,13 @@ class MatchState:
     def decide(self, score: Mapping[Team, int]) -> Team | None:
         """The winner given a score: a team at +target wins; a team at -target loses."""
         target = self._target
-        for team in _TEAMS:
-            if score[team] >= target:
-                return team
-        for team in _TEAMS:
-            if score[team] <= -target:
-                return team.other
+        ns, ew = score[_NS], score[_EW]
+        if ns >= target:
+            return _NS
+        if ew >= target:
+            return _EW
+        if ns <= -target:  # NS lose
+            return _EW
+        if ew <= -target:
+            return _NS
         return None
