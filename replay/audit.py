@@ -639,7 +639,7 @@ def _facts(
     outcome: DealOutcome,
 ) -> DealFacts:
     show = (
-        ShowFacts(state.show_action, SEATS[state.asker], state.show_trick + 1)
+        _new_facts(ShowFacts, (state.show_action, SEATS[state.asker], state.show_trick + 1))
         if state.shown
         else None
     )

@@ -2466,7 +2466,8 @@ class DealState:
         if idx == self._face_down and seat == self._caller and not self._shown:
             self._face_down = -1  # played before the show: nothing is face down any more
         self._played |= bit
-        self._played_by[seat] += 1
+        played_by = self._played_by
+        played_by[seat] = played_by[seat] + 1
         if self._led < 0:
             self._led = idx >> 3
         seats = self._trick_seats
