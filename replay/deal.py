@@ -326,6 +326,7 @@ class _Options:
         "double",
         "duel_replacement",
         "end_when_decided",
+        "last_trick_bonus",
         "max_bid",
         "min_bid",
         "must_overtrump_after_show",
@@ -346,6 +347,7 @@ class _Options:
         "single_hand",
         "single_hand_points",
         "stake",
+        "step",
         "total_points",
         "trump_marker",
         "under_half",
@@ -383,19 +385,26 @@ class _Options:
         self.revoke_loses_deal: bool = rules.revoke_loses_deal
         self.stake: int = rules.stake
         self.total_points: int = rules.total_points
+        self.step: int = 1 if rules.direction is _CLOCKWISE else 3  # to the next seat
+        self.last_trick_bonus: int = rules.last_trick_bonus
 
 
-_LAST_OPTIONS: Final[list[tuple[Rules, _Options]]] = []
+_OPTIONS: Final[dict[int, tuple[Rules, _Options]]] = {}
+"""By ``id(rules)``: the rules and their record. Each entry holds its rules, so the id is not
+given to another object while the entry stands."""
+_OPTIONS_KEPT: Final = 16  # rules objects remembered: the presets, and a few of a file's own
 
 
 def _options_of(rules: Rules) -> _Options:
-    """The options of ``rules``: the record made for the last deal when the rules are the
-    same object (every deal of a match), else a new one."""
-    last = _LAST_OPTIONS
-    if last and last[0][0] is rules:
-        return last[0][1]
+    """The options of ``rules``: the record made for an earlier deal when the rules are the
+    same object (every deal of a match, and every match of a preset), else a new one."""
+    known = _OPTIONS.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    if len(_OPTIONS) >= _OPTIONS_KEPT:
+        _OPTIONS.clear()
     options = _Options(rules)
-    last[:] = [(rules, options)]
+    _OPTIONS[id(rules)] = (rules, options)
     return options
 
 
@@ -505,9 +514,9 @@ class DealState:
         self._rules = rules
         self._number = number
         self._dealer = SEAT_NUM[dealer]
-        self._dir = 1 if rules.direction is _CLOCKWISE else 3
-        self._o = _options_of(rules)
-        self._bonus = rules.last_trick_bonus
+        self._o = options = _options_of(rules)
+        self._dir = options.step
+        self._bonus = options.last_trick_bonus
         self._p, self._pos_of = _ORDERS[self._dealer * 4 + self._dir]
         self._findings: list[Finding] = []
         self._n_actions = 0
@@ -583,7 +592,7 @@ class DealState:
         if hands:
             self._load_hands(hands)
         self._hidden_at_deal = tuple(self._unknown)
-        if rules.zero_point_throw_in == "automatic":
+        if options.zero_point_throw_in == "automatic":
             self._zero_point_check()
         self._fast = False
         self._fast_discard = False
