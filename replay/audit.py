@@ -661,7 +661,7 @@ def _facts(
             state.seventh,
             show,
             TrickList(state.tricks),  # the state is dropped: nothing else changes the list
-            {_NS: state.points[0], _EW: state.points[1]},
+            outcome.points,  # {NS: points, EW: points}, made for this deal and not kept
             state.target if called else None,
             state.stake,
             _LADDER[state.doubled],

@@ -1924,14 +1924,19 @@ class DealState:
         n = self._n_actions
         play_class: type | None = None  # the reader's class of a play, once one is seen
         for action in actions:
-            if self._fast and (type(action) is play_class or action.type == "play"):
-                play_class = type(action)
+            if type(action) is play_class:
+                kind = "play"
+            else:
+                kind = action.type  # read once: an attribute of the reader's class
+                if kind == "play":
+                    play_class = type(action)
+            if self._fast and kind == "play":
                 card = cast(PlayLike, action).card.index
                 if self._fast_play(_seat_number(action.seat), card):
                     n += 1
                     continue
             self._n_actions = n
-            handler = handlers.get(action.type)
+            handler = handlers.get(kind)
             if handler is not None:
                 handler(self, action)
             n += 1
