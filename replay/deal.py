@@ -19,7 +19,6 @@ for each breach, then carries on as the table would.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple, cast
 
 from replay import _tables
@@ -103,33 +102,70 @@ Breach = tuple[str, str]
 SeatRule = Callable[[int], Breach | None]
 
 
-@dataclass(frozen=True, slots=True)
 class DealOutcome:
     """How a finished deal ends: throw-in reason, card points, made or not, score change.
 
     ``made`` is None for a thrown-in deal; ``score_change`` moves only the caller's team.
+    Read-only, compared by value. A plain class rather than a frozen dataclass: compiled, a
+    dataclass's generated ``__init__`` runs in Python, and the auditor makes one every deal.
+
+    >>> outcome = DealOutcome(None, {Team.NS: 20, Team.EW: 8}, True, {Team.NS: 1, Team.EW: 0})
+    >>> outcome.made, outcome == DealOutcome(None, outcome.points, True, outcome.score_change)
+    (True, True)
+    >>> outcome.made = False  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    AttributeError: read-only
     """
 
-    thrown_in: str | None
-    points: dict[Team, int]
-    made: bool | None
-    score_change: dict[Team, int]
+    __slots__ = ("_made", "_points", "_score_change", "_thrown_in")
 
+    def __init__(
+        self,
+        thrown_in: str | None,
+        points: dict[Team, int],
+        made: bool | None,
+        score_change: dict[Team, int],
+    ) -> None:
+        self._thrown_in = thrown_in
+        self._points = points
+        self._made = made
+        self._score_change = score_change
 
-_set_field: Final = object.__setattr__
+    @property
+    def thrown_in(self) -> str | None:
+        """The throw-in reason (see :data:`THROWN_IN_REASONS`), or None."""
+        return self._thrown_in
 
+    @property
+    def points(self) -> dict[Team, int]:
+        """Card points by team."""
+        return self._points
 
-def _outcome(
-    thrown_in: str | None, points: dict[Team, int], made: bool | None, change: dict[Team, int]
-) -> DealOutcome:
-    """``DealOutcome(thrown_in, points, made, change)``, without the frozen dataclass's
-    ``__init__``: that one runs in Python, a cost the auditor paid at every deal."""
-    outcome = DealOutcome.__new__(DealOutcome)
-    _set_field(outcome, "thrown_in", thrown_in)
-    _set_field(outcome, "points", points)
-    _set_field(outcome, "made", made)
-    _set_field(outcome, "score_change", change)
-    return outcome
+    @property
+    def made(self) -> bool | None:
+        """Whether the caller (or the lone player) made it; None for a thrown-in deal."""
+        return self._made
+
+    @property
+    def score_change(self) -> dict[Team, int]:
+        """Game points won or lost by team."""
+        return self._score_change
+
+    def _fields(self) -> tuple[str | None, dict[Team, int], bool | None, dict[Team, int]]:
+        return self._thrown_in, self._points, self._made, self._score_change
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DealOutcome):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and holds dicts
+
+    def __repr__(self) -> str:
+        return (
+            f"DealOutcome(thrown_in={self._thrown_in!r}, points={self._points!r}, "
+            f"made={self._made!r}, score_change={self._score_change!r})"
+        )
 
 
 Phase = Literal["auction", "trump", "play"]
@@ -960,18 +996,18 @@ class DealState:
         points = {TEAMS[0]: self._points[0], TEAMS[1]: self._points[1]}
         change = {TEAMS[0]: 0, TEAMS[1]: 0}
         if self._thrown_in is not None or not self.is_over:
-            return _outcome(self._thrown_in, points, None, change)
+            return DealOutcome(self._thrown_in, points, None, change)
         if self._single >= 0:
             team = TEAM_OF[self._single]
             made = not self._single_lost and self._trick_no == 8
             change[TEAMS[team]] = self.stake if made else -self.stake
-            return _outcome(None, points, made, change)
+            return DealOutcome(None, points, made, change)
         team = TEAM_OF[self._caller]
         stake = self.stake
         if self._o.revoke_loses_deal and self._first_revoke_team >= 0:
             made = self._first_revoke_team != team
             change[TEAMS[team]] = stake if made else -stake
-            return _outcome(None, points, made, change)
+            return DealOutcome(None, points, made, change)
         mine = self._points[team]
         made = mine >= self._target
         if made:
@@ -980,7 +1016,7 @@ class DealState:
             change[TEAMS[team]] = -2 * stake
         else:
             change[TEAMS[team]] = -stake
-        return _outcome(None, points, made, change)
+        return DealOutcome(None, points, made, change)
 
     @property
     def dealer_seat(self) -> Seat:
