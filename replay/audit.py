@@ -526,12 +526,13 @@ def _compare_result(
     if score is None:
         return None
     ns, ew = _NS, _EW
-    theirs = {ns: score.NS, ew: score.EW}
+    their_ns, their_ew = score.NS, score.EW
+    theirs = {ns: their_ns, ew: their_ew}
     # Judge this deal's change only: start from the previous recorded score where there is one.
     base = recorded_before if recorded_before is not None else before
     expected_ns = base[ns] + after[ns] - before[ns]
     expected_ew = base[ew] + after[ew] - before[ew]
-    if (expected_ns, expected_ew) != (score.NS, score.EW) and not state.points_uncertain:
+    if (expected_ns != their_ns or expected_ew != their_ew) and not state.points_uncertain:
         expected = {ns: expected_ns, ew: expected_ew}
         extra.append(
             make_finding(
