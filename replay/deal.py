@@ -1959,7 +1959,10 @@ class DealState:
         handlers = _HANDLERS
         n = self._n_actions
         play_class: type | None = None  # the reader's class of a play, once one is seen
-        for action in actions:
+        # a list (both readers give one) is walked directly, anything else through Python's
+        # iteration protocol
+        listed = actions if isinstance(actions, list) else list(actions)
+        for action in listed:
             if type(action) is play_class:
                 kind = "play"
             else:
