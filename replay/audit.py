@@ -300,14 +300,16 @@ def audit_match(
     With ``strict``, raise :class:`~replay.findings.AuditError` at the first error finding.
     """
     rules = rules if rules is not None else match.resolved_rules()
-    deals: Sequence[DealLike] = match.deals
+    given: Sequence[DealLike] = match.deals
+    deals = given if isinstance(given, list) else list(given)  # a list is walked directly
     first = deals[0].dealer if deals else Seat.N
     table = MatchState(rules, first_dealer=first)
     facts: list[DealFacts] = []
     findings: list[Finding] = []
     recorded_before: dict[Team, int] | None = {_NS: 0, _EW: 0}
     last = len(deals)
-    for number, deal in enumerate(deals, 1):
+    for index, deal in enumerate(deals):  # compiled, enumerate with a start is a Python call
+        number = index + 1
         extra: list[Finding] = []
         if number > 1 and deal.dealer != table.next_dealer:
             extra.append(

@@ -687,7 +687,7 @@ class DealState:
             self._held[s] = self._known[s] = mask
             self._unknown[s] = 8 - mask.bit_count()
         # One seat's unknown cards are exactly the cards nobody else was dealt.
-        if not any(self._unknown):
+        if not self._any_unknown():
             return
         missing = [s for s in range(4) if self._unknown[s]]
         if len(missing) == 1:
@@ -1222,6 +1222,11 @@ class DealState:
 
     def _throw_in(self, reason: str) -> None:
         self._thrown_in = reason
+
+    def _any_unknown(self) -> bool:
+        """Whether a seat holds cards not recorded (``any()`` would be a Python call)."""
+        unknown = self._unknown
+        return bool(unknown[0] or unknown[1] or unknown[2] or unknown[3])
 
     def _face_down_mask(self, seat: int) -> int:
         """The caller's face-down card while it may not be played (0 otherwise)."""
@@ -2013,7 +2018,7 @@ class DealState:
             and not self._seventh_turn
             and not self._asker_must
         )
-        self._fast_discard = not any(self._unknown) and (
+        self._fast_discard = not self._any_unknown() and (
             self._shown or self._single >= 0 or self._o.show_trump == "optional"
         )
 
@@ -2748,7 +2753,7 @@ class DealState:
     def partial_hands(self) -> str | None:
         """A description of the seats whose dealt cards were not all recorded, or None."""
         hidden = self._hidden_at_deal
-        if not any(hidden):
+        if not (hidden[0] or hidden[1] or hidden[2] or hidden[3]):  # any(): a Python call
             return None
         parts = [f"{SEATS[s]}: {hidden[s]} unknown" for s in range(4) if hidden[s]]
         return ", ".join(parts) if parts else None
