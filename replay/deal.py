@@ -1248,7 +1248,9 @@ class DealState:
         best = -1
         best_seat = -1
         best_key = -1
-        for s, c in zip(self._trick_seats, self._trick_cards, strict=True):
+        seats, cards = self._trick_seats, self._trick_cards
+        for i in range(len(cards)):  # compiled, zip() is a Python call
+            s, c = seats[i], cards[i]
             suit = c >> 3
             place = c & 7
             strength = place if reverse else 7 - place
