@@ -161,6 +161,9 @@ class DealOutcome:
 
     __hash__ = None  # type: ignore[assignment]  # equal by value, and holds dicts
 
+    def __reduce__(self) -> tuple[type[DealOutcome], tuple[object, ...]]:
+        return DealOutcome, self._fields()  # for pickle and copy, compiled or not
+
     def __repr__(self) -> str:
         return (
             f"DealOutcome(thrown_in={self._thrown_in!r}, points={self._points!r}, "

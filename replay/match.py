@@ -46,6 +46,11 @@ class MatchState:
         self._next_of = _NEXT_OF[rules.direction]
         self._target = rules.match_target
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # for pickle and copy: compiled, the class cannot be rebuilt without its arguments
+        state = (self.rules, self.next_dealer, dict(self.score), self.winner, self.deals_played)
+        return _restored, state
+
     @property
     def is_over(self) -> bool:
         """True once a team has won."""
@@ -92,3 +97,14 @@ class MatchState:
         if ew <= -target:
             return _NS
         return None
+
+
+def _restored(
+    rules: Rules, next_dealer: Seat, score: dict[Team, int], winner: Team | None, played: int
+) -> MatchState:
+    """A :class:`MatchState` as pickled (see ``MatchState.__reduce__``)."""
+    table = MatchState(rules, next_dealer)
+    table.score = score
+    table.winner = winner
+    table.deals_played = played
+    return table
