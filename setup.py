@@ -1,9 +1,9 @@
-"""Compile the rules engine ``replay/deal.py`` and the auditor ``replay/audit.py`` with mypyc;
-the metadata is in pyproject.toml.
+"""Compile the rules engine ``replay/deal.py``, the auditor ``replay/audit.py`` and the match
+state ``replay/match.py`` with mypyc; the metadata is in pyproject.toml.
 
-``pip install -e .`` and ``pip install .`` build three optional extensions, ``replay.deal``,
-``replay.audit`` and their runtime ``replay.deal__mypyc``, and write the SHA-256 of each source
-compiled in (deal.py, audit.py and the project modules they import) to
+``pip install -e .`` and ``pip install .`` build four optional extensions, ``replay.deal``,
+``replay.audit``, ``replay.match`` and their runtime ``replay.deal__mypyc``, and write the
+SHA-256 of each source compiled in (those three and the project modules they import) to
 ``replay/_compiled_source.sha256``, in the format of ``sha256sum``, so that
 :func:`replay._engine.engine_build` can tell a stale build. With ``TWENTYNINE_PURE_PYTHON=1``,
 or when mypyc or the C compiler fails, the install is pure Python, and an earlier build's
@@ -29,10 +29,10 @@ from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 ENGINE = "replay/deal.py"
-# The modules compiled: the engine and the auditor's loop over it (a third of an audit's time
-# when left to the interpreter). One group, named after the engine, so its runtime keeps the
-# name replay/deal__mypyc.
-COMPILED = (ENGINE, "replay/audit.py")
+# The modules compiled: the engine, the auditor's loop over it (a third of an audit's time
+# when left to the interpreter) and the match state it records every deal in. One group,
+# named after the engine, so its runtime keeps the name replay/deal__mypyc.
+COMPILED = (ENGINE, "replay/audit.py", "replay/match.py")
 RECORD = "_compiled_source.sha256"
 PURE = os.environ.get("TWENTYNINE_PURE_PYTHON") == "1"
 # Commands that finalize build_ext only for its list of sources, which the stand-in gives right

@@ -23,10 +23,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple, cast, overload
 
-from replay._tables import TEAMS
 from replay.deal import (
+    ALL_CARDS,
     MODE_NO_TRUMP,
     MODE_REVERSE,
+    SEATS,
+    TEAMS,
     THROWN_IN_REASONS,
     DealOutcome,
     DealState,
@@ -34,7 +36,7 @@ from replay.deal import (
 )
 from replay.findings import LARGEST_RECORDED, AuditError, Finding, make_finding
 from replay.match import MatchState
-from schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
+from schema.cards import Card, Seat, Team
 from schema.fastlog import recorded_thrown_in
 from schema.rules import Rules
 from schema.shapes import DealLike, DealResultLike, MatchLike
@@ -182,17 +184,23 @@ _ALIASES: Final[dict[str, str]] = {
 }
 
 
+_ENGINE_REASONS: Final = frozenset(THROWN_IN_REASONS)
+
+
 def normalize_reason(text: str) -> str:
     """A recorded throw-in reason in the engine's spelling, where it is a known alias.
 
     >>> normalize_reason("trump never shown"), normalize_reason("All-Pass")
     ('never_shown', 'all_pass')
     """
+    if text in _ENGINE_REASONS:  # the usual case, already in the engine's spelling
+        return text
     key = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
     return _ALIASES.get(key, key)
 
 
-_NS, _EW = TEAMS  # module constants: an enum member looked up on its class is slow
+_NS: Final = TEAMS[0]  # module constants: an enum member looked up on its class is slow
+_EW: Final = TEAMS[1]
 
 
 def _team_text(scores: dict[Team, int]) -> str:
@@ -292,14 +300,16 @@ def audit_match(
     With ``strict``, raise :class:`~replay.findings.AuditError` at the first error finding.
     """
     rules = rules if rules is not None else match.resolved_rules()
-    deals: Sequence[DealLike] = match.deals
+    given: Sequence[DealLike] = match.deals
+    deals = given if isinstance(given, list) else list(given)  # a list is walked directly
     first = deals[0].dealer if deals else Seat.N
     table = MatchState(rules, first_dealer=first)
     facts: list[DealFacts] = []
     findings: list[Finding] = []
     recorded_before: dict[Team, int] | None = {_NS: 0, _EW: 0}
     last = len(deals)
-    for number, deal in enumerate(deals, 1):
+    for index, deal in enumerate(deals):  # compiled, enumerate with a start is a Python call
+        number = index + 1
         extra: list[Finding] = []
         if number > 1 and deal.dealer != table.next_dealer:
             extra.append(
@@ -330,10 +340,11 @@ def audit_match(
             if gap is not None:
                 extra.append(gap)
         thrown_in = _close_deal(state, deal, number == last, extra)
-        before = dict(table.score)
+        recorded = deal.result is not None
+        before = dict(table.score) if recorded else table.score
         outcome = state.result()
         change = table.record(state, outcome)
-        if deal.result is not None:
+        if recorded:
             recorded_before = _compare_result(
                 state, deal, thrown_in, before, recorded_before, table.score, extra
             )
@@ -351,14 +362,18 @@ def audit_match(
     findings.extend(_match_out_of_range(match))
     if strict:
         _raise_first_error(findings, 0)
-    return AuditedMatch(
-        match_id=match.match_id,
-        rules=rules,
-        deals=tuple(facts),
-        findings=tuple(findings),
-        score=dict(table.score),
-        winner=table.winner,
-    )
+    # Made without the frozen dataclass's __init__, which runs in Python
+    audited = AuditedMatch.__new__(AuditedMatch)
+    _set_field(audited, "match_id", match.match_id)
+    _set_field(audited, "rules", rules)
+    _set_field(audited, "deals", tuple(facts))
+    _set_field(audited, "findings", tuple(findings))
+    _set_field(audited, "score", dict(table.score))
+    _set_field(audited, "winner", table.winner)
+    return audited
+
+
+_set_field: Final = object.__setattr__
 
 
 def _order(finding: Finding) -> int:
@@ -498,8 +513,8 @@ def _compare_result(
                     "the unrecorded trump",
                 )
             )
-        elif state.points[0] != result.points.NS or state.points[1] != result.points.EW:
-            ours = {TEAMS[0]: state.points[0], TEAMS[1]: state.points[1]}
+        elif (points := state.points) != (result.points.NS, result.points.EW):
+            ours = {TEAMS[0]: points[0], TEAMS[1]: points[1]}
             theirs = {_NS: result.points.NS, _EW: result.points.EW}
             extra.append(
                 make_finding(
@@ -513,12 +528,13 @@ def _compare_result(
     if score is None:
         return None
     ns, ew = _NS, _EW
-    theirs = {ns: score.NS, ew: score.EW}
+    their_ns, their_ew = score.NS, score.EW
+    theirs = {ns: their_ns, ew: their_ew}
     # Judge this deal's change only: start from the previous recorded score where there is one.
     base = recorded_before if recorded_before is not None else before
     expected_ns = base[ns] + after[ns] - before[ns]
     expected_ew = base[ew] + after[ew] - before[ew]
-    if (expected_ns, expected_ew) != (score.NS, score.EW) and not state.points_uncertain:
+    if (expected_ns != their_ns or expected_ew != their_ew) and not state.points_uncertain:
         expected = {ns: expected_ns, ew: expected_ew}
         extra.append(
             make_finding(
@@ -608,13 +624,13 @@ def _compare_match(match: MatchLike, table: MatchState) -> list[Finding]:
     return out
 
 
-_LADDER: Final = (None, "double", "redouble", "set")
+_LADDER: Final[tuple[str | None, ...]] = (None, "double", "redouble", "set")
 _PLAYED: Final = tuple((seat, card) for seat in SEATS for card in ALL_CARDS)
 
 
 _MODES: Final = {MODE_NO_TRUMP: "no_trump", MODE_REVERSE: "reverse"}
 _new_facts: Final = tuple.__new__
-_TRUMP_LETTER: Final = ("S", "H", "D", "C")
+_TRUMP_LETTER: Final[tuple[str, ...]] = ("S", "H", "D", "C")
 
 
 def _facts(
@@ -626,7 +642,7 @@ def _facts(
     outcome: DealOutcome,
 ) -> DealFacts:
     show = (
-        ShowFacts(state.show_action, SEATS[state.asker], state.show_trick + 1)
+        _new_facts(ShowFacts, (state.show_action, SEATS[state.asker], state.show_trick + 1))
         if state.shown
         else None
     )
@@ -648,7 +664,7 @@ def _facts(
             state.seventh,
             show,
             TrickList(state.tricks),  # the state is dropped: nothing else changes the list
-            {_NS: state.points[0], _EW: state.points[1]},
+            outcome.points,  # {NS: points, EW: points}, made for this deal and not kept
             state.target if called else None,
             state.stake,
             _LADDER[state.doubled],

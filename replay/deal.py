@@ -19,29 +19,24 @@ for each breach, then carries on as the table would.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple, cast
 
+from replay import _tables
 from replay._tables import (
-    CARD_POINTS,
     KING_PLACE,
     NO_SUIT,
     QUEEN_PLACE,
-    SCORING_MASK,
     SEAT_NUM,
     SEVEN_PLACE,
-    SUIT_MASK,
-    SUIT_NAME,
     SUIT_NUM,
     TEAM_NUM,
-    TEAM_OF,
-    TEAMS,
     UNKNOWN_SUIT,
     card_text,
     mask_points,
 )
 from replay.findings import Finding, make_finding
-from schema.cards import ALL_CARDS, SEATS, SUITS, Card, Direction, Seat, Suit, Team
+from schema import cards as _cards
+from schema.cards import Card, Direction, Seat, Suit, Team
 from schema.log import (
     Action,
     BidAction,
@@ -59,6 +54,21 @@ from schema.log import (
 )
 from schema.rules import Rules
 from schema.shapes import ActionLike, BidLike, PlayLike, ShowLike, TrumpLike
+
+# The tables the engine reads, as constants of its own module. Compiled, a name imported from
+# another module is looked up in that module's dict at every read, and a tuple typed with a
+# fixed length is copied into a new tuple to be indexed by a variable: a copy typed
+# ``tuple[X, ...]`` and kept here is read directly.
+CARD_POINTS: Final[tuple[int, ...]] = _tables.CARD_POINTS
+SCORING_MASK: Final[tuple[int, ...]] = _tables.SCORING_MASK
+SUIT_MASK: Final[tuple[int, ...]] = _tables.SUIT_MASK
+SUIT_NAME: Final[tuple[str, ...]] = _tables.SUIT_NAME
+TEAM_OF: Final[tuple[int, ...]] = _tables.TEAM_OF
+TEAMS: Final[tuple[Team, ...]] = _tables.TEAMS
+ALL_CARDS: Final[tuple[Card, ...]] = _cards.ALL_CARDS
+SEATS: Final[tuple[Seat, ...]] = _cards.SEATS
+SUITS: Final[tuple[Suit, ...]] = _cards.SUITS
+_STAKE_TIMES: Final[tuple[int, ...]] = (1, 2, 4, 6)  # by the doubling: none, double, ...
 
 AnyAction = ActionLike
 """An action as either reader reads it (:mod:`schema.shapes`): the engine reads its ``type``."""
@@ -92,17 +102,73 @@ Breach = tuple[str, str]
 SeatRule = Callable[[int], Breach | None]
 
 
-@dataclass(frozen=True, slots=True)
 class DealOutcome:
     """How a finished deal ends: throw-in reason, card points, made or not, score change.
 
     ``made`` is None for a thrown-in deal; ``score_change`` moves only the caller's team.
+    Read-only, compared by value. A plain class rather than a frozen dataclass: compiled, a
+    dataclass's generated ``__init__`` runs in Python, and the auditor makes one every deal.
+
+    >>> outcome = DealOutcome(None, {Team.NS: 20, Team.EW: 8}, True, {Team.NS: 1, Team.EW: 0})
+    >>> outcome.made, outcome == DealOutcome(None, outcome.points, True, outcome.score_change)
+    (True, True)
+    >>> outcome.made = False  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    AttributeError: read-only
     """
 
-    thrown_in: str | None
-    points: dict[Team, int]
-    made: bool | None
-    score_change: dict[Team, int]
+    __slots__ = ("_made", "_points", "_score_change", "_thrown_in")
+
+    def __init__(
+        self,
+        thrown_in: str | None,
+        points: dict[Team, int],
+        made: bool | None,
+        score_change: dict[Team, int],
+    ) -> None:
+        self._thrown_in = thrown_in
+        self._points = points
+        self._made = made
+        self._score_change = score_change
+
+    @property
+    def thrown_in(self) -> str | None:
+        """The throw-in reason (see :data:`THROWN_IN_REASONS`), or None."""
+        return self._thrown_in
+
+    @property
+    def points(self) -> dict[Team, int]:
+        """Card points by team."""
+        return self._points
+
+    @property
+    def made(self) -> bool | None:
+        """Whether the caller (or the lone player) made it; None for a thrown-in deal."""
+        return self._made
+
+    @property
+    def score_change(self) -> dict[Team, int]:
+        """Game points won or lost by team."""
+        return self._score_change
+
+    def _fields(self) -> tuple[str | None, dict[Team, int], bool | None, dict[Team, int]]:
+        return self._thrown_in, self._points, self._made, self._score_change
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DealOutcome):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and holds dicts
+
+    def __reduce__(self) -> tuple[type[DealOutcome], tuple[object, ...]]:
+        return DealOutcome, self._fields()  # for pickle and copy, compiled or not
+
+    def __repr__(self) -> str:
+        return (
+            f"DealOutcome(thrown_in={self._thrown_in!r}, points={self._points!r}, "
+            f"made={self._made!r}, score_change={self._score_change!r})"
+        )
 
 
 Phase = Literal["auction", "trump", "play"]
@@ -202,12 +268,12 @@ def _positions(order: tuple[int, int, int, int]) -> tuple[int, ...]:
 _ORDERS: Final = tuple(
     (_seat_list(d, step), _positions(_seat_list(d, step))) for d in range(4) for step in range(4)
 )
-# By trump + 1 (unknown, the four suits, no trump): the trump King and Queen, whose fall
-# can change which side may still show the Pair
-_PAIR_CARDS: Final[tuple[tuple[int, ...], ...]] = (
-    (),
-    *((suit * 8 + KING_PLACE, suit * 8 + QUEEN_PLACE) for suit in range(4)),
-    (),
+# By trump + 1 (unknown, the four suits, no trump): the trump King and Queen as a mask, whose
+# fall can change which side may still show the Pair
+_PAIR_CARDS: Final[tuple[int, ...]] = (
+    0,
+    *((1 << suit * 8 + KING_PLACE | 1 << suit * 8 + QUEEN_PLACE) for suit in range(4)),
+    0,
 )
 _NOT_DEALT: Final = [-1] * 8  # the row of a seat whose cards were not recorded; never changed
 
@@ -299,6 +365,7 @@ class _Options:
         "double",
         "duel_replacement",
         "end_when_decided",
+        "last_trick_bonus",
         "max_bid",
         "min_bid",
         "must_overtrump_after_show",
@@ -319,6 +386,7 @@ class _Options:
         "single_hand",
         "single_hand_points",
         "stake",
+        "step",
         "total_points",
         "trump_marker",
         "under_half",
@@ -356,19 +424,26 @@ class _Options:
         self.revoke_loses_deal: bool = rules.revoke_loses_deal
         self.stake: int = rules.stake
         self.total_points: int = rules.total_points
+        self.step: int = 1 if rules.direction is _CLOCKWISE else 3  # to the next seat
+        self.last_trick_bonus: int = rules.last_trick_bonus
 
 
-_LAST_OPTIONS: Final[list[tuple[Rules, _Options]]] = []
+_OPTIONS: Final[dict[int, tuple[Rules, _Options]]] = {}
+"""By ``id(rules)``: the rules and their record. Each entry holds its rules, so the id is not
+given to another object while the entry stands."""
+_OPTIONS_KEPT: Final = 16  # rules objects remembered: the presets, and a few of a file's own
 
 
 def _options_of(rules: Rules) -> _Options:
-    """The options of ``rules``: the record made for the last deal when the rules are the
-    same object (every deal of a match), else a new one."""
-    last = _LAST_OPTIONS
-    if last and last[0][0] is rules:
-        return last[0][1]
+    """The options of ``rules``: the record made for an earlier deal when the rules are the
+    same object (every deal of a match, and every match of a preset), else a new one."""
+    known = _OPTIONS.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    if len(_OPTIONS) >= _OPTIONS_KEPT:
+        _OPTIONS.clear()
     options = _Options(rules)
-    last[:] = [(rules, options)]
+    _OPTIONS[id(rules)] = (rules, options)
     return options
 
 
@@ -478,9 +553,9 @@ class DealState:
         self._rules = rules
         self._number = number
         self._dealer = SEAT_NUM[dealer]
-        self._dir = 1 if rules.direction is _CLOCKWISE else 3
-        self._o = _options_of(rules)
-        self._bonus = rules.last_trick_bonus
+        self._o = options = _options_of(rules)
+        self._dir = options.step
+        self._bonus = options.last_trick_bonus
         self._p, self._pos_of = _ORDERS[self._dealer * 4 + self._dir]
         self._findings: list[Finding] = []
         self._n_actions = 0
@@ -556,7 +631,7 @@ class DealState:
         if hands:
             self._load_hands(hands)
         self._hidden_at_deal = tuple(self._unknown)
-        if rules.zero_point_throw_in == "automatic":
+        if options.zero_point_throw_in == "automatic":
             self._zero_point_check()
         self._fast = False
         self._fast_discard = False
@@ -564,9 +639,13 @@ class DealState:
     # ------------------------------------------------------------------ setup
     def _load_hands(self, hands: Mapping[Seat, Sequence[Card | None]]) -> None:
         seen = 0
-        for seat, cards in hands.items():
+        # As a dict and lists (both readers give them): compiled, these are walked directly,
+        # any other mapping or sequence through Python's iteration protocol.
+        by_seat = hands if isinstance(hands, dict) else dict(hands)
+        for seat, cards in by_seat.items():
             s = _seat_number(seat)
-            eight: Sequence[Card] = cards  # type: ignore[assignment]  # None is caught below
+            listed: list[Card | None] = cards if isinstance(cards, list) else list(cards)
+            eight = cast(list[Card], listed)  # a None is caught below
             try:  # the usual case, eight cards all recorded, without a loop
                 c0, c1, c2, c3, c4, c5, c6, c7 = eight
                 i0, i1, i2, i3 = c0.index, c1.index, c2.index, c3.index
@@ -611,7 +690,7 @@ class DealState:
             self._held[s] = self._known[s] = mask
             self._unknown[s] = 8 - mask.bit_count()
         # One seat's unknown cards are exactly the cards nobody else was dealt.
-        if not any(self._unknown):
+        if not self._any_unknown():
             return
         missing = [s for s in range(4) if self._unknown[s]]
         if len(missing) == 1:
@@ -906,7 +985,7 @@ class DealState:
         r = self._o
         if self._single >= 0:
             return r.single_hand_points
-        return r.stake * (1, 2, 4, 6)[self._doubled]
+        return r.stake * _STAKE_TIMES[self._doubled]
 
     @property
     def outcome(self) -> DealOutcome | None:
@@ -918,10 +997,9 @@ class DealState:
     def result(self) -> DealOutcome:
         """The result as things stand (a deal stopped early scores nothing)."""
         points = {TEAMS[0]: self._points[0], TEAMS[1]: self._points[1]}
-        zero = {TEAMS[0]: 0, TEAMS[1]: 0}
+        change = {TEAMS[0]: 0, TEAMS[1]: 0}
         if self._thrown_in is not None or not self.is_over:
-            return DealOutcome(self._thrown_in, points, None, zero)
-        change = dict(zero)
+            return DealOutcome(self._thrown_in, points, None, change)
         if self._single >= 0:
             team = TEAM_OF[self._single]
             made = not self._single_lost and self._trick_no == 8
@@ -1148,6 +1226,11 @@ class DealState:
     def _throw_in(self, reason: str) -> None:
         self._thrown_in = reason
 
+    def _any_unknown(self) -> bool:
+        """Whether a seat holds cards not recorded (``any()`` would be a Python call)."""
+        unknown = self._unknown
+        return bool(unknown[0] or unknown[1] or unknown[2] or unknown[3])
+
     def _face_down_mask(self, seat: int) -> int:
         """The caller's face-down card while it may not be played (0 otherwise)."""
         if seat != self._caller or self._face_down < 0 or self._shown:
@@ -1168,7 +1251,9 @@ class DealState:
         best = -1
         best_seat = -1
         best_key = -1
-        for s, c in zip(self._trick_seats, self._trick_cards, strict=True):
+        seats, cards = self._trick_seats, self._trick_cards
+        for i in range(len(cards)):  # compiled, zip() is a Python call
+            s, c = seats[i], cards[i]
             suit = c >> 3
             place = c & 7
             strength = place if reverse else 7 - place
@@ -1884,15 +1969,23 @@ class DealState:
         handlers = _HANDLERS
         n = self._n_actions
         play_class: type | None = None  # the reader's class of a play, once one is seen
-        for action in actions:
-            if self._fast and (type(action) is play_class or action.type == "play"):
-                play_class = type(action)
+        # a list (both readers give one) is walked directly, anything else through Python's
+        # iteration protocol
+        listed = actions if isinstance(actions, list) else list(actions)
+        for action in listed:
+            if type(action) is play_class:
+                kind = "play"
+            else:
+                kind = action.type  # read once: an attribute of the reader's class
+                if kind == "play":
+                    play_class = type(action)
+            if self._fast and kind == "play":
                 card = cast(PlayLike, action).card.index
                 if self._fast_play(_seat_number(action.seat), card):
                     n += 1
                     continue
             self._n_actions = n
-            handler = handlers.get(action.type)
+            handler = handlers.get(kind)
             if handler is not None:
                 handler(self, action)
             n += 1
@@ -1930,7 +2023,7 @@ class DealState:
             and not self._seventh_turn
             and not self._asker_must
         )
-        self._fast_discard = not any(self._unknown) and (
+        self._fast_discard = not self._any_unknown() and (
             self._shown or self._single >= 0 or self._o.show_trump == "optional"
         )
 
@@ -2429,12 +2522,15 @@ class DealState:
             self._single_open = False
             self._deal_second_four()
         bit = 1 << idx
-        if self._held[seat] & bit:
-            self._held[seat] ^= bit
+        held = self._held
+        mine = held[seat]
+        if mine & bit:
+            held[seat] = mine ^ bit
         if idx == self._face_down and seat == self._caller and not self._shown:
             self._face_down = -1  # played before the show: nothing is face down any more
         self._played |= bit
-        self._played_by[seat] += 1
+        played_by = self._played_by
+        played_by[seat] = played_by[seat] + 1
         if self._led < 0:
             self._led = idx >> 3
         seats = self._trick_seats
@@ -2444,12 +2540,13 @@ class DealState:
         if len(seats) >= (3 if single >= 0 else 4):
             self._end_trick()
             return
-        if self._shown and idx in _PAIR_CARDS[self._trump + 1]:
+        if self._shown and _PAIR_CARDS[self._trump + 1] & bit:
             # Mid-trick only the cards played change what result_fixed reads (every other
             # change looks again where it is made), and of them only a King or Queen of
             # trumps can matter.
             self._check_decided()
-        if self._to_play not in seats:
+        to_play = self._to_play
+        if seat != to_play and to_play not in seats:
             return  # an out-of-turn card: the seat on turn is still to play
         step = self._dir
         nxt = (seat + step) & 3
@@ -2661,7 +2758,7 @@ class DealState:
     def partial_hands(self) -> str | None:
         """A description of the seats whose dealt cards were not all recorded, or None."""
         hidden = self._hidden_at_deal
-        if not any(hidden):
+        if not (hidden[0] or hidden[1] or hidden[2] or hidden[3]):  # any(): a Python call
             return None
         parts = [f"{SEATS[s]}: {hidden[s]} unknown" for s in range(4) if hidden[s]]
         return ", ".join(parts) if parts else None

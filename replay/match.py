@@ -16,11 +16,15 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from replay.deal import DealOutcome, DealState
-from schema.cards import SEATS, Card, Seat, Team
+from schema.cards import SEATS, Card, Direction, Seat, Team
 from schema.rules import Rules
 
-_TEAMS: Final = (Team.NS, Team.EW)
-_NS, _EW = _TEAMS
+_NS: Final = Team.NS
+_EW: Final = Team.EW
+_NEXT_OF: Final = {
+    direction: tuple([seat.next(direction) for seat in SEATS]) for direction in Direction
+}
+"""By the direction of play, then the dealer's number: who deals next."""
 
 
 class MatchState:
@@ -30,7 +34,7 @@ class MatchState:
     deals included. A team wins at ``+match_target``; a team at ``-match_target`` loses.
     """
 
-    __slots__ = ("_next_of", "deals_played", "next_dealer", "rules", "score", "winner")
+    __slots__ = ("_next_of", "_target", "deals_played", "next_dealer", "rules", "score", "winner")
 
     def __init__(self, rules: Rules, first_dealer: Seat = Seat.N) -> None:
         self.rules = rules
@@ -39,7 +43,13 @@ class MatchState:
         self.winner: Team | None = None
         self.deals_played = 0
         # by the dealer's number: who deals next (a table: this runs once a deal)
-        self._next_of = tuple(seat.next(rules.direction) for seat in SEATS)
+        self._next_of = _NEXT_OF[rules.direction]
+        self._target = rules.match_target
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # for pickle and copy: compiled, the class cannot be rebuilt without its arguments
+        state = (self.rules, self.next_dealer, dict(self.score), self.winner, self.deals_played)
+        return _restored, state
 
     @property
     def is_over(self) -> bool:
@@ -76,11 +86,25 @@ class MatchState:
 
     def decide(self, score: Mapping[Team, int]) -> Team | None:
         """The winner given a score: a team at +target wins; a team at -target loses."""
-        target = self.rules.match_target
-        for team in _TEAMS:
-            if score[team] >= target:
-                return team
-        for team in _TEAMS:
-            if score[team] <= -target:
-                return team.other
+        target = self._target
+        ns, ew = score[_NS], score[_EW]
+        if ns >= target:
+            return _NS
+        if ew >= target:
+            return _EW
+        if ns <= -target:  # NS lose
+            return _EW
+        if ew <= -target:
+            return _NS
         return None
+
+
+def _restored(
+    rules: Rules, next_dealer: Seat, score: dict[Team, int], winner: Team | None, played: int
+) -> MatchState:
+    """A :class:`MatchState` as pickled (see ``MatchState.__reduce__``)."""
+    table = MatchState(rules, next_dealer)
+    table.score = score
+    table.winner = winner
+    table.deals_played = played
+    return table

@@ -105,7 +105,8 @@ def recorded_thrown_in(result: DealResultLike) -> tuple[bool, str | None]:
     (True, 'all_pass')
     """
     if type(result) is _DEAL_RESULT:  # by type: pydantic's isinstance runs in Python
-        reason = cast(Any, result).thrown_in
+        struct: Any = result  # not cast(): a call, at every deal of an audit
+        reason = struct.thrown_in
         return (False, None) if reason is UNSET else (True, reason)
     model = cast(log.DealResult, result)
     return "thrown_in" in model.__pydantic_fields_set__, model.thrown_in

@@ -1,4 +1,4 @@
-"""The doctests of the compiled modules (``replay/deal.py``, ``replay/audit.py``), read from
+"""The doctests of the compiled modules (``replay/deal.py``, ``audit.py``, ``match.py``), read from
 their sources, run against the modules imported.
 
 ``--doctest-modules`` skips them (see conftest.py): a compiled module cannot be collected from
@@ -21,13 +21,19 @@ import pytest
 
 import replay.audit
 import replay.deal
+import replay.match
 
-MODULES = {module.__name__: module for module in (replay.deal, replay.audit)}
+MODULES = {module.__name__: module for module in (replay.deal, replay.audit, replay.match)}
 
 
 def source_of(name: str) -> Path:
-    """The source file of the module ``name``, beside whatever was imported."""
-    return Path(MODULES[name].__file__ or "").with_name(f"{name.rsplit('.', 1)[1]}.py")
+    """The source file of the module ``name``, beside the engine imported.
+
+    Beside ``replay.deal``, not the module itself: a compiled module that another compiled
+    module imports first (``replay.match``, by the auditor) is given a ``__file__`` one
+    ``replay/`` too deep by mypyc.
+    """
+    return Path(replay.deal.__file__ or "").with_name(f"{name.rsplit('.', 1)[1]}.py")
 
 
 class Docstring(NamedTuple):

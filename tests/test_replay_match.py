@@ -3,9 +3,12 @@ results recomputed, strict audits and unfinished deals."""
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 
-from replay import AuditError, MatchState, audit_match, random_match
+from replay import AuditError, DealOutcome, MatchState, audit_match, random_match
 from replay.script import make_deal, make_match
 from schema import MatchLog, Rules, Seat, Team
 from tests.test_replay_play import SEED_003_HANDS, SEED_003_PLAY
@@ -64,6 +67,29 @@ def test_match_state_ends_at_minus_target() -> None:
         )
         is Team.NS
     )
+
+
+def test_a_match_state_and_a_deal_outcome_survive_pickle_and_copy() -> None:
+    """Compiled, neither class can be rebuilt without its arguments: both say how."""
+    deal = random_match(Rules.preset("pagat"), 3, max_deals=1).deals[0]
+    table = MatchState(Rules.preset("pagat").with_options(match_target=1), deal.dealer)
+    state = table.new_deal(deal.hands)
+    for action in deal.actions:
+        state.apply(action)
+    outcome = state.result()
+    table.record(state, outcome)
+    again = pickle.loads(pickle.dumps(table))
+    assert (again.rules, again.next_dealer, again.score, again.winner, again.deals_played) == (
+        table.rules,
+        table.next_dealer,
+        table.score,
+        table.winner,
+        table.deals_played,
+    )
+    assert again.score is not table.score
+    assert pickle.loads(pickle.dumps(outcome)) == outcome
+    assert copy.copy(outcome) == outcome
+    assert copy.copy(outcome) != DealOutcome(outcome.thrown_in, outcome.points, None, {})
 
 
 def test_play_after_the_match_is_won() -> None:
