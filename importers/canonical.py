@@ -106,19 +106,32 @@ class Record(Generic[M_co]):
 
 @overload
 def parse_document(
-    data: bytes | str, source: str, line: int | None, *, fast: Literal[False] = False
+    data: bytes | str,
+    source: str,
+    line: int | None,
+    *,
+    fast: Literal[False] = False,
+    keys_checked: bool = False,
 ) -> Record[MatchLog]: ...
 @overload
 def parse_document(
-    data: bytes | str, source: str, line: int | None, *, fast: bool
+    data: bytes | str, source: str, line: int | None, *, fast: bool, keys_checked: bool = False
 ) -> Record[Match]: ...
 def parse_document(
-    data: bytes | str, source: str, line: int | None, *, fast: bool = False
+    data: bytes | str,
+    source: str,
+    line: int | None,
+    *,
+    fast: bool = False,
+    keys_checked: bool = False,
 ) -> Record[Match]:
     """Validate one JSON document as a match log (each key given once in each object).
 
     With ``fast``, the fast decoder reads it where it is sure of the document; what it leaves
     (a lax value, a missing id, a mistake) goes to the models, so problems read the same.
+    ``keys_checked`` (with ``fast``) leaves out the decoder's own check that no key repeats,
+    for a caller that checks the record's ``document`` itself before it trusts the match
+    (:func:`canonical_line` does) and reads it again without ``fast`` when that fails.
 
     >>> parse_document(b"{", "m.json", None).problems[0].reason.startswith("invalid JSON")
     True
@@ -131,7 +144,7 @@ def parse_document(
     True
     """
     if fast:
-        decoded = decode_match(data)
+        decoded = decode_match(data, keys_checked=keys_checked)
         if decoded is not None:
             return Record(source, line, decoded, document=data)
     key = repeated_key(data)
@@ -158,7 +171,7 @@ def read_jsonl(
 
 
 def _read_lines(
-    stream: Iterable[bytes], source: str, first_line: int, *, fast: bool
+    stream: Iterable[bytes], source: str, first_line: int, *, fast: bool, keys_checked: bool = False
 ) -> Iterator[Record[Any]]:
     lines = iter(stream)
     number = first_line - 1
@@ -175,23 +188,38 @@ def _read_lines(
             yield Record(source, number, None, (problem,))
             continue
         if raw.strip():
-            yield parse_document(raw, source, number, fast=fast)
+            yield parse_document(raw, source, number, fast=fast, keys_checked=keys_checked)
 
 
 @overload
 def read_stream(
-    stream: BinaryIO, source: str, layout: Layout = "auto", *, fast: Literal[False] = False
+    stream: BinaryIO,
+    source: str,
+    layout: Layout = "auto",
+    *,
+    fast: Literal[False] = False,
+    keys_checked: bool = False,
 ) -> Iterator[Record[MatchLog]]: ...
 @overload
 def read_stream(
-    stream: BinaryIO, source: str, layout: Layout = "auto", *, fast: bool
+    stream: BinaryIO,
+    source: str,
+    layout: Layout = "auto",
+    *,
+    fast: bool,
+    keys_checked: bool = False,
 ) -> Iterator[Record[Match]]: ...
 def read_stream(
-    stream: BinaryIO, source: str, layout: Layout = "auto", *, fast: bool = False
+    stream: BinaryIO,
+    source: str,
+    layout: Layout = "auto",
+    *,
+    fast: bool = False,
+    keys_checked: bool = False,
 ) -> Iterator[Record[Match]]:
     """Read a stream as JSON, JSONL, or (``auto``) whichever its first line shows it to be,
     each document as :func:`parse_document` reads it (``fast``: by the fast decoder where it
-    can).
+    can; ``keys_checked``: the caller checks for repeated keys itself).
 
     A first line that is a whole JSON object by itself means JSONL; anything else is read as
     one document.
@@ -202,11 +230,12 @@ def read_stream(
     >>> {is_decoded(r.match) for r in read_stream(lines, "league.jsonl", fast=True)}
     {True}
     """
+    checked = keys_checked
     if layout == "json":
-        yield parse_document(stream.read(), source, None, fast=fast)
+        yield parse_document(stream.read(), source, None, fast=fast, keys_checked=checked)
         return
     if layout == "jsonl":
-        yield from _read_lines(stream, source, 1, fast=fast)
+        yield from _read_lines(stream, source, 1, fast=fast, keys_checked=checked)
         return
     first = stream.readline()
     while first and not first.strip():
@@ -217,10 +246,10 @@ def read_stream(
         yield Record.refused(source, None, EMPTY_INPUT)
         return
     if _is_whole_object(first):
-        yield parse_document(first, source, 1, fast=fast)
-        yield from _read_lines(stream, source, 2, fast=fast)
+        yield parse_document(first, source, 1, fast=fast, keys_checked=checked)
+        yield from _read_lines(stream, source, 2, fast=fast, keys_checked=checked)
     else:
-        yield parse_document(first + stream.read(), source, None, fast=fast)
+        yield parse_document(first + stream.read(), source, None, fast=fast, keys_checked=checked)
 
 
 def _is_whole_object(line: bytes) -> bool:
