@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import queue
 import sys
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import fields, replace
 from pathlib import Path
@@ -44,7 +45,8 @@ from schema.fastlog import decode_encoded, is_decoded
 
 JOBS: Final = (1, 2)
 """How many processes a load may use: one, or a reader and auditor beside the writer."""
-_IN_FLIGHT: Final = 2  # batches built and not yet stored: what bounds the memory of --jobs 2
+_IN_FLIGHT: Final = 3  # batches and units handed over, not yet taken: bounds --jobs 2's memory
+_UNITS_AHEAD: Final = 1  # units handed to a busy writer that it has not started yet
 _ENCODER: Final = msgspec.json.Encoder()
 _WRITER_FIELDS: Final = frozenset({"database", "stored", "deals", "findings", "replaced"})
 
@@ -147,14 +149,14 @@ def _load_beside(
     context = multiprocessing.get_context("fork")
     stored_in: Any = context.Queue(1)
     built: Any = context.Queue(_IN_FLIGHT)
-    idle: Any = context.Event()  # set while the writer waits with nothing to do
+    pace = _Pace(context)
     try:
         stdin = os.dup(0)  # the child process starts with standard input closed: it reads this
     except OSError:  # none to read
         stdin = os.open(os.devnull, os.O_RDONLY)
     child = context.Process(
         target=_build_batches,
-        args=(records, reading, stored_in, built, idle, os.getpid(), replace, batch_deals, stdin),
+        args=(records, reading, stored_in, built, pace, os.getpid(), replace, batch_deals, stdin),
         daemon=True,
     )
     try:
@@ -167,7 +169,7 @@ def _load_beside(
         with open_warehouse(db) as wh:
             stored_in.put(wh.stored_sources())
             summary = _summary(wh.name, reading)
-            return _store_batches(wh, child, built, idle, summary, progress, batch_deals)
+            return _store_batches(wh, child, built, pace, summary, progress, batch_deals)
     finally:
         if collecting:
             gc.enable()
@@ -180,7 +182,7 @@ def _store_batches(
     wh: Warehouse,
     child: Any,
     built: Any,
-    idle: Any,
+    pace: _Pace,
     summary: LoadSummary,
     progress: Progress | None,
     batch_deals: int,
@@ -189,8 +191,9 @@ def _store_batches(
     own = new_batch()  # the rows of the units audited here
     audited = LoadSummary(database="")  # what auditing them here skipped, and why
     while True:
+        pace.writer_ran()
         if built.empty():
-            idle.set()
+            pace.writer_waits()
         try:
             kind, payload, counted = built.get(timeout=1.0)
         except queue.Empty:
@@ -199,16 +202,19 @@ def _store_batches(
             raise RuntimeError("the load's reading process ended without a word") from None
         if kind == "failed":
             raise RuntimeError(f"the load's reading process failed ({payload})")
-        if kind == "batch":
-            wh.store_tables(payload, summary)
-        elif kind == "audit":
+        ending = kind == "done"  # with the last batch, if any: the reader has stopped
+        if kind == "audit":
+            pace.unit_started()
             todo, replaced = payload
             own.replaced.extend(replaced)
             for _ in audit_into([_unpacked(p) for p in todo], own, audited):
                 pass
-        if len(own) and (own.deals >= batch_deals or kind == "done"):
-            wh.store_tables(StoredBatch.of(own), summary)
+        ready: list[StoredBatch] = [payload] if kind != "audit" and payload is not None else []
+        if len(own) and (ready or ending or own.deals >= batch_deals):
+            ready.append(StoredBatch.of(own))  # with the reader's batch: one insert, not two
             own = new_batch()
+        if ready:  # while the reader runs, it keeps a CPU busy: DuckDB's threads take the rest
+            wh.store_tables(StoredBatch.joined(ready), summary, busy_cpus=0 if ending else 1)
         _take_counts(summary, counted, audited)
         if progress is not None:
             progress(summary)
@@ -233,16 +239,16 @@ def _build_batches(
     reading: Reading,
     stored_in: Any,
     built: Any,
-    idle: Any,
+    pace: _Pace,
     writer: int,
     replace: bool,
     batch_deals: int,
     stdin: int,
 ) -> None:
     """The child of ``--jobs 2``: read, admit, audit and build rows, a unit of matches at a
-    time; a unit is handed to the writer instead when the writer waits with nothing to do
-    (``idle``), which shares the work by how fast each process goes (``writer``, its
-    parent's pid: it stops when that is gone).
+    time; a unit is handed to the writer instead when ``pace`` says so, which shares the
+    work by how fast each process goes (``writer``, its parent's pid: it stops when that
+    is gone).
     ``stdin`` is the parent's standard input (``-``), which multiprocessing closes here."""
     sys.stdin = os.fdopen(stdin, "r")
     gc.disable()  # as the one-process load: many acyclic rows, nothing for the collector
@@ -254,9 +260,8 @@ def _build_batches(
             return {i: stored[i] for i in match_ids if i in stored}
 
         def hand_off(todo: list[Pending], replaced: list[str]) -> bool:
-            if not idle.is_set():  # the writer is busy: audit this unit here
+            if not pace.hand_over():  # the writer is busy enough: audit this unit here
                 return False
-            idle.clear()  # one unit at a time: the writer says when it waits again
             packed = [_packed(p) for p in todo]
             _put(built, ("audit", (packed, replaced), _snapshot(summary)), writer)
             return True
@@ -265,11 +270,57 @@ def _build_batches(
             lookup, summary, replace=replace, batch_deals=batch_deals, hand_off=hand_off
         )
         items = ((match, None) for match in _matches(records, reading, summary))
-        for batch, _ in admission.batches(items):
-            _put(built, ("batch", StoredBatch.of(batch), _snapshot(summary)), writer)
-        _put(built, ("done", None, _snapshot(summary)), writer)
+        last: StoredBatch | None = None
+        for batch, ending in admission.batches(items):
+            if ending:  # sent with "done": the writer stores it knowing the reader stopped
+                last = StoredBatch.of(batch)
+            else:
+                _put(built, ("batch", StoredBatch.of(batch), _snapshot(summary)), writer)
+        _put(built, ("done", last, _snapshot(summary)), writer)
     except BaseException as exc:  # the writer reports it: this process cannot
         _put(built, ("failed", f"{type(exc).__name__}: {exc}", _snapshot(summary)), writer)
+
+
+class _Pace:
+    """What the two processes of ``--jobs 2`` share to split the audits by how fast each
+    goes: whether the writer waits with nothing to do, how many units handed to it it has
+    not started, and the CPU time it has used since the reader was forked (the reader's is
+    its own process's, which starts then).
+
+    A unit goes to the writer when it waits, or when it has none waiting and has used less
+    CPU than the reader: both then stay busy, and end with about the same CPU time each,
+    which is the shortest wall time on two free cores, whatever each one's share of
+    storing costs on the machine.
+    """
+
+    def __init__(self, context: Any) -> None:
+        self._idle = context.Event()  # set while the writer waits with nothing to do
+        self._queued = context.Value("i", 0)  # units handed over and not started
+        self._writer_cpu = context.Value("d", 0.0, lock=False)
+        self._start = time.process_time()  # the writer's, when the reader is forked
+
+    def writer_ran(self) -> None:
+        """The writer, between items: its CPU time so far."""
+        self._writer_cpu.value = time.process_time() - self._start
+
+    def writer_waits(self) -> None:
+        """The writer: nothing to do until the next item."""
+        self._idle.set()
+
+    def unit_started(self) -> None:
+        """The writer: a unit handed over is being audited."""
+        with self._queued.get_lock():
+            self._queued.value -= 1
+
+    def hand_over(self) -> bool:
+        """The reader: whether to hand its next unit to the writer (it then counts it)."""
+        busy = self._queued.value >= _UNITS_AHEAD or self._writer_cpu.value >= time.process_time()
+        if busy and not self._idle.is_set():
+            return False
+        self._idle.clear()  # the writer says again when it waits
+        with self._queued.get_lock():
+            self._queued.value += 1
+        return True
 
 
 Packed = tuple[bytes | Match, str, str, str | None, int | None]
