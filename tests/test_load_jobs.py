@@ -20,7 +20,7 @@ from reports.warehouse.store import Admission, LoadSummary, Pending
 from schema import PRESET_NAMES, Rules
 from tests.test_reports_fastload import assert_same_contents, assert_same_summary, mixed_lines
 from twentynine.cli import app
-from twentynine.loading import load_paths
+from twentynine.loading import _Pace, load_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_logs"
@@ -62,6 +62,23 @@ def test_two_jobs_store_what_one_stores(league: Path, tmp_path: Path, replace: b
     )
     assert again_one.duplicates > 100
     assert_same_summary(again_one, again_two)
+    assert_same_contents(tmp_path / "one.duckdb", tmp_path / "two.duckdb")
+
+
+@pytest.mark.parametrize("writer_takes", ["every unit", "none"])
+def test_two_jobs_store_the_same_whoever_audits(
+    league: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, writer_takes: str
+) -> None:
+    """Whichever share of the audits the writer takes (by the CPU each process used, which
+    a test cannot steer), the rows and the summary are those of one process: every unit
+    handed over (the writer decodes their documents again and stores its rows with the
+    reader's batches), or none."""
+    monkeypatch.setattr(_Pace, "hand_over", lambda _: writer_takes == "every unit")
+    paths = [SAMPLES, league]
+    one = load_paths(paths, db=tmp_path / "one.duckdb", batch_deals=40)
+    two = load_paths(paths, db=tmp_path / "two.duckdb", batch_deals=40, jobs=2)
+    assert one.stored > 100
+    assert_same_summary(one, two)
     assert_same_contents(tmp_path / "one.duckdb", tmp_path / "two.duckdb")
 
 

@@ -112,7 +112,7 @@ def _matches(
             lines = [str(problem) for problem in record.problems]
             summary.skip_unreadable(lines or [f"{record.where}: unreadable"])
             continue
-        yield SourcedMatch(record.match, record.source, record.line)
+        yield SourcedMatch(record.match, record.source, record.line, record.document)
     summary.bytes_read = reading.bytes_read
     summary.unreadable = reading.unreadable
 
@@ -323,20 +323,28 @@ class _Pace:
         return True
 
 
-Packed = tuple[bytes | Match, str, str, str | None, int | None]
-"""A match handed to the writer: the fast decoder's structs as their JSON (a tenth of the
-cost of pickling them, object by object), the models as they are; its id and places."""
+Packed = tuple[bytes | Match, str, str, str | None, int | None, str | None]
+"""A match handed to the writer: the fast decoder's structs as JSON (a tenth of the cost of
+pickling them, object by object): the document they were read from (which the decoder
+checked: decoding it again gives the same structs), else as encoded; the models as they
+are; its id, places and content fingerprint."""
 
 
 def _packed(p: Pending) -> Packed:
-    match = _ENCODER.encode(p.match) if is_decoded(p.match) else p.match
-    return match, p.match_id, p.where, p.source, p.line
+    match: bytes | Match = p.match
+    if is_decoded(p.match):
+        document = p.document
+        if document is None:
+            match = _ENCODER.encode(p.match)
+        else:
+            match = document.encode() if isinstance(document, str) else document
+    return match, p.match_id, p.where, p.source, p.line, p.fingerprint
 
 
 def _unpacked(packed: Packed) -> Pending:
-    match, match_id, where, source, line = packed
+    match, match_id, where, source, line, fingerprint = packed
     decoded = decode_encoded(match) if isinstance(match, bytes) else match
-    return Pending(decoded, None, match_id, where, source, line)
+    return Pending(decoded, None, match_id, where, source, line, fingerprint)
 
 
 def _snapshot(summary: LoadSummary) -> LoadSummary:

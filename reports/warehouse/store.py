@@ -442,7 +442,9 @@ def _statement_kind(statement: duckdb.Statement) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SourcedMatch:
-    """A match and where it was read: the file (``source``) and the line, where known.
+    """A match and where it was read: the file (``source``) and the line, where known;
+    and the JSON document the fast decoder read it from, if it was (it crosses to another
+    process at less cost than the match).
 
     >>> SourcedMatch(None, "league.jsonl", 3).where  # the match left out of the example
     'league.jsonl:3'
@@ -451,6 +453,7 @@ class SourcedMatch:
     match: Match
     source: str
     line: int | None
+    document: bytes | str | None = None
 
     @property
     def where(self) -> str:
@@ -511,7 +514,8 @@ class StoredBatch:
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    """A match read and not yet stored, with where it came from."""
+    """A match read and not yet stored, with where it came from (and its content
+    fingerprint, once worked out)."""
 
     match: Match
     audited: AuditedMatch | None
@@ -519,6 +523,8 @@ class Pending:
     where: str
     source: str | None
     line: int | None
+    fingerprint: str | None = None
+    document: bytes | str | None = None
 
 
 _CONTENT_HASH: Final = [c.name for c in ddl.TABLES["matches"]].index("content_hash")
@@ -570,11 +576,13 @@ class Admission:
         batch = _new_batch()
         pending: list[Pending] = []  # read, not yet checked against the database
         pending_deals = 0
+        document = None
         where_of: dict[str, str] = {}  # ids read since the last commit, and where
         for item, audited in items:
             summary.read += 1
             if isinstance(item, SourcedMatch):
                 match, where, source, line = item.match, item.where, item.source, item.line
+                document = item.document
             else:
                 match, where, source, line = item, "<match>", None, None
             match_id = match.match_id
@@ -586,7 +594,7 @@ class Admission:
                 )
                 continue
             where_of[match_id] = where
-            pending.append(Pending(match, audited, match_id, where, source, line))
+            pending.append(Pending(match, audited, match_id, where, source, line, None, document))
             pending_deals += len(match.deals)
             if pending_deals >= min(CHECK_DEALS, batch_deals):
                 self._admit(pending, batch, where_of)
@@ -643,11 +651,14 @@ class Admission:
                     continue
                 replaced.append(p.match_id)
             todo.append(p)
-        if self.hand_off is not None and self.hand_off(todo, replaced):
-            for p in todo:  # as stored: a match that then fails is the corner case docs name
-                self.remembered[p.match_id] = (where_of[p.match_id], content_fingerprint(p.match))
-            self._handed_deals += sum(len(p.match.deals) for p in todo)
-            return
+        if self.hand_off is not None:
+            # each fingerprint once: remembered if handed off, stored with the rows either way
+            todo = [replace(p, fingerprint=content_fingerprint(p.match)) for p in todo]
+            if self.hand_off(todo, replaced):
+                for p in todo:  # as stored: a match that then fails is the corner case docs name
+                    self.remembered[p.match_id] = (where_of[p.match_id], p.fingerprint)
+                self._handed_deals += sum(len(p.match.deals) for p in todo)
+                return
         batch.replaced.extend(replaced)
         for _ in audit_into(todo, batch, summary):
             pass
@@ -659,7 +670,7 @@ def audit_into(todo: list[Pending], batch: Batch, summary: LoadSummary) -> Itera
     for p in todo:
         try:
             audited = p.audited if p.audited is not None else audit_match(p.match)
-            batch.add(p.match, audited, p.source, p.line)
+            batch.add(p.match, audited, p.source, p.line, fingerprint=p.fingerprint)
         except RowError as exc:
             summary.skipped += 1
             summary._keep(summary.problems, f"{p.where}: cannot be stored: {exc}")
