@@ -73,7 +73,7 @@ def test_two_jobs_store_the_same_whoever_audits(
     a test cannot steer), the rows and the summary are those of one process: every unit
     handed over (the writer decodes their documents again and stores its rows with the
     reader's batches), or none."""
-    monkeypatch.setattr(_Pace, "hand_over", lambda _: writer_takes == "every unit")
+    monkeypatch.setattr(_Pace, "hand_over", lambda *_, **__: writer_takes == "every unit")
     paths = [SAMPLES, league]
     one = load_paths(paths, db=tmp_path / "one.duckdb", batch_deals=40)
     two = load_paths(paths, db=tmp_path / "two.duckdb", batch_deals=40, jobs=2)

@@ -47,6 +47,7 @@ JOBS: Final = (1, 2)
 """How many processes a load may use: one, or a reader and auditor beside the writer."""
 _IN_FLIGHT: Final = 3  # batches and units handed over, not yet taken: bounds --jobs 2's memory
 _UNITS_AHEAD: Final = 1  # units handed to a busy writer that it has not started yet
+_CLOSING_UNITS: Final = 4  # units left to read when each unit becomes a batch of its own
 _ENCODER: Final = msgspec.json.Encoder()
 _WRITER_FIELDS: Final = frozenset({"database", "stored", "deals", "findings", "replaced"})
 
@@ -259,15 +260,36 @@ def _build_batches(
         def lookup(match_ids: list[str]) -> StoredSources:
             return {i: stored[i] for i in match_ids if i in stored}
 
+        unit_bytes = read_at = 0
+        units_left = float("inf")  # about how many units are still to read (a file's size)
+
+        def closing() -> bool:  # asked once a unit
+            nonlocal unit_bytes, read_at, units_left
+            unit_bytes = max(unit_bytes, reading.bytes_read - read_at)
+            read_at = reading.bytes_read
+            if reading.bytes_total and unit_bytes:
+                units_left = (reading.bytes_total - read_at) / unit_bytes
+            return units_left <= _CLOSING_UNITS
+
         def hand_off(todo: list[Pending], replaced: list[str]) -> bool:
-            if not pace.hand_over():  # the writer is busy enough: audit this unit here
+            # Near the end only to a writer that waits, and not the last unit: what the
+            # writer has to do when the reading ends, it does alone
+            if units_left < 1:
+                return False
+            waiting_only = units_left <= _CLOSING_UNITS or not built.empty()
+            if not pace.hand_over(only_if_waiting=waiting_only):
                 return False
             packed = [_packed(p) for p in todo]
             _put(built, ("audit", (packed, replaced), _snapshot(summary)), writer)
             return True
 
         admission = Admission(
-            lookup, summary, replace=replace, batch_deals=batch_deals, hand_off=hand_off
+            lookup,
+            summary,
+            replace=replace,
+            batch_deals=batch_deals,
+            hand_off=hand_off,
+            closing=closing,
         )
         items = ((match, None) for match in _matches(records, reading, summary))
         last: StoredBatch | None = None
@@ -312,9 +334,13 @@ class _Pace:
         with self._queued.get_lock():
             self._queued.value -= 1
 
-    def hand_over(self) -> bool:
+    def hand_over(self, *, only_if_waiting: bool = False) -> bool:
         """The reader: whether to hand its next unit to the writer (it then counts it)."""
-        busy = self._queued.value >= _UNITS_AHEAD or self._writer_cpu.value >= time.process_time()
+        busy = (
+            only_if_waiting
+            or self._queued.value >= _UNITS_AHEAD
+            or self._writer_cpu.value >= time.process_time()
+        )
         if busy and not self._idle.is_set():
             return False
         self._idle.clear()  # the writer says again when it waits

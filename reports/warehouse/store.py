@@ -545,7 +545,9 @@ class Admission:
     With ``hand_off``, a unit of matches it has admitted is offered there first, and
     audited here only when declined; the ids handed off, and those of the batches it gave,
     are then answered as stored (as the warehouse answers once they are committed), for a
-    lookup that cannot see the commits.
+    lookup that cannot see the commits. ``closing``, asked once a unit, says when the input
+    is nearly read: each unit then ends its batch, so that the last one, stored when
+    nothing else is left to do beside it, is small.
     """
 
     def __init__(
@@ -556,8 +558,10 @@ class Admission:
         replace: bool = False,
         batch_deals: int = BATCH_DEALS,
         hand_off: HandOff | None = None,
+        closing: Callable[[], bool] | None = None,
     ) -> None:
         self.lookup = lookup
+        self.closing = closing
         self.summary = summary
         self.replace = replace
         self.batch_deals = batch_deals
@@ -599,7 +603,8 @@ class Admission:
             if pending_deals >= min(CHECK_DEALS, batch_deals):
                 self._admit(pending, batch, where_of)
                 pending, pending_deals = [], 0
-                if batch.deals + self._handed_deals >= batch_deals:
+                closing = self.closing is not None and self.closing()
+                if batch.deals + self._handed_deals >= batch_deals or (closing and len(batch)):
                     self._remember(batch, where_of)
                     yield batch, False
                     batch, where_of, self._handed_deals = _new_batch(), {}, 0
