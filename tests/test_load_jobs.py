@@ -143,3 +143,22 @@ def test_each_match_is_audited_once_whichever_units_are_handed_off(takes: str) -
         "none": (False, True),
         "all": (True, False),
     }[takes]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_load_that_stores_nothing_leaves_no_new_warehouse(tmp_path: Path, jobs: int) -> None:
+    refused = tmp_path / "refused.jsonl"
+    refused.write_bytes(b'{"format": "twentynine.match"}\n{"format": "twentynine.match"}\n')
+    db = tmp_path / "new.duckdb"
+    summary = load_paths([refused], db=db, jobs=jobs)
+    assert (summary.read, summary.skipped, summary.stored) == (2, 2, 0)
+    assert summary.discarded and not db.exists() and not db.with_suffix(".duckdb.wal").exists()
+    assert f"nothing stored: {db} was not created" in summary.lines()
+    # a warehouse that was there stays as it was, and says nothing of the kind
+    kept = tmp_path / "kept.duckdb"
+    assert load_paths([SAMPLES / "pagat.json"], db=kept).stored == 1
+    before = kept.read_bytes()
+    again = load_paths([refused], db=kept, jobs=jobs)
+    assert again.skipped == 2 and not again.discarded
+    assert not any("nothing stored" in line for line in again.lines())
+    assert kept.read_bytes() == before

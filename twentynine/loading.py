@@ -68,7 +68,9 @@ def load_paths(
 
     Raises :class:`~reports.warehouse.errors.WarehouseError` (one line) when the warehouse
     cannot be opened or written, ``ValueError`` for an unknown format name or when ``paths``
-    hold no match log (an empty folder: the warehouse is then not opened).
+    hold no match log (an empty folder: the warehouse is then not opened). A warehouse the
+    load made and stored nothing in (every match refused) is not left behind
+    (``summary.discarded``); one that was there is left as it was.
 
     >>> import tempfile
     >>> db = Path(tempfile.mkdtemp()) / "w.duckdb"
@@ -85,8 +87,24 @@ def load_paths(
         raise ValueError(no_such_path(missing[0]))
     reading = Reading()
     records = read_paths(paths, from_format, fast=True, reading=reading)
-    if jobs == 2:
-        return _load_beside(records, reading, db, progress, batch_deals, replace)
+    made = not _exists(Path(db))
+    load = _load_beside if jobs == 2 else _load_here
+    summary = load(records, reading, db, progress, batch_deals, replace)
+    if made and not summary.stored:
+        _discard(Path(db))
+        summary.discarded = True
+    return summary
+
+
+def _load_here(
+    records: Iterator[Record[Match]],
+    reading: Reading,
+    db: str | Path,
+    progress: Progress | None,
+    batch_deals: int,
+    replace: bool,
+) -> LoadSummary:
+    """Read, audit and store in this process."""
     with open_warehouse(db) as wh:
         summary = _summary(wh.name, reading)
         matches = _matches(records, reading, summary)
@@ -116,6 +134,12 @@ def _matches(
         yield SourcedMatch(record.match, record.source, record.line, record.document)
     summary.bytes_read = reading.bytes_read
     summary.unreadable = reading.unreadable
+
+
+def _discard(db: Path) -> None:
+    """Remove a warehouse file the load made (closed), and its write-ahead log if any."""
+    for path in (db, db.with_name(db.name + ".wal")):
+        path.unlink(missing_ok=True)
 
 
 def _exists(path: Path) -> bool:

@@ -103,6 +103,8 @@ class LoadSummary:
     replaced: int = 0
     unreadable: int = 0
     """Inputs that could not be opened at all (a missing file, a folder one may not read)."""
+    discarded: bool = False
+    """The load made the warehouse and stored nothing in it: it was not left behind."""
 
     @property
     def exit_code(self) -> int:
@@ -146,6 +148,8 @@ class LoadSummary:
             out.append(f"... and {hidden} more lines like these")
         if self.read and not self.stored and self.duplicates == self.read:
             out.append(f"nothing new: every match read was already stored in {self.database}")
+        if self.discarded:
+            out.append(f"nothing stored: {self.database} was not created")
         files = "file" if self.files == 1 else "files"
         matches = "match" if self.read == 1 else "matches"
         replaced = f", {self.replaced} replaced" if self.replaced else ""
