@@ -282,15 +282,32 @@ def _field_order(model: type[BaseModel]) -> dict[str, int]:
     return {field.alias or name: i for i, (name, field) in enumerate(model.model_fields.items())}
 
 
-# The models' field order, which a canonical document keeps (from the models themselves)
-_MATCH_ORDER: Final = _field_order(MatchLog)
-_DEAL_ORDER: Final = _field_order(Deal)
-_NESTED_ORDERS: Final = {
-    "player": _field_order(PlayerRef),
-    "match result": _field_order(MatchResult),
-    "deal result": _field_order(DealResult),
-    "scores": _field_order(TeamScores),
-}
+class _Order:
+    """The order of the fields of one kind of object, as the models write them, and the
+    spellings of such an object (its keys in turn) already found to keep it: a match's
+    objects are checked a spelling at a time, most of them by one set lookup."""
+
+    __slots__ = ("kept", "ranks")
+
+    def __init__(self, ranks: dict[str, int]) -> None:
+        self.ranks = ranks
+        self.kept: set[tuple[str, ...]] = set()
+
+    def keeps(self, value: dict[str, Any]) -> bool:
+        keys = tuple(value)
+        return keys in self.kept or self._new(keys)
+
+    def all_keep(self, values: Iterable[dict[str, Any]]) -> bool:
+        spellings = set(map(tuple, values))  # the loop over the objects runs in C
+        return spellings <= self.kept or all(map(self._new, spellings - self.kept))
+
+    def _new(self, keys: tuple[str, ...]) -> bool:
+        ranks = [self.ranks.get(key, -1) for key in keys]
+        if -1 in ranks or ranks != sorted(ranks):
+            return False
+        if len(self.kept) < _MAX_ORDERS_KEPT:
+            self.kept.add(keys)
+        return True
 
 
 def _action_order() -> dict[str, int]:
@@ -308,70 +325,44 @@ def _action_order() -> dict[str, int]:
     return order
 
 
-_ACTION_ORDER: Final = _action_order()
-_ordered: dict[tuple[int, tuple[str, ...]], bool] = {}  # (order, keys) seen: in order?
 _MAX_ORDERS_KEPT: Final = 10_000
-
-
-def _in_order(value: dict[str, Any], order: dict[str, int]) -> bool:
-    keys = tuple(value)
-    known = _ordered.get((id(order), keys))
-    if known is None:
-        known = _ranked(keys, order)
-        if len(_ordered) < _MAX_ORDERS_KEPT:
-            _ordered[(id(order), keys)] = known
-    return known
-
-
-def _ranked(keys: tuple[str, ...], order: dict[str, int]) -> bool:
-    ranks = [order.get(key, -1) for key in keys]
-    return -1 not in ranks and ranks == sorted(ranks)
-
-
-_ACTIONS_IN_ORDER: Final[set[tuple[str, ...]]] = set()  # the keys of actions seen in order
-
-
-def _actions_in_order(actions: list[dict[str, Any]]) -> bool:
-    # sets of key tuples: the loop over a deal's actions runs in C
-    kinds = set(map(tuple, actions))
-    if kinds <= _ACTIONS_IN_ORDER:
-        return True
-    for keys in kinds - _ACTIONS_IN_ORDER:
-        if not _ranked(keys, _ACTION_ORDER):
-            return False
-        if len(_ACTIONS_IN_ORDER) < _MAX_ORDERS_KEPT:
-            _ACTIONS_IN_ORDER.add(keys)
-    return True
-
-
-def _scores_in_order(*scores: object) -> bool:
-    return all(not isinstance(s, dict) or _in_order(s, _NESTED_ORDERS["scores"]) for s in scores)
+# The models' field order, which a canonical document keeps (from the models themselves)
+_MATCH: Final = _Order(_field_order(MatchLog))
+_DEAL: Final = _Order(_field_order(Deal))
+_ACTION: Final = _Order(_action_order())
+_PLAYER: Final = _Order(_field_order(PlayerRef))
+_MATCH_RESULT: Final = _Order(_field_order(MatchResult))
+_DEAL_RESULT: Final = _Order(_field_order(DealResult))
+_SCORES: Final = _Order(_field_order(TeamScores))
 
 
 def _canonical_order(match: dict[str, Any]) -> bool:
     """Whether every object of a match document whose fields the models order has them in
     that order (``meta``, ``rules`` and the seats of ``players`` and ``hands`` keep theirs)."""
-    if not _in_order(match, _MATCH_ORDER):
+    if not _MATCH.keeps(match):
         return False
     players = [p for p in match["players"].values() if isinstance(p, dict)]
-    if players and not all(_in_order(p, _NESTED_ORDERS["player"]) for p in players):
+    if players and not _PLAYER.all_keep(players):
         return False
     result = match.get("result")
     if isinstance(result, dict):
-        if not _in_order(result, _NESTED_ORDERS["match result"]):
+        if not _MATCH_RESULT.keeps(result):
             return False
-        if not _scores_in_order(result.get("score")):
+        score = result.get("score")
+        if isinstance(score, dict) and not _SCORES.keeps(score):
             return False
-    for deal in match["deals"]:
-        if not _in_order(deal, _DEAL_ORDER):
-            return False
+    deals = match["deals"]
+    if not _DEAL.all_keep(deals):
+        return False
+    for deal in deals:
         outcome = deal.get("result")
-        if isinstance(outcome, dict) and not (
-            _in_order(outcome, _NESTED_ORDERS["deal result"])
-            and _scores_in_order(outcome.get("points"), outcome.get("score"))
-        ):
-            return False
-        if not _actions_in_order(deal["actions"]):
+        if isinstance(outcome, dict):
+            if not _DEAL_RESULT.keeps(outcome):
+                return False
+            scores = [outcome.get("points"), outcome.get("score")]
+            if not _SCORES.all_keep(s for s in scores if isinstance(s, dict)):
+                return False
+        if not _ACTION.all_keep(deal["actions"]):
             return False
     return True
 
