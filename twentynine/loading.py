@@ -173,6 +173,7 @@ def _load_beside(
     """
     context = multiprocessing.get_context("fork")
     stored_in: Any = context.Queue(1)
+    stored_in.cancel_join_thread()  # a reader that fails before it reads it: no wait at exit
     built: Any = context.Queue(_IN_FLIGHT)
     pace = _Pace(context)
     try:
@@ -279,9 +280,12 @@ def _build_batches(
     gc.disable()  # as the one-process load: many acyclic rows, nothing for the collector
     summary = _summary("", reading)
     try:
-        stored: StoredSources = _get(stored_in, writer)
+        stored: StoredSources | None = None
 
         def lookup(match_ids: list[str]) -> StoredSources:
+            nonlocal stored  # asked for the first unit: its reading overlaps the opening
+            if stored is None:
+                stored = _get(stored_in, writer)
             return {i: stored[i] for i in match_ids if i in stored}
 
         unit_bytes = read_at = 0
@@ -322,6 +326,7 @@ def _build_batches(
                 last = StoredBatch.of(batch)
             else:
                 _put(built, ("batch", StoredBatch.of(batch), _snapshot(summary)), writer)
+        lookup([])  # read what the writer sent, if no unit asked (nothing to admit)
         _put(built, ("done", last, _snapshot(summary)), writer)
     except BaseException as exc:  # the writer reports it: this process cannot
         _put(built, ("failed", f"{type(exc).__name__}: {exc}", _snapshot(summary)), writer)
