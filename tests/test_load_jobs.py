@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from replay import random_match
+from reports.warehouse import store
 from reports.warehouse.store import Admission, LoadSummary, Pending
 from schema import PRESET_NAMES, Rules
 from tests.test_reports_fastload import assert_same_contents, assert_same_summary, mixed_lines
@@ -162,3 +163,31 @@ def test_a_load_that_stores_nothing_leaves_no_new_warehouse(tmp_path: Path, jobs
     assert again.skipped == 2 and not again.discarded
     assert not any("nothing stored" in line for line in again.lines())
     assert kept.read_bytes() == before
+
+
+def test_near_the_end_each_unit_is_a_batch_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``closing`` (the reader of ``--jobs 2`` near the end of its input) cuts a batch at
+    every unit, so that the last one is small; every match still ends in one batch once."""
+    monkeypatch.setattr(store, "CHECK_DEALS", 10)  # units of 10 deals, batches of 60
+    matches = [
+        random_match(Rules.preset(preset), seed, max_deals=6).model_copy(
+            update={"id": f"{preset}-{seed}"}
+        )
+        for preset in PRESET_NAMES
+        for seed in range(3)
+    ]
+    asked: list[int] = []
+
+    def closing() -> bool:
+        asked.append(1)
+        return len(asked) > 2  # the last units of the input
+
+    cut = Admission(lambda ids: {}, LoadSummary(database=""), batch_deals=60, closing=closing)
+    whole = Admission(lambda ids: {}, LoadSummary(database=""), batch_deals=60)
+    items = [(m, None) for m in matches]
+    cut_batches = [batch.match_ids for batch, _ in cut.batches(items)]
+    whole_batches = [batch.match_ids for batch, _ in whole.batches(items)]
+    assert sorted(i for ids in cut_batches for i in ids) == sorted(str(m.id) for m in matches)
+    assert [i for ids in cut_batches for i in ids] == [i for ids in whole_batches for i in ids]
+    assert len(cut_batches) > len(whole_batches)
+    assert max(len(ids) for ids in cut_batches[-3:]) < max(len(ids) for ids in whole_batches)
