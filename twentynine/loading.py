@@ -4,8 +4,8 @@ The front wires the walk: :func:`importers.formats.read_paths` gives one record 
 (with its file and line), a record that could not be read is counted with its problems, and
 :meth:`reports.warehouse.store.Warehouse.load` audits and stores the matches. With ``jobs=2``
 a second process reads the files and tells the duplicates, audits the matches and builds
-their rows, while this one stores them and audits a unit of matches whenever it has nothing
-else to do: the same rows on two cores.
+their rows, while this one stores them and audits the units of matches handed to it (as
+much as keeps the two processes' CPU time alike): the same rows on two cores.
 """
 
 from __future__ import annotations
@@ -338,10 +338,11 @@ class _Pace:
     not started, and the CPU time it has used since the reader was forked (the reader's is
     its own process's, which starts then).
 
-    A unit goes to the writer when it waits, or when it has none waiting and has used less
-    CPU than the reader: both then stay busy, and end with about the same CPU time each,
-    which is the shortest wall time on two free cores, whatever each one's share of
-    storing costs on the machine.
+    A unit goes to the writer when it waits, or when it has nothing queued (no unit, no
+    batch) and has used less CPU than the reader: both then stay busy, and end with about
+    the same CPU time each, which is the shortest wall time on two free cores, whatever
+    each one's share of storing costs on the machine. Near the end of the input the reader
+    hands a unit over only to a writer that waits (``only_if_waiting``).
     """
 
     def __init__(self, context: Any) -> None:
