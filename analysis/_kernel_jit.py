@@ -28,11 +28,29 @@ _CALLED = frozenset({"search", "exact_value", "solve_root", "probe"})
 runtime a call cost a reference count on each buffer; without it, the plain loops called
 instead of inlined made no difference measurable on the shared machine)."""
 
-_OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
-"""Cached on disk, and without numba's runtime (``_nrt``): the kernel allocates nothing, and
-with the runtime every buffer handed from function to function, inlined or not, took and
-dropped a reference by an atomic instruction, about half the CPU time of a search (``perf``:
-``NRT_incref`` and ``NRT_decref``). The caller holds the buffers for the whole call."""
+
+def _numba_options() -> dict[str, Any]:
+    """Cached on disk, and without numba's runtime (``_nrt``) where numba still has that
+    option: the kernel allocates nothing, and with the runtime every buffer handed from
+    function to function, inlined or not, took and dropped a reference by an atomic
+    instruction, about half the CPU time of a search (``perf``: ``NRT_incref`` and
+    ``NRT_decref``). The caller holds the buffers for the whole call. ``_nrt`` is not part
+    of numba's public API: a numba without it compiles the kernel with its runtime (slower,
+    the same answers) instead of failing at the first solve.
+
+    >>> _numba_options()["cache"]
+    True
+    """
+    try:
+        from numba.core.cpu import CPUTargetOptions
+    except ImportError:  # pragma: no cover - numba's layout changed
+        return {"cache": True}
+    if hasattr(CPUTargetOptions, "_nrt"):
+        return {"cache": True, "_nrt": False}
+    return {"cache": True}  # pragma: no cover - a numba that dropped the option
+
+
+_OPTIONS: dict[str, Any] = _numba_options()
 
 
 def _compiled_copy() -> ModuleType:
