@@ -56,6 +56,20 @@ def test_text_shows_the_hands_and_the_moves_best_first() -> None:
     assert "\x1b[" not in result.stdout  # no colour when the output is not a terminal
 
 
+def test_the_hands_shown_are_the_ones_solved() -> None:
+    """Before the first lead of a bangladesh deal the doubling is still open (the engine holds
+    the second four back); the solver closes it, and the text shows the eight cards it solved."""
+    path = str(SAMPLES / "bangladesh.json")
+    result = runner.invoke(app, ["solve", path, "--deal", "1"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    south = next(line for line in lines if line.lstrip().startswith("S  "))
+    ranks = south.split()[1:]  # suit symbols and ranks after the seat
+    held = [token for token in ranks if token not in {"♠", "♥", "♣", "♦"}]
+    moves = [line for line in lines if line.startswith("S plays ")]
+    assert len(held) == len(moves) == 8
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from analysis import Solution, caller_team, solve
+from analysis.solver import playable
 from replay import DealState
 from schema.cards import SEATS, Seat, Suit, Team
 from schema.log import Action, MatchLog
@@ -165,6 +166,7 @@ def solve_command(
     except ValueError as exc:
         where = f"match {chosen.match_id}, deal {deal_number}, before action {index}"
         raise fail(f"{path}: {where}: {exc}") from None
+    state = playable(state)  # the position solved: all eight cards once the doubling is closed
     if output is SolveFormat.json:
         payload = {
             "match": chosen.match_id,
