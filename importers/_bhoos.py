@@ -73,13 +73,27 @@ def is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+_CARDS: Final[dict[str, Card]] = {}
+"""Each spelling of a card read so far: an archive spells a few dozen cards thousands of
+times. Only spellings that are cards are kept, and there are few of them."""
+
+
 def card(value: object, path: str, problems: Problems) -> Card | None:
-    """A Bhoos card (``1`` is the ace) as a Card, or None with a problem."""
+    """A Bhoos card (``1`` is the ace) as a Card, or None with a problem.
+
+    >>> card("1S", "hand[0]", Problems("a.json", 1)).text
+    'AS'
+    """
+    known = _CARDS.get(value) if type(value) is str else None
+    if known is not None:
+        return known
     try:
-        return parse_card(value, ace_aliases=("1",))  # type: ignore[arg-type]
+        found = parse_card(value, ace_aliases=("1",))  # type: ignore[arg-type]
     except ValueError as exc:
         problems.add(path, str(exc))
         return None
+    _CARDS[value] = found  # type: ignore[index]  # a card: value is a str
+    return found
 
 
 def cards(value: object, path: str, problems: Problems, *, size: int | None = None) -> list[Card]:
@@ -89,8 +103,14 @@ def cards(value: object, path: str, problems: Problems, *, size: int | None = No
         return []
     if size is not None and len(value) != size:
         problems.add(path, f"must hold {size} cards, not {len(value)}")
-    found = [card(item, f"{path}[{i}]", problems) for i, item in enumerate(value)]
-    return [c for c in found if c is not None]
+    found = []
+    for i, item in enumerate(value):
+        # the path is spelled out only for a card not read before (a bad one among them)
+        known = _CARDS.get(item) if type(item) is str else None
+        known = known if known is not None else card(item, f"{path}[{i}]", problems)
+        if known is not None:
+            found.append(known)
+    return found
 
 
 def suit(value: object) -> Suit | None:

@@ -106,19 +106,32 @@ class Record(Generic[M_co]):
 
 @overload
 def parse_document(
-    data: bytes | str, source: str, line: int | None, *, fast: Literal[False] = False
+    data: bytes | str,
+    source: str,
+    line: int | None,
+    *,
+    fast: Literal[False] = False,
+    keys_checked: bool = False,
 ) -> Record[MatchLog]: ...
 @overload
 def parse_document(
-    data: bytes | str, source: str, line: int | None, *, fast: bool
+    data: bytes | str, source: str, line: int | None, *, fast: bool, keys_checked: bool = False
 ) -> Record[Match]: ...
 def parse_document(
-    data: bytes | str, source: str, line: int | None, *, fast: bool = False
+    data: bytes | str,
+    source: str,
+    line: int | None,
+    *,
+    fast: bool = False,
+    keys_checked: bool = False,
 ) -> Record[Match]:
     """Validate one JSON document as a match log (each key given once in each object).
 
     With ``fast``, the fast decoder reads it where it is sure of the document; what it leaves
     (a lax value, a missing id, a mistake) goes to the models, so problems read the same.
+    ``keys_checked`` (with ``fast``) leaves out the decoder's own check that no key repeats,
+    for a caller that checks the record's ``document`` itself before it trusts the match
+    (:func:`canonical_line` does) and reads it again without ``fast`` when that fails.
 
     >>> parse_document(b"{", "m.json", None).problems[0].reason.startswith("invalid JSON")
     True
@@ -131,7 +144,7 @@ def parse_document(
     True
     """
     if fast:
-        decoded = decode_match(data)
+        decoded = decode_match(data, keys_checked=keys_checked)
         if decoded is not None:
             return Record(source, line, decoded, document=data)
     key = repeated_key(data)
@@ -158,7 +171,7 @@ def read_jsonl(
 
 
 def _read_lines(
-    stream: Iterable[bytes], source: str, first_line: int, *, fast: bool
+    stream: Iterable[bytes], source: str, first_line: int, *, fast: bool, keys_checked: bool = False
 ) -> Iterator[Record[Any]]:
     lines = iter(stream)
     number = first_line - 1
@@ -175,23 +188,38 @@ def _read_lines(
             yield Record(source, number, None, (problem,))
             continue
         if raw.strip():
-            yield parse_document(raw, source, number, fast=fast)
+            yield parse_document(raw, source, number, fast=fast, keys_checked=keys_checked)
 
 
 @overload
 def read_stream(
-    stream: BinaryIO, source: str, layout: Layout = "auto", *, fast: Literal[False] = False
+    stream: BinaryIO,
+    source: str,
+    layout: Layout = "auto",
+    *,
+    fast: Literal[False] = False,
+    keys_checked: bool = False,
 ) -> Iterator[Record[MatchLog]]: ...
 @overload
 def read_stream(
-    stream: BinaryIO, source: str, layout: Layout = "auto", *, fast: bool
+    stream: BinaryIO,
+    source: str,
+    layout: Layout = "auto",
+    *,
+    fast: bool,
+    keys_checked: bool = False,
 ) -> Iterator[Record[Match]]: ...
 def read_stream(
-    stream: BinaryIO, source: str, layout: Layout = "auto", *, fast: bool = False
+    stream: BinaryIO,
+    source: str,
+    layout: Layout = "auto",
+    *,
+    fast: bool = False,
+    keys_checked: bool = False,
 ) -> Iterator[Record[Match]]:
     """Read a stream as JSON, JSONL, or (``auto``) whichever its first line shows it to be,
     each document as :func:`parse_document` reads it (``fast``: by the fast decoder where it
-    can).
+    can; ``keys_checked``: the caller checks for repeated keys itself).
 
     A first line that is a whole JSON object by itself means JSONL; anything else is read as
     one document.
@@ -202,11 +230,12 @@ def read_stream(
     >>> {is_decoded(r.match) for r in read_stream(lines, "league.jsonl", fast=True)}
     {True}
     """
+    checked = keys_checked
     if layout == "json":
-        yield parse_document(stream.read(), source, None, fast=fast)
+        yield parse_document(stream.read(), source, None, fast=fast, keys_checked=checked)
         return
     if layout == "jsonl":
-        yield from _read_lines(stream, source, 1, fast=fast)
+        yield from _read_lines(stream, source, 1, fast=fast, keys_checked=checked)
         return
     first = stream.readline()
     while first and not first.strip():
@@ -217,10 +246,10 @@ def read_stream(
         yield Record.refused(source, None, EMPTY_INPUT)
         return
     if _is_whole_object(first):
-        yield parse_document(first, source, 1, fast=fast)
-        yield from _read_lines(stream, source, 2, fast=fast)
+        yield parse_document(first, source, 1, fast=fast, keys_checked=checked)
+        yield from _read_lines(stream, source, 2, fast=fast, keys_checked=checked)
     else:
-        yield parse_document(first + stream.read(), source, None, fast=fast)
+        yield parse_document(first + stream.read(), source, None, fast=fast, keys_checked=checked)
 
 
 def _is_whole_object(line: bytes) -> bool:
@@ -253,15 +282,32 @@ def _field_order(model: type[BaseModel]) -> dict[str, int]:
     return {field.alias or name: i for i, (name, field) in enumerate(model.model_fields.items())}
 
 
-# The models' field order, which a canonical document keeps (from the models themselves)
-_MATCH_ORDER: Final = _field_order(MatchLog)
-_DEAL_ORDER: Final = _field_order(Deal)
-_NESTED_ORDERS: Final = {
-    "player": _field_order(PlayerRef),
-    "match result": _field_order(MatchResult),
-    "deal result": _field_order(DealResult),
-    "scores": _field_order(TeamScores),
-}
+class _Order:
+    """The order of the fields of one kind of object, as the models write them, and the
+    spellings of such an object (its keys in turn) already found to keep it: a match's
+    objects are checked a spelling at a time, most of them by one set lookup."""
+
+    __slots__ = ("kept", "ranks")
+
+    def __init__(self, ranks: dict[str, int]) -> None:
+        self.ranks = ranks
+        self.kept: set[tuple[str, ...]] = set()
+
+    def keeps(self, value: dict[str, Any]) -> bool:
+        keys = tuple(value)
+        return keys in self.kept or self._new(keys)
+
+    def all_keep(self, values: Iterable[dict[str, Any]]) -> bool:
+        spellings = set(map(tuple, values))  # the loop over the objects runs in C
+        return spellings <= self.kept or all(map(self._new, spellings - self.kept))
+
+    def _new(self, keys: tuple[str, ...]) -> bool:
+        ranks = [self.ranks.get(key, -1) for key in keys]
+        if -1 in ranks or ranks != sorted(ranks):
+            return False
+        if len(self.kept) < _MAX_ORDERS_KEPT:
+            self.kept.add(keys)
+        return True
 
 
 def _action_order() -> dict[str, int]:
@@ -279,70 +325,44 @@ def _action_order() -> dict[str, int]:
     return order
 
 
-_ACTION_ORDER: Final = _action_order()
-_ordered: dict[tuple[int, tuple[str, ...]], bool] = {}  # (order, keys) seen: in order?
 _MAX_ORDERS_KEPT: Final = 10_000
-
-
-def _in_order(value: dict[str, Any], order: dict[str, int]) -> bool:
-    keys = tuple(value)
-    known = _ordered.get((id(order), keys))
-    if known is None:
-        known = _ranked(keys, order)
-        if len(_ordered) < _MAX_ORDERS_KEPT:
-            _ordered[(id(order), keys)] = known
-    return known
-
-
-def _ranked(keys: tuple[str, ...], order: dict[str, int]) -> bool:
-    ranks = [order.get(key, -1) for key in keys]
-    return -1 not in ranks and ranks == sorted(ranks)
-
-
-_ACTIONS_IN_ORDER: Final[set[tuple[str, ...]]] = set()  # the keys of actions seen in order
-
-
-def _actions_in_order(actions: list[dict[str, Any]]) -> bool:
-    # sets of key tuples: the loop over a deal's actions runs in C
-    kinds = set(map(tuple, actions))
-    if kinds <= _ACTIONS_IN_ORDER:
-        return True
-    for keys in kinds - _ACTIONS_IN_ORDER:
-        if not _ranked(keys, _ACTION_ORDER):
-            return False
-        if len(_ACTIONS_IN_ORDER) < _MAX_ORDERS_KEPT:
-            _ACTIONS_IN_ORDER.add(keys)
-    return True
-
-
-def _scores_in_order(*scores: object) -> bool:
-    return all(not isinstance(s, dict) or _in_order(s, _NESTED_ORDERS["scores"]) for s in scores)
+# The models' field order, which a canonical document keeps (from the models themselves)
+_MATCH: Final = _Order(_field_order(MatchLog))
+_DEAL: Final = _Order(_field_order(Deal))
+_ACTION: Final = _Order(_action_order())
+_PLAYER: Final = _Order(_field_order(PlayerRef))
+_MATCH_RESULT: Final = _Order(_field_order(MatchResult))
+_DEAL_RESULT: Final = _Order(_field_order(DealResult))
+_SCORES: Final = _Order(_field_order(TeamScores))
 
 
 def _canonical_order(match: dict[str, Any]) -> bool:
     """Whether every object of a match document whose fields the models order has them in
     that order (``meta``, ``rules`` and the seats of ``players`` and ``hands`` keep theirs)."""
-    if not _in_order(match, _MATCH_ORDER):
+    if not _MATCH.keeps(match):
         return False
     players = [p for p in match["players"].values() if isinstance(p, dict)]
-    if players and not all(_in_order(p, _NESTED_ORDERS["player"]) for p in players):
+    if players and not _PLAYER.all_keep(players):
         return False
     result = match.get("result")
     if isinstance(result, dict):
-        if not _in_order(result, _NESTED_ORDERS["match result"]):
+        if not _MATCH_RESULT.keeps(result):
             return False
-        if not _scores_in_order(result.get("score")):
+        score = result.get("score")
+        if isinstance(score, dict) and not _SCORES.keeps(score):
             return False
-    for deal in match["deals"]:
-        if not _in_order(deal, _DEAL_ORDER):
-            return False
+    deals = match["deals"]
+    if not _DEAL.all_keep(deals):
+        return False
+    for deal in deals:
         outcome = deal.get("result")
-        if isinstance(outcome, dict) and not (
-            _in_order(outcome, _NESTED_ORDERS["deal result"])
-            and _scores_in_order(outcome.get("points"), outcome.get("score"))
-        ):
-            return False
-        if not _actions_in_order(deal["actions"]):
+        if isinstance(outcome, dict):
+            if not _DEAL_RESULT.keeps(outcome):
+                return False
+            scores = [outcome.get("points"), outcome.get("score")]
+            if not _SCORES.all_keep(s for s in scores if isinstance(s, dict)):
+                return False
+        if not _ACTION.all_keep(deal["actions"]):
             return False
     return True
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Final, Literal, cast, overload
+from typing import Any, BinaryIO, Final, Literal, Protocol, cast, overload
 
 from importers import bhoos_archive, bhoos_play, canonical, text
 from importers.canonical import Match, Record
@@ -49,13 +49,27 @@ through the default 8 kB buffer costs as much as a fifth of decoding them."""
 MAX_KEPT_PROBLEMS: Final = 1000
 _TELL_EVERY: Final = 16  # records between updates of the bytes read (for a progress bar)
 _BOM: Final = b"\xef\xbb\xbf"
-Reader = Callable[[BinaryIO, str, Path | None, bool], Iterator[Record[Match]]]
+
+
+class Reader(Protocol):
+    """A format's reader: the stream, its name, its path where it is a file, whether the fast
+    decoder may read, and whether the caller checks each document for repeated keys itself
+    (see :func:`importers.canonical.parse_document`)."""
+
+    def __call__(
+        self,
+        stream: BinaryIO,
+        source: str,
+        path: Path | None,
+        fast: bool,
+        keys_checked: bool = False,
+        /,
+    ) -> Iterator[Record[Match]]: ...
 
 
 @dataclass(frozen=True)
 class Format:
-    """An input format: its name, the file extensions it goes by, and its reader (given the
-    stream, its name, its path where it is a file, and whether the fast decoder may read)."""
+    """An input format: its name, the file extensions it goes by, and its reader."""
 
     name: str
     extensions: tuple[str, ...]
@@ -68,27 +82,27 @@ FORMATS: Final[dict[str, Format]] = {
         "canonical",
         (".json", ".jsonl", ".ndjson"),
         "the project's match log (.json: one match, .jsonl: one a line)",
-        lambda stream, source, path, fast: canonical.read_stream(
-            stream, source, canonical.layout_of(path), fast=fast
+        lambda stream, source, path, fast, keys_checked=False: canonical.read_stream(
+            stream, source, canonical.layout_of(path), fast=fast, keys_checked=keys_checked
         ),
     ),
     "bhoos-archive": Format(
         "bhoos-archive",
         (".json",),
         'Bhoos "Smart Bots 2023" game archive: a header and its games',
-        lambda stream, source, _, __: bhoos_archive.read_stream(stream, source),
+        lambda stream, source, *_: bhoos_archive.read_stream(stream, source),
     ),
     "bhoos-play": Format(
         "bhoos-play",
         (".jsonl", ".log"),
         "a Bhoos bot's log of the /bid, /chooseTrump and /play requests, one a line",
-        lambda stream, source, _, __: bhoos_play.read_stream(stream, source),
+        lambda stream, source, *_: bhoos_play.read_stream(stream, source),
     ),
     "text": Format(
         "text",
         text.EXTENSIONS,
         "the compact text notation (tags, hands, actions), see docs/formats.md",
-        lambda stream, source, _, __: text.read_stream(stream, source),
+        lambda stream, source, *_: text.read_stream(stream, source),
     ),
 }
 FORMAT_NAMES: Final[tuple[str, ...]] = tuple(FORMATS)
@@ -207,11 +221,13 @@ def read_paths(
     return _read_inputs(reading, from_format, fast)
 
 
-def _read_inputs(reading: Reading, from_format: str | None, fast: bool) -> Iterator[Record[Match]]:
+def _read_inputs(
+    reading: Reading, from_format: str | None, fast: bool, *, keys_checked: bool = False
+) -> Iterator[Record[Match]]:
     done = 0
     for number, path in enumerate(reading.inputs):
         reading.current = number
-        yield from _read_file(str(path), from_format, fast, reading)
+        yield from _read_file(str(path), from_format, fast, reading, keys_checked)
         done += _size(path)
         reading.bytes_read = done
 
@@ -253,14 +269,14 @@ def _check_format(from_format: str | None) -> None:
 
 
 def _read_file(
-    path: str, from_format: str | None, fast: bool, reading: Reading
+    path: str, from_format: str | None, fast: bool, reading: Reading, keys_checked: bool = False
 ) -> Iterator[Record[Match]]:
     if path == "-":
         head = sys.stdin.buffer.read(HEAD_SIZE)
         prefixed = io.BufferedReader(_Prefixed(head, sys.stdin.buffer))
         name = from_format or detect_format("-", head)
         reading.formats[name] = reading.formats.get(name, 0) + 1
-        records = FORMATS[name].read(limited(prefixed, head), "<stdin>", None, fast)
+        records = FORMATS[name].read(limited(prefixed, head), "<stdin>", None, fast, keys_checked)
         yield from guarded(records, "<stdin>", name)
         return
     try:
@@ -269,7 +285,8 @@ def _read_file(
             stream.seek(0)
             name = from_format or detect_format(path, head)
             reading.formats[name] = reading.formats.get(name, 0) + 1
-            records = FORMATS[name].read(limited(stream, head), path, Path(path), fast)
+            reader = FORMATS[name].read
+            records = reader(limited(stream, head), path, Path(path), fast, keys_checked)
             start = reading.bytes_read
             for count, record in enumerate(guarded(records, path, name)):
                 if not count % _TELL_EVERY:  # tell() is a system call: not for every line
@@ -714,8 +731,12 @@ def _run(
     single = b""
     reading = Reading(inputs, formats=summary.formats)
     # A canonical line the fast decoder accepts is copied as it is; the rest is validated
-    # into the models and written from them.
-    for read in _read_inputs(reading, from_format, layout == "jsonl"):
+    # into the models and written from them. The decoder leaves out its count for repeated
+    # keys: a line is copied only when orjson's round trip gives it back (which a repeated
+    # key never does), and any other decoded line is read again by the models, which refuse
+    # a repeated key in the same words.
+    copying = layout == "jsonl"
+    for read in _read_inputs(reading, from_format, copying, keys_checked=copying):
         number = reading.current
         summary.found += 1
         record = _as_models(read) if layout != "jsonl" else read

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 
-from importers.canonical import canonical_line, dump_match
+from importers.canonical import canonical_line, dump_match, parse_document
 from importers.formats import import_paths, read_any
 from replay import random_match
 from replay.selfplay import simulate_matches
@@ -103,3 +104,36 @@ def test_import_writes_the_models_output(tmp_path: Path) -> None:
             expected.append(dump_match(match) + b"\n")
     assert summary.imported == len(expected) > 300
     assert out.read_bytes() == b"".join(expected)
+
+
+_PAGAT_LINE = dump_match(next(r.match for r in read_any(SAMPLES / "pagat.json") if r.match))
+_REPEATS = {  # a canonical line with one key given again, at each depth the decoder reads
+    "id": (b'"rules":"pagat",', b'"rules":"pagat","id":"other",'),
+    "rules": (b'"rules":"pagat",', b'"rules":"pagat","rules":"bhoos",'),
+    "N": (b'"W":"Anne"}', b'"W":"Anne","N":"Zoe"}'),
+    "seed": (b'"seed":5,', b'"seed":5,"seed":6,'),
+    "dealer": (b'{"dealer":"S",', b'{"dealer":"S","dealer":"S",'),
+    "seat": (b'{"seat":"W","type":"pass"}', b'{"seat":"W","seat":"W","type":"pass"}'),
+}
+
+
+@pytest.mark.parametrize("key", list(_REPEATS))
+def test_a_repeated_key_is_refused_by_import_as_before(key: str, tmp_path: Path) -> None:
+    # The import's decoder leaves out its own count for repeated keys (the copy's round trip
+    # refuses them): the line must still be refused, in the models' words.
+    old, new = _REPEATS[key]
+    line = _PAGAT_LINE.replace(old, new, 1).replace(b"sim-pagat-5-1", b"twice", 1)
+    assert line != _PAGAT_LINE
+    assert decode_match(line) is None  # the decoder alone refuses it...
+    assert decode_match(line, keys_checked=True) is not None  # ...and is told not to look
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(_PAGAT_LINE + b"\n" + line + b"\n")
+    out = tmp_path / "out.jsonl"
+    summary = import_paths([source], None, out)
+    models = parse_document(line, str(source), 2)  # how the models read the line
+    assert [str(p) for p in models.problems] == [
+        f"{source}:2: the key {key!r} appears twice in one object"
+    ]
+    assert [str(p) for p in summary.problems] == [str(p) for p in models.problems]
+    assert (summary.imported, summary.skipped) == (1, 1)
+    assert out.read_bytes() == _PAGAT_LINE + b"\n"

@@ -16,11 +16,12 @@ import pytest
 from typer.testing import CliRunner
 
 from replay import random_match
+from reports.warehouse import store
 from reports.warehouse.store import Admission, LoadSummary, Pending
 from schema import PRESET_NAMES, Rules
 from tests.test_reports_fastload import assert_same_contents, assert_same_summary, mixed_lines
 from twentynine.cli import app
-from twentynine.loading import load_paths
+from twentynine.loading import _Pace, load_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_logs"
@@ -62,6 +63,23 @@ def test_two_jobs_store_what_one_stores(league: Path, tmp_path: Path, replace: b
     )
     assert again_one.duplicates > 100
     assert_same_summary(again_one, again_two)
+    assert_same_contents(tmp_path / "one.duckdb", tmp_path / "two.duckdb")
+
+
+@pytest.mark.parametrize("writer_takes", ["every unit", "none"])
+def test_two_jobs_store_the_same_whoever_audits(
+    league: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, writer_takes: str
+) -> None:
+    """Whichever share of the audits the writer takes (by the CPU each process used, which
+    a test cannot steer), the rows and the summary are those of one process: every unit
+    handed over (the writer decodes their documents again and stores its rows with the
+    reader's batches), or none."""
+    monkeypatch.setattr(_Pace, "hand_over", lambda *_, **__: writer_takes == "every unit")
+    paths = [SAMPLES, league]
+    one = load_paths(paths, db=tmp_path / "one.duckdb", batch_deals=40)
+    two = load_paths(paths, db=tmp_path / "two.duckdb", batch_deals=40, jobs=2)
+    assert one.stored > 100
+    assert_same_summary(one, two)
     assert_same_contents(tmp_path / "one.duckdb", tmp_path / "two.duckdb")
 
 
@@ -126,3 +144,50 @@ def test_each_match_is_audited_once_whichever_units_are_handed_off(takes: str) -
         "none": (False, True),
         "all": (True, False),
     }[takes]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_load_that_stores_nothing_leaves_no_new_warehouse(tmp_path: Path, jobs: int) -> None:
+    refused = tmp_path / "refused.jsonl"
+    refused.write_bytes(b'{"format": "twentynine.match"}\n{"format": "twentynine.match"}\n')
+    db = tmp_path / "new.duckdb"
+    summary = load_paths([refused], db=db, jobs=jobs)
+    assert (summary.read, summary.skipped, summary.stored) == (2, 2, 0)
+    assert summary.discarded and not db.exists() and not db.with_suffix(".duckdb.wal").exists()
+    assert f"nothing stored: {db} was not created" in summary.lines()
+    # a warehouse that was there stays as it was, and says nothing of the kind
+    kept = tmp_path / "kept.duckdb"
+    assert load_paths([SAMPLES / "pagat.json"], db=kept).stored == 1
+    before = kept.read_bytes()
+    again = load_paths([refused], db=kept, jobs=jobs)
+    assert again.skipped == 2 and not again.discarded
+    assert not any("nothing stored" in line for line in again.lines())
+    assert kept.read_bytes() == before
+
+
+def test_near_the_end_each_unit_is_a_batch_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``closing`` (the reader of ``--jobs 2`` near the end of its input) cuts a batch at
+    every unit, so that the last one is small; every match still ends in one batch once."""
+    monkeypatch.setattr(store, "CHECK_DEALS", 10)  # units of 10 deals, batches of 60
+    matches = [
+        random_match(Rules.preset(preset), seed, max_deals=6).model_copy(
+            update={"id": f"{preset}-{seed}"}
+        )
+        for preset in PRESET_NAMES
+        for seed in range(3)
+    ]
+    asked: list[int] = []
+
+    def closing() -> bool:
+        asked.append(1)
+        return len(asked) > 2  # the last units of the input
+
+    cut = Admission(lambda ids: {}, LoadSummary(database=""), batch_deals=60, closing=closing)
+    whole = Admission(lambda ids: {}, LoadSummary(database=""), batch_deals=60)
+    items = [(m, None) for m in matches]
+    cut_batches = [batch.match_ids for batch, _ in cut.batches(items)]
+    whole_batches = [batch.match_ids for batch, _ in whole.batches(items)]
+    assert sorted(i for ids in cut_batches for i in ids) == sorted(str(m.id) for m in matches)
+    assert [i for ids in cut_batches for i in ids] == [i for ids in whole_batches for i in ids]
+    assert len(cut_batches) > len(whole_batches)
+    assert max(len(ids) for ids in cut_batches[-3:]) < max(len(ids) for ids in whole_batches)

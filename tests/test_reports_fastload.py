@@ -60,9 +60,14 @@ def load(
 
     def counted(name: str, read: Reader) -> Reader:
         def reader(
-            stream: BinaryIO, source: str, path: Path | None, may_be_fast: bool
+            stream: BinaryIO,
+            source: str,
+            path: Path | None,
+            may_be_fast: bool,
+            keys_checked: bool = False,
+            /,
         ) -> Iterator[Record[Match]]:
-            for record in read(stream, source, path, may_be_fast and fast):
+            for record in read(stream, source, path, may_be_fast and fast, keys_checked):
                 kinds[name, _kind(record)] += 1
                 yield record
 

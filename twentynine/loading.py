@@ -4,8 +4,8 @@ The front wires the walk: :func:`importers.formats.read_paths` gives one record 
 (with its file and line), a record that could not be read is counted with its problems, and
 :meth:`reports.warehouse.store.Warehouse.load` audits and stores the matches. With ``jobs=2``
 a second process reads the files and tells the duplicates, audits the matches and builds
-their rows, while this one stores them and audits a unit of matches whenever it has nothing
-else to do: the same rows on two cores.
+their rows, while this one stores them and audits the units of matches handed to it (as
+much as keeps the two processes' CPU time alike): the same rows on two cores.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import queue
 import sys
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import fields, replace
 from pathlib import Path
@@ -44,7 +45,9 @@ from schema.fastlog import decode_encoded, is_decoded
 
 JOBS: Final = (1, 2)
 """How many processes a load may use: one, or a reader and auditor beside the writer."""
-_IN_FLIGHT: Final = 2  # batches built and not yet stored: what bounds the memory of --jobs 2
+_IN_FLIGHT: Final = 3  # batches and units handed over, not yet taken: bounds --jobs 2's memory
+_UNITS_AHEAD: Final = 1  # units handed to a busy writer that it has not started yet
+_CLOSING_UNITS: Final = 4  # units left to read when each unit becomes a batch of its own
 _ENCODER: Final = msgspec.json.Encoder()
 _WRITER_FIELDS: Final = frozenset({"database", "stored", "deals", "findings", "replaced"})
 
@@ -65,7 +68,9 @@ def load_paths(
 
     Raises :class:`~reports.warehouse.errors.WarehouseError` (one line) when the warehouse
     cannot be opened or written, ``ValueError`` for an unknown format name or when ``paths``
-    hold no match log (an empty folder: the warehouse is then not opened).
+    hold no match log (an empty folder: the warehouse is then not opened). A warehouse the
+    load made and stored nothing in (every match refused) is not left behind
+    (``summary.discarded``); one that was there is left as it was.
 
     >>> import tempfile
     >>> db = Path(tempfile.mkdtemp()) / "w.duckdb"
@@ -82,8 +87,24 @@ def load_paths(
         raise ValueError(no_such_path(missing[0]))
     reading = Reading()
     records = read_paths(paths, from_format, fast=True, reading=reading)
-    if jobs == 2:
-        return _load_beside(records, reading, db, progress, batch_deals, replace)
+    made = not _exists(Path(db))
+    load = _load_beside if jobs == 2 else _load_here
+    summary = load(records, reading, db, progress, batch_deals, replace)
+    if made and not summary.stored:
+        _discard(Path(db))
+        summary.discarded = True
+    return summary
+
+
+def _load_here(
+    records: Iterator[Record[Match]],
+    reading: Reading,
+    db: str | Path,
+    progress: Progress | None,
+    batch_deals: int,
+    replace: bool,
+) -> LoadSummary:
+    """Read, audit and store in this process."""
     with open_warehouse(db) as wh:
         summary = _summary(wh.name, reading)
         matches = _matches(records, reading, summary)
@@ -110,9 +131,15 @@ def _matches(
             lines = [str(problem) for problem in record.problems]
             summary.skip_unreadable(lines or [f"{record.where}: unreadable"])
             continue
-        yield SourcedMatch(record.match, record.source, record.line)
+        yield SourcedMatch(record.match, record.source, record.line, record.document)
     summary.bytes_read = reading.bytes_read
     summary.unreadable = reading.unreadable
+
+
+def _discard(db: Path) -> None:
+    """Remove a warehouse file the load made (closed), and its write-ahead log if any."""
+    for path in (db, db.with_name(db.name + ".wal")):
+        path.unlink(missing_ok=True)
 
 
 def _exists(path: Path) -> bool:
@@ -146,15 +173,16 @@ def _load_beside(
     """
     context = multiprocessing.get_context("fork")
     stored_in: Any = context.Queue(1)
+    stored_in.cancel_join_thread()  # a reader that fails before it reads it: no wait at exit
     built: Any = context.Queue(_IN_FLIGHT)
-    idle: Any = context.Event()  # set while the writer waits with nothing to do
+    pace = _Pace(context)
     try:
         stdin = os.dup(0)  # the child process starts with standard input closed: it reads this
     except OSError:  # none to read
         stdin = os.open(os.devnull, os.O_RDONLY)
     child = context.Process(
         target=_build_batches,
-        args=(records, reading, stored_in, built, idle, os.getpid(), replace, batch_deals, stdin),
+        args=(records, reading, stored_in, built, pace, os.getpid(), replace, batch_deals, stdin),
         daemon=True,
     )
     try:
@@ -167,7 +195,7 @@ def _load_beside(
         with open_warehouse(db) as wh:
             stored_in.put(wh.stored_sources())
             summary = _summary(wh.name, reading)
-            return _store_batches(wh, child, built, idle, summary, progress, batch_deals)
+            return _store_batches(wh, child, built, pace, summary, progress, batch_deals)
     finally:
         if collecting:
             gc.enable()
@@ -180,7 +208,7 @@ def _store_batches(
     wh: Warehouse,
     child: Any,
     built: Any,
-    idle: Any,
+    pace: _Pace,
     summary: LoadSummary,
     progress: Progress | None,
     batch_deals: int,
@@ -189,8 +217,9 @@ def _store_batches(
     own = new_batch()  # the rows of the units audited here
     audited = LoadSummary(database="")  # what auditing them here skipped, and why
     while True:
+        pace.writer_ran()
         if built.empty():
-            idle.set()
+            pace.writer_waits()
         try:
             kind, payload, counted = built.get(timeout=1.0)
         except queue.Empty:
@@ -199,16 +228,19 @@ def _store_batches(
             raise RuntimeError("the load's reading process ended without a word") from None
         if kind == "failed":
             raise RuntimeError(f"the load's reading process failed ({payload})")
-        if kind == "batch":
-            wh.store_tables(payload, summary)
-        elif kind == "audit":
+        ending = kind == "done"  # with the last batch, if any: the reader has stopped
+        if kind == "audit":
+            pace.unit_started()
             todo, replaced = payload
             own.replaced.extend(replaced)
             for _ in audit_into([_unpacked(p) for p in todo], own, audited):
                 pass
-        if len(own) and (own.deals >= batch_deals or kind == "done"):
-            wh.store_tables(StoredBatch.of(own), summary)
+        ready: list[StoredBatch] = [payload] if kind != "audit" and payload is not None else []
+        if len(own) and (ready or ending or own.deals >= batch_deals):
+            ready.append(StoredBatch.of(own))  # with the reader's batch: one insert, not two
             own = new_batch()
+        if ready:  # while the reader runs, it keeps a CPU busy: DuckDB's threads take the rest
+            wh.store_tables(StoredBatch.joined(ready), summary, busy_cpus=0 if ending else 1)
         _take_counts(summary, counted, audited)
         if progress is not None:
             progress(summary)
@@ -233,59 +265,142 @@ def _build_batches(
     reading: Reading,
     stored_in: Any,
     built: Any,
-    idle: Any,
+    pace: _Pace,
     writer: int,
     replace: bool,
     batch_deals: int,
     stdin: int,
 ) -> None:
     """The child of ``--jobs 2``: read, admit, audit and build rows, a unit of matches at a
-    time; a unit is handed to the writer instead when the writer waits with nothing to do
-    (``idle``), which shares the work by how fast each process goes (``writer``, its
-    parent's pid: it stops when that is gone).
+    time; a unit is handed to the writer instead when ``pace`` says so, which shares the
+    work by how fast each process goes (``writer``, its parent's pid: it stops when that
+    is gone).
     ``stdin`` is the parent's standard input (``-``), which multiprocessing closes here."""
     sys.stdin = os.fdopen(stdin, "r")
     gc.disable()  # as the one-process load: many acyclic rows, nothing for the collector
     summary = _summary("", reading)
     try:
-        stored: StoredSources = _get(stored_in, writer)
+        stored: StoredSources | None = None
 
         def lookup(match_ids: list[str]) -> StoredSources:
+            nonlocal stored  # asked for the first unit: its reading overlaps the opening
+            if stored is None:
+                stored = _get(stored_in, writer)
             return {i: stored[i] for i in match_ids if i in stored}
 
+        unit_bytes = read_at = 0
+        units_left = float("inf")  # about how many units are still to read (a file's size)
+
+        def closing() -> bool:  # asked once a unit
+            nonlocal unit_bytes, read_at, units_left
+            unit_bytes = max(unit_bytes, reading.bytes_read - read_at)
+            read_at = reading.bytes_read
+            if reading.bytes_total and unit_bytes:
+                units_left = (reading.bytes_total - read_at) / unit_bytes
+            return units_left <= _CLOSING_UNITS
+
         def hand_off(todo: list[Pending], replaced: list[str]) -> bool:
-            if not idle.is_set():  # the writer is busy: audit this unit here
+            # Near the end only to a writer that waits, and not the last unit: what the
+            # writer has to do when the reading ends, it does alone
+            if units_left < 1:
                 return False
-            idle.clear()  # one unit at a time: the writer says when it waits again
+            waiting_only = units_left <= _CLOSING_UNITS or not built.empty()
+            if not pace.hand_over(only_if_waiting=waiting_only):
+                return False
             packed = [_packed(p) for p in todo]
             _put(built, ("audit", (packed, replaced), _snapshot(summary)), writer)
             return True
 
         admission = Admission(
-            lookup, summary, replace=replace, batch_deals=batch_deals, hand_off=hand_off
+            lookup,
+            summary,
+            replace=replace,
+            batch_deals=batch_deals,
+            hand_off=hand_off,
+            closing=closing,
         )
         items = ((match, None) for match in _matches(records, reading, summary))
-        for batch, _ in admission.batches(items):
-            _put(built, ("batch", StoredBatch.of(batch), _snapshot(summary)), writer)
-        _put(built, ("done", None, _snapshot(summary)), writer)
+        last: StoredBatch | None = None
+        for batch, ending in admission.batches(items):
+            if ending:  # sent with "done": the writer stores it knowing the reader stopped
+                last = StoredBatch.of(batch)
+            else:
+                _put(built, ("batch", StoredBatch.of(batch), _snapshot(summary)), writer)
+        lookup([])  # read what the writer sent, if no unit asked (nothing to admit)
+        _put(built, ("done", last, _snapshot(summary)), writer)
     except BaseException as exc:  # the writer reports it: this process cannot
         _put(built, ("failed", f"{type(exc).__name__}: {exc}", _snapshot(summary)), writer)
 
 
-Packed = tuple[bytes | Match, str, str, str | None, int | None]
-"""A match handed to the writer: the fast decoder's structs as their JSON (a tenth of the
-cost of pickling them, object by object), the models as they are; its id and places."""
+class _Pace:
+    """What the two processes of ``--jobs 2`` share to split the audits by how fast each
+    goes: whether the writer waits with nothing to do, how many units handed to it it has
+    not started, and the CPU time it has used since the reader was forked (the reader's is
+    its own process's, which starts then).
+
+    A unit goes to the writer when it waits, or when it has nothing queued (no unit, no
+    batch) and has used less CPU than the reader: both then stay busy, and end with about
+    the same CPU time each, which is the shortest wall time on two free cores, whatever
+    each one's share of storing costs on the machine. Near the end of the input the reader
+    hands a unit over only to a writer that waits (``only_if_waiting``).
+    """
+
+    def __init__(self, context: Any) -> None:
+        self._idle = context.Event()  # set while the writer waits with nothing to do
+        self._queued = context.Value("i", 0)  # units handed over and not started
+        self._writer_cpu = context.Value("d", 0.0, lock=False)
+        self._start = time.process_time()  # the writer's, when the reader is forked
+
+    def writer_ran(self) -> None:
+        """The writer, between items: its CPU time so far."""
+        self._writer_cpu.value = time.process_time() - self._start
+
+    def writer_waits(self) -> None:
+        """The writer: nothing to do until the next item."""
+        self._idle.set()
+
+    def unit_started(self) -> None:
+        """The writer: a unit handed over is being audited."""
+        with self._queued.get_lock():
+            self._queued.value -= 1
+
+    def hand_over(self, *, only_if_waiting: bool = False) -> bool:
+        """The reader: whether to hand its next unit to the writer (it then counts it)."""
+        busy = (
+            only_if_waiting
+            or self._queued.value >= _UNITS_AHEAD
+            or self._writer_cpu.value >= time.process_time()
+        )
+        if busy and not self._idle.is_set():
+            return False
+        self._idle.clear()  # the writer says again when it waits
+        with self._queued.get_lock():
+            self._queued.value += 1
+        return True
+
+
+Packed = tuple[bytes | Match, str, str, str | None, int | None, str | None]
+"""A match handed to the writer: the fast decoder's structs as JSON (a tenth of the cost of
+pickling them, object by object): the document they were read from (which the decoder
+checked: decoding it again gives the same structs), else as encoded; the models as they
+are; its id, places and content fingerprint."""
 
 
 def _packed(p: Pending) -> Packed:
-    match = _ENCODER.encode(p.match) if is_decoded(p.match) else p.match
-    return match, p.match_id, p.where, p.source, p.line
+    match: bytes | Match = p.match
+    if is_decoded(p.match):
+        document = p.document
+        if document is None:
+            match = _ENCODER.encode(p.match)
+        else:
+            match = document.encode() if isinstance(document, str) else document
+    return match, p.match_id, p.where, p.source, p.line, p.fingerprint
 
 
 def _unpacked(packed: Packed) -> Pending:
-    match, match_id, where, source, line = packed
+    match, match_id, where, source, line, fingerprint = packed
     decoded = decode_encoded(match) if isinstance(match, bytes) else match
-    return Pending(decoded, None, match_id, where, source, line)
+    return Pending(decoded, None, match_id, where, source, line, fingerprint)
 
 
 def _snapshot(summary: LoadSummary) -> LoadSummary:

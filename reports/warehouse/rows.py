@@ -413,15 +413,18 @@ class Batch:
         audited: AuditedMatch,
         source: str | None,
         line: int | None,
+        *,
+        fingerprint: str | None = None,
     ) -> int:
-        """Add one match and its audit; returns its number of deals.
+        """Add one match and its audit; returns its number of deals. ``fingerprint``: the
+        match's :func:`~schema.fastlog.content_fingerprint`, where it was worked out before.
 
         Raises :class:`RowError` (and adds nothing) when the match cannot be stored.
         """
         marks = list(map(len, self._lists))
         starts = [len(getattr(self, name)) for name, _ in _BOUNDED]
         try:
-            self._match(match, audited, source, line)
+            self._match(match, audited, source, line, fingerprint)
             for (name, bounds), start in zip(_BOUNDED, starts, strict=True):
                 check_ranges(getattr(self, name)[start:], bounds)
         except RowError:
@@ -439,6 +442,7 @@ class Batch:
         audited: AuditedMatch,
         source: str | None,
         line: int | None,
+        fingerprint: str | None,
     ) -> None:
         mid = audited.match_id
         rules = audited.rules
@@ -467,7 +471,7 @@ class Batch:
                 source,
                 line,
                 self.loaded_at,
-                content_fingerprint(match),
+                fingerprint if fingerprint is not None else content_fingerprint(match),
             )
         )
         for seat, entry in match.players.items():

@@ -27,7 +27,7 @@ import datetime as dt
 import gc
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from importlib import metadata
@@ -103,6 +103,8 @@ class LoadSummary:
     replaced: int = 0
     unreadable: int = 0
     """Inputs that could not be opened at all (a missing file, a folder one may not read)."""
+    discarded: bool = False
+    """The load made the warehouse and stored nothing in it: it was not left behind."""
 
     @property
     def exit_code(self) -> int:
@@ -146,6 +148,8 @@ class LoadSummary:
             out.append(f"... and {hidden} more lines like these")
         if self.read and not self.stored and self.duplicates == self.read:
             out.append(f"nothing new: every match read was already stored in {self.database}")
+        if self.discarded:
+            out.append(f"nothing stored: {self.database} was not created")
         files = "file" if self.files == 1 else "files"
         matches = "match" if self.read == 1 else "matches"
         replaced = f", {self.replaced} replaced" if self.replaced else ""
@@ -319,13 +323,17 @@ class Warehouse:
         if self.read_only:
             raise WarehouseError(self.name, "opened read-only: cannot load")
 
-    def store_tables(self, tables: StoredBatch, summary: LoadSummary) -> None:
+    def store_tables(
+        self, tables: StoredBatch, summary: LoadSummary, *, busy_cpus: int = 0
+    ) -> None:
         """Store rows built elsewhere (another process: ``twentynine load --jobs 2``) in one
         transaction, as :meth:`load` stores a batch, and count them into ``summary``.
+        ``busy_cpus``: how many of the CPUs this process may use are kept busy by other
+        work (the reading process): DuckDB's threads take the rest, at least one.
         Raises :class:`LoadFailedError` when DuckDB cannot."""
         self._check_writable()
         try:
-            with _load_settings(self.con):
+            with _load_settings(self.con, busy_cpus):
                 self._insert(tables.tables, tables.loaded_at, tables.replaced)
         except duckdb.Error as exc:
             raise LoadFailedError(self.name, f"loading failed: {_first_line(exc)}") from None
@@ -438,7 +446,9 @@ def _statement_kind(statement: duckdb.Statement) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SourcedMatch:
-    """A match and where it was read: the file (``source``) and the line, where known.
+    """A match and where it was read: the file (``source``) and the line, where known;
+    and the JSON document the fast decoder read it from, if it was (it crosses to another
+    process at less cost than the match).
 
     >>> SourcedMatch(None, "league.jsonl", 3).where  # the match left out of the example
     'league.jsonl:3'
@@ -447,6 +457,7 @@ class SourcedMatch:
     match: Match
     source: str
     line: int | None
+    document: bytes | str | None = None
 
     @property
     def where(self) -> str:
@@ -480,10 +491,35 @@ class StoredBatch:
             batch.findings,
         )
 
+    @staticmethod
+    def joined(batches: Sequence[StoredBatch]) -> StoredBatch:
+        """Batches as one, to store in one transaction: each table's rows one batch's after
+        the other's (an insert has a fixed cost of its own, about five inserted deals').
+
+        >>> one = StoredBatch.of(new_batch())
+        >>> both = StoredBatch.joined([one, one])
+        >>> both.tables.keys() == one.tables.keys(), both.matches
+        (True, 0)
+        """
+        if len(batches) == 1:
+            return batches[0]
+        return StoredBatch(
+            {
+                name: pa.concat_tables([batch.tables[name] for batch in batches])
+                for name in batches[0].tables
+            },
+            min(batch.loaded_at for batch in batches),
+            [match_id for batch in batches for match_id in batch.replaced],
+            sum(batch.matches for batch in batches),
+            sum(batch.deals for batch in batches),
+            sum(batch.findings for batch in batches),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    """A match read and not yet stored, with where it came from."""
+    """A match read and not yet stored, with where it came from (and its content
+    fingerprint, once worked out)."""
 
     match: Match
     audited: AuditedMatch | None
@@ -491,6 +527,8 @@ class Pending:
     where: str
     source: str | None
     line: int | None
+    fingerprint: str | None = None
+    document: bytes | str | None = None
 
 
 _CONTENT_HASH: Final = [c.name for c in ddl.TABLES["matches"]].index("content_hash")
@@ -511,7 +549,9 @@ class Admission:
     With ``hand_off``, a unit of matches it has admitted is offered there first, and
     audited here only when declined; the ids handed off, and those of the batches it gave,
     are then answered as stored (as the warehouse answers once they are committed), for a
-    lookup that cannot see the commits.
+    lookup that cannot see the commits. ``closing``, asked once a unit, says when the input
+    is nearly read: each unit then ends its batch, so that the last one, stored when
+    nothing else is left to do beside it, is small.
     """
 
     def __init__(
@@ -522,8 +562,10 @@ class Admission:
         replace: bool = False,
         batch_deals: int = BATCH_DEALS,
         hand_off: HandOff | None = None,
+        closing: Callable[[], bool] | None = None,
     ) -> None:
         self.lookup = lookup
+        self.closing = closing
         self.summary = summary
         self.replace = replace
         self.batch_deals = batch_deals
@@ -542,11 +584,13 @@ class Admission:
         batch = _new_batch()
         pending: list[Pending] = []  # read, not yet checked against the database
         pending_deals = 0
+        document = None
         where_of: dict[str, str] = {}  # ids read since the last commit, and where
         for item, audited in items:
             summary.read += 1
             if isinstance(item, SourcedMatch):
                 match, where, source, line = item.match, item.where, item.source, item.line
+                document = item.document
             else:
                 match, where, source, line = item, "<match>", None, None
             match_id = match.match_id
@@ -558,12 +602,13 @@ class Admission:
                 )
                 continue
             where_of[match_id] = where
-            pending.append(Pending(match, audited, match_id, where, source, line))
+            pending.append(Pending(match, audited, match_id, where, source, line, None, document))
             pending_deals += len(match.deals)
             if pending_deals >= min(CHECK_DEALS, batch_deals):
                 self._admit(pending, batch, where_of)
                 pending, pending_deals = [], 0
-                if batch.deals + self._handed_deals >= batch_deals:
+                closing = self.closing is not None and self.closing()
+                if batch.deals + self._handed_deals >= batch_deals or (closing and len(batch)):
                     self._remember(batch, where_of)
                     yield batch, False
                     batch, where_of, self._handed_deals = _new_batch(), {}, 0
@@ -615,11 +660,14 @@ class Admission:
                     continue
                 replaced.append(p.match_id)
             todo.append(p)
-        if self.hand_off is not None and self.hand_off(todo, replaced):
-            for p in todo:  # as stored: a match that then fails is the corner case docs name
-                self.remembered[p.match_id] = (where_of[p.match_id], content_fingerprint(p.match))
-            self._handed_deals += sum(len(p.match.deals) for p in todo)
-            return
+        if self.hand_off is not None:
+            # each fingerprint once: remembered if handed off, stored with the rows either way
+            todo = [replace(p, fingerprint=content_fingerprint(p.match)) for p in todo]
+            if self.hand_off(todo, replaced):
+                for p in todo:  # as stored: a match that then fails is the corner case docs name
+                    self.remembered[p.match_id] = (where_of[p.match_id], p.fingerprint)
+                self._handed_deals += sum(len(p.match.deals) for p in todo)
+                return
         batch.replaced.extend(replaced)
         for _ in audit_into(todo, batch, summary):
             pass
@@ -631,7 +679,7 @@ def audit_into(todo: list[Pending], batch: Batch, summary: LoadSummary) -> Itera
     for p in todo:
         try:
             audited = p.audited if p.audited is not None else audit_match(p.match)
-            batch.add(p.match, audited, p.source, p.line)
+            batch.add(p.match, audited, p.source, p.line, fingerprint=p.fingerprint)
         except RowError as exc:
             summary.skipped += 1
             summary._keep(summary.problems, f"{p.where}: cannot be stored: {exc}")
@@ -671,8 +719,8 @@ def _usable_cpus() -> int:
 
 
 @contextmanager
-def _load_settings(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    settings = {**_LOAD_SETTINGS, "threads": str(_usable_cpus())}
+def _load_settings(con: duckdb.DuckDBPyConnection, busy_cpus: int = 0) -> Iterator[None]:
+    settings = {**_LOAD_SETTINGS, "threads": str(max(1, _usable_cpus() - busy_cpus))}
     before = {
         name: con.execute("SELECT current_setting($name)", {"name": name}).fetchone()[0]  # type: ignore[index]
         for name in settings
