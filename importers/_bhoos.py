@@ -10,20 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final, TypeGuard
+from typing import Any, Final, TypeGuard
 
 from importers.errors import InputProblem, brief
 from importers.notation import parse_card
 from schema.cards import Card, Seat, Suit
-from schema.log import (
-    Action,
-    BidAction,
-    DittoAction,
-    PassAction,
-    PlayAction,
-    ShowAction,
-    TrumpAction,
-)
 from schema.rules import Rules
 
 BHOOS_RULES: Final = Rules.preset("bhoos")
@@ -158,7 +149,23 @@ def bid_history(
     return entries
 
 
-def bid_actions(history: Sequence[tuple[Seat, int]]) -> tuple[list[Action], Seat | None]:
+ActionDict = dict[str, Any]
+"""An action as the log writes it: JSON-ready values, the models' keys in their order. What
+the archive's games become, written as they are or validated into the models
+(:class:`schema.log.Action`): the mapping is said once, here."""
+
+
+def _action(seat: Seat, kind: str, **fields: object) -> ActionDict:
+    return {"seat": seat.value, "type": kind, **fields}
+
+
+# Built once and shared by every game (nobody changes them): a game is mostly these.
+_PASS: Final = {seat: _action(seat, "pass") for seat in Seat}
+_DITTO: Final = {seat: _action(seat, "ditto") for seat in Seat}
+_PLAY: Final = {(seat, c): _action(seat, "play", card=c.text) for seat in Seat for c in Card}
+
+
+def bid_actions(history: Sequence[tuple[Seat, int]]) -> tuple[list[ActionDict], Seat | None]:
     """The auction as actions, and the caller (the last holder of the standing bid).
 
     The server writes every call as a number. The duel has a defender (the first bidder,
@@ -168,23 +175,23 @@ def bid_actions(history: Sequence[tuple[Seat, int]]) -> tuple[list[Action], Seat
     as the bid it is, legal or not, so that the audit judges it.
 
     >>> actions, caller = bid_actions([(Seat.E, 16), (Seat.S, 17), (Seat.E, 17), (Seat.S, 0)])
-    >>> [a.type for a in actions], caller
+    >>> [a["type"] for a in actions], caller
     (['bid', 'bid', 'ditto', 'pass'], <Seat.E: 'E'>)
     """
-    actions: list[Action] = []
+    actions: list[ActionDict] = []
     holder: Seat | None = None
     defender: Seat | None = None
     standing = 0
     for seat, value in history:
         if value == 0:
-            actions.append(PassAction(type="pass", seat=seat))
+            actions.append(_PASS[seat])
             if seat == defender:
                 defender = holder if holder != seat else None
         elif seat == defender and holder != defender and value == standing:
-            actions.append(DittoAction(type="ditto", seat=seat))
+            actions.append(_DITTO[seat])
             holder = seat
         else:
-            actions.append(BidAction(type="bid", seat=seat, value=value))
+            actions.append(_action(seat, "bid", value=value))
             if holder is None or value > standing:
                 holder, standing = seat, value
                 if defender is None:
@@ -200,7 +207,7 @@ def trick_seats(leader: Seat) -> tuple[Seat, Seat, Seat, Seat]:
 def play_actions(
     tricks: Sequence[tuple[Seat, Sequence[Card]]],
     show: tuple[int, Seat, Suit | None] | None,
-) -> tuple[list[Action], bool]:
+) -> tuple[list[ActionDict], bool]:
     """Plays trick by trick, with the show placed just before the revealer's card.
 
     ``show`` is (trick number from 1, revealer, suit shown). Returns the actions and
@@ -209,25 +216,37 @@ def play_actions(
 
     >>> acts, placed = play_actions([(Seat.E, [Card.parse("JS"), Card.parse("7H")])],
     ...                             (1, Seat.S, Suit.HEARTS))
-    >>> [(a.type, a.seat.value) for a in acts], placed
+    >>> [(a["type"], a["seat"]) for a in acts], placed
     ([('play', 'E'), ('show', 'S'), ('play', 'S')], True)
     """
-    actions: list[Action] = []
+    actions: list[ActionDict] = []
     placed = False
     for number, (leader, trick) in enumerate(tricks, 1):
         seats = trick_seats(leader)
+        if show is None or placed or show[0] != number:
+            actions.extend([_PLAY[seats[i % 4], played] for i, played in enumerate(trick)])
+            continue
         for position, played in enumerate(trick):
             seat = seats[position % 4]
-            if show is not None and not placed and show[0] == number and show[1] == seat:
-                actions.append(ShowAction(type="show", seat=seat, suit=show[2]))
+            if not placed and show[1] == seat:
+                actions.append(show_action(seat, show[2]))
                 placed = True
-            actions.append(PlayAction(type="play", seat=seat, card=played))
-        if show is not None and not placed and show[0] == number:
-            actions.append(ShowAction(type="show", seat=show[1], suit=show[2]))
+            actions.append(_PLAY[seat, played])
+        if not placed:
+            actions.append(show_action(show[1], show[2]))
             placed = True
     return actions, placed
 
 
-def trump_action(caller: Seat | None, trump: Suit | None) -> TrumpAction:
+def trump_action(caller: Seat | None, trump: Suit | None) -> ActionDict:
     """The caller's secret choice; with no caller the bhoos dealer holds the call."""
-    return TrumpAction(type="trump", seat=caller if caller is not None else DEALER, suit=trump)
+    return _action(caller if caller is not None else DEALER, "trump", suit=_text(trump))
+
+
+def show_action(seat: Seat, shown: Suit | None) -> ActionDict:
+    """A seat's show of the trump (``shown``: the suit, where recorded)."""
+    return _action(seat, "show", suit=_text(shown))
+
+
+def _text(suit: Suit | None) -> str | None:
+    return None if suit is None else suit.value
