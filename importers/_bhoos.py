@@ -21,6 +21,10 @@ BHOOS_RULES: Final = Rules.preset("bhoos")
 SEAT_OF_INDEX: Final[tuple[Seat, Seat, Seat, Seat]] = Seat.N.order_from(BHOOS_RULES.direction)
 DEALER: Final = SEAT_OF_INDEX[0]
 FIRST_LEADER: Final = SEAT_OF_INDEX[1]
+SEAT_TEXT_OF_INDEX: Final = tuple(seat.value for seat in SEAT_OF_INDEX)
+"""The seats of :data:`SEAT_OF_INDEX` as the log writes them (plain strings: an enum's
+``value`` is a property, slow where a game reads it a dozen times)."""
+_SEAT_TEXT: Final = {seat: seat.value for seat in Seat}
 MAX_BID_VALUE: Final = 99  # far above 28: the engine judges bids, we only refuse absurd numbers
 _SUITS: Final[dict[str, Suit]] = {
     "S": Suit.SPADES,
@@ -89,6 +93,11 @@ def card(value: object, path: str, problems: Problems) -> Card | None:
 
 def cards(value: object, path: str, problems: Problems, *, size: int | None = None) -> list[Card]:
     """A list of Bhoos cards; problems for a wrong shape or a bad card."""
+    if type(value) is list and (size is None or len(value) == size):
+        try:  # the common case, cards all read before: in one pass of lookups
+            return [_CARDS[item] for item in value]
+        except (KeyError, TypeError):  # a new or a bad spelling, or one not hashable
+            pass
     if not isinstance(value, list):
         problems.add(path, "must be a list of cards")
         return []
@@ -156,7 +165,7 @@ the archive's games become, written as they are or validated into the models
 
 
 def _action(seat: Seat, kind: str, **fields: object) -> ActionDict:
-    return {"seat": seat.value, "type": kind, **fields}
+    return {"seat": _SEAT_TEXT[seat], "type": kind, **fields}
 
 
 # Built once and shared by every game (nobody changes them): a game is mostly these.
@@ -201,7 +210,10 @@ def bid_actions(history: Sequence[tuple[Seat, int]]) -> tuple[list[ActionDict], 
 
 def trick_seats(leader: Seat) -> tuple[Seat, Seat, Seat, Seat]:
     """The seats of a trick in playing order, from its leader."""
-    return leader.order_from(BHOOS_RULES.direction)
+    return _TRICK_SEATS[leader]
+
+
+_TRICK_SEATS: Final = {seat: seat.order_from(BHOOS_RULES.direction) for seat in Seat}
 
 
 def play_actions(
@@ -222,20 +234,24 @@ def play_actions(
     actions: list[ActionDict] = []
     placed = False
     for number, (leader, trick) in enumerate(tricks, 1):
-        seats = trick_seats(leader)
-        if show is None or placed or show[0] != number:
-            actions.extend([_PLAY[seats[i % 4], played] for i, played in enumerate(trick)])
+        seats = _TRICK_SEATS[leader]
+        if (show is None or placed or show[0] != number) and len(trick) <= 4:
+            actions.extend(map(_PLAY.__getitem__, zip(seats, trick, strict=False)))
             continue
         for position, played in enumerate(trick):
             seat = seats[position % 4]
-            if not placed and show[1] == seat:
+            if show is not None and not placed and show[0] == number and show[1] == seat:
                 actions.append(show_action(seat, show[2]))
                 placed = True
             actions.append(_PLAY[seat, played])
-        if not placed:
+        if show is not None and not placed and show[0] == number:
             actions.append(show_action(show[1], show[2]))
             placed = True
     return actions, placed
+
+
+TEXT: Final[dict[Card, str]] = {card: card.text for card in Card}
+"""Each card's text in the log notation (a lookup, quicker than the enum's property)."""
 
 
 def trump_action(caller: Seat | None, trump: Suit | None) -> ActionDict:

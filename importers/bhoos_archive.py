@@ -45,6 +45,7 @@ GAME_KEYS = frozenset(
     }
 )
 NEVER_SHOWN = "never_shown"  # the engine's name for the reason
+_DEALER = _bhoos.SEAT_TEXT_OF_INDEX[0]
 
 
 @overload
@@ -173,9 +174,9 @@ def _document(
     if not isinstance(raw_hands, list) or len(raw_hands) != 4:
         problems.add("cards", "must be 4 lists of 8 cards, in playerIds order")
     else:
-        for i, raw in enumerate(raw_hands):
-            found = _bhoos.cards(raw, f"cards[{i}]", problems, size=8)
-            hands[_bhoos.SEAT_OF_INDEX[i].value] = [card.text for card in found]
+        text = _bhoos.TEXT.__getitem__
+        for i, (seat, raw) in enumerate(zip(_bhoos.SEAT_TEXT_OF_INDEX, raw_hands, strict=True)):
+            hands[seat] = list(map(text, _bhoos.cards(raw, f"cards[{i}]", problems, size=8)))
 
     bids = _bhoos.bid_history(
         _unwrap(game["bidHistory"], "bidHistory"), "bidHistory", seat_of, problems
@@ -212,7 +213,7 @@ def _document(
     except TypeError as exc:
         problems.add("", f"cannot keep the header and extra fields: {exc}")
         return None
-    deal: dict[str, Any] = {"dealer": _bhoos.DEALER.value, "hands": hands, "actions": actions}
+    deal: dict[str, Any] = {"dealer": _DEALER, "hands": hands, "actions": actions}
     if points is not None or recorded is not None:
         thrown_in = None
         if recorded == "N":
@@ -223,7 +224,8 @@ def _document(
     if (isinstance(sid, str) or _bhoos.is_int(sid)) and index is not None:
         document["id"] = f"bhoos-{sid}-{index}"
     document["rules"] = "bhoos"
-    document["players"] = {seat.value: {"name": p, "id": p} for p, seat in seat_of.items()}
+    seats = _bhoos.SEAT_TEXT_OF_INDEX
+    document["players"] = {seat: {"name": p, "id": p} for seat, p in zip(seats, ids, strict=True)}
     document["meta"] = meta
     document["deals"] = [deal]
     return document
@@ -274,6 +276,19 @@ def _tricks(
         return []
     tricks: list[tuple[Seat, list[Card]]] = []
     for i, trick in enumerate(value):
+        if type(trick) is list and len(trick) == 3:  # the common case, all well: at once
+            leader, played, winner = trick
+            if (
+                type(leader) is str
+                and leader in seat_of
+                and type(winner) is str
+                and winner in seat_of
+                and type(played) is list
+                and 1 <= len(played) <= 4
+            ):
+                found = _bhoos.cards(played, f"handsHistory[{i}][1]", problems)
+                tricks.append((seat_of[leader], found))
+                continue
         where = f"handsHistory[{i}]"
         if not isinstance(trick, list) or len(trick) != 3:
             problems.add(where, "must be [leaderId, [cards], winnerId]")
