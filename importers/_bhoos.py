@@ -73,6 +73,10 @@ _CARDS: Final[dict[str, Card]] = {}
 times. Only spellings that are cards are kept, and there are few of them."""
 
 
+TEXT: Final[dict[Card, str]] = {card: card.text for card in Card}
+"""Each card's text in the log notation (a lookup, quicker than the enum's property)."""
+
+
 def card(value: object, path: str, problems: Problems) -> Card | None:
     """A Bhoos card (``1`` is the ace) as a Card, or None with a problem.
 
@@ -208,12 +212,12 @@ def bid_actions(history: Sequence[tuple[Seat, int]]) -> tuple[list[ActionDict], 
     return actions, holder
 
 
+_TRICK_SEATS: Final = {seat: seat.order_from(BHOOS_RULES.direction) for seat in Seat}
+
+
 def trick_seats(leader: Seat) -> tuple[Seat, Seat, Seat, Seat]:
     """The seats of a trick in playing order, from its leader."""
     return _TRICK_SEATS[leader]
-
-
-_TRICK_SEATS: Final = {seat: seat.order_from(BHOOS_RULES.direction) for seat in Seat}
 
 
 def play_actions(
@@ -248,10 +252,6 @@ def play_actions(
             actions.append(show_action(show[1], show[2]))
             placed = True
     return actions, placed
-
-
-TEXT: Final[dict[Card, str]] = {card: card.text for card in Card}
-"""Each card's text in the log notation (a lookup, quicker than the enum's property)."""
 
 
 def trump_action(caller: Seat | None, trump: Suit | None) -> ActionDict:

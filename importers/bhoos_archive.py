@@ -276,7 +276,7 @@ def _tricks(
         return []
     tricks: list[tuple[Seat, list[Card]]] = []
     for i, trick in enumerate(value):
-        if type(trick) is list and len(trick) == 3:  # the common case, all well: at once
+        if type(trick) is list and len(trick) == 3:  # the checks below, when all pass
             leader, played, winner = trick
             if (
                 type(leader) is str
