@@ -11,6 +11,12 @@ memory measured is the import's own) and prints the throughput and the peak memo
 It also times ``orjson.loads`` of every line of the input (the same file, read the same way)
 and prints the import's time as a multiple of it. The machine's load average is printed
 first: on a shared machine the figures move with it.
+
+``--archive PATH...`` measures the Bhoos archive format instead: ``import --from
+bhoos-archive`` of the given files against ``orjson.loads`` of the same files, CPU time, the
+best of ``--repeat`` (default 10) of each, in turn, in this one process:
+
+    python bench/bench_import.py --archive sample_logs/formats/bhoos_archive.json
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,16 +88,57 @@ def child(source: str, output: str, repeat: int) -> None:
     print(json.dumps(figures))
 
 
+def archive(paths: list[Path], repeat: int) -> None:
+    """Print ``import --from bhoos-archive`` of ``paths`` as a multiple of orjson's parse of
+    the same files (CPU time, the best of ``repeat`` of each, the two in turn)."""
+    import orjson
+
+    from importers.formats import import_paths
+
+    def cpu(run: Callable[[], object]) -> float:
+        started = time.process_time()
+        run()
+        return time.process_time() - started
+
+    def parse() -> None:
+        for path in paths:
+            orjson.loads(path.read_bytes())
+
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "out.jsonl"
+        summary = import_paths(paths, "bhoos-archive", out)  # once to warm up, and to count
+        imports, parses = [], []
+        for _ in range(repeat):
+            imports.append(cpu(lambda: import_paths(paths, "bhoos-archive", out)))
+            parses.append(cpu(parse))
+    size = sum(path.stat().st_size for path in paths)
+    best, floor = min(imports), min(parses)
+    print(
+        f"{len(paths)} files, {size / 1e3:.0f} kB: {summary.imported} games imported "
+        f"({summary.skipped} skipped) in {best * 1e3:.1f} ms CPU: {best / floor:.1f}x the "
+        f"orjson parse of the same files ({floor * 1e3:.2f} ms), best of {repeat}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size-mb", type=int, default=1024, help="input size (default 1024)")
     parser.add_argument("--dir", type=Path, default=None, help="where to write (default: temp)")
-    parser.add_argument("--repeat", type=int, default=1, help="runs, the best taken (default 1)")
+    parser.add_argument(
+        "--repeat", type=int, default=None, help="runs, the best taken (1; --archive: 10)"
+    )
+    parser.add_argument(
+        "--archive", nargs="+", type=Path, metavar="PATH", help="Bhoos archive files to time"
+    )
     parser.add_argument("--child", nargs=2, metavar=("IN", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.archive:
+        print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        archive(args.archive, args.repeat or 10)
+        return
     if args.child:
         source, output = args.child
-        child(source, output, args.repeat)
+        child(source, output, args.repeat or 1)
         return
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
@@ -109,7 +157,7 @@ def main() -> None:
             str(source),
             str(Path(folder) / "out.jsonl"),
             "--repeat",
-            str(args.repeat),
+            str(args.repeat or 1),
         ]
         result = subprocess.run(command, check=True, capture_output=True, text=True, cwd=ROOT)
         figures = json.loads(result.stdout.strip().splitlines()[-1])

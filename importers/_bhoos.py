@@ -10,26 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final, TypeGuard
+from typing import Any, Final, TypeGuard
 
 from importers.errors import InputProblem, brief
 from importers.notation import parse_card
 from schema.cards import Card, Seat, Suit
-from schema.log import (
-    Action,
-    BidAction,
-    DittoAction,
-    PassAction,
-    PlayAction,
-    ShowAction,
-    TrumpAction,
-)
 from schema.rules import Rules
 
 BHOOS_RULES: Final = Rules.preset("bhoos")
 SEAT_OF_INDEX: Final[tuple[Seat, Seat, Seat, Seat]] = Seat.N.order_from(BHOOS_RULES.direction)
 DEALER: Final = SEAT_OF_INDEX[0]
 FIRST_LEADER: Final = SEAT_OF_INDEX[1]
+SEAT_TEXT_OF_INDEX: Final = tuple(seat.value for seat in SEAT_OF_INDEX)
+"""The seats of :data:`SEAT_OF_INDEX` as the log writes them (plain strings: an enum's
+``value`` is a property, slow where a game reads it a dozen times)."""
+_SEAT_TEXT: Final = {seat: seat.value for seat in Seat}
 MAX_BID_VALUE: Final = 99  # far above 28: the engine judges bids, we only refuse absurd numbers
 _SUITS: Final[dict[str, Suit]] = {
     "S": Suit.SPADES,
@@ -78,6 +73,10 @@ _CARDS: Final[dict[str, Card]] = {}
 times. Only spellings that are cards are kept, and there are few of them."""
 
 
+TEXT: Final[dict[Card, str]] = {card: card.text for card in Card}
+"""Each card's text in the log notation (a lookup, quicker than the enum's property)."""
+
+
 def card(value: object, path: str, problems: Problems) -> Card | None:
     """A Bhoos card (``1`` is the ace) as a Card, or None with a problem.
 
@@ -98,6 +97,11 @@ def card(value: object, path: str, problems: Problems) -> Card | None:
 
 def cards(value: object, path: str, problems: Problems, *, size: int | None = None) -> list[Card]:
     """A list of Bhoos cards; problems for a wrong shape or a bad card."""
+    if type(value) is list and (size is None or len(value) == size):
+        try:  # the common case, cards all read before: in one pass of lookups
+            return [_CARDS[item] for item in value]
+        except (KeyError, TypeError):  # a new or a bad spelling, or one not hashable
+            pass
     if not isinstance(value, list):
         problems.add(path, "must be a list of cards")
         return []
@@ -158,7 +162,23 @@ def bid_history(
     return entries
 
 
-def bid_actions(history: Sequence[tuple[Seat, int]]) -> tuple[list[Action], Seat | None]:
+ActionDict = dict[str, Any]
+"""An action as the log writes it: JSON-ready values, the models' keys in their order. What
+the archive's games become, written as they are or validated into the models
+(:class:`schema.log.Action`): the mapping is said once, here."""
+
+
+def _action(seat: Seat, kind: str, **fields: object) -> ActionDict:
+    return {"seat": _SEAT_TEXT[seat], "type": kind, **fields}
+
+
+# Built once and shared by every game (nobody changes them): a game is mostly these.
+_PASS: Final = {seat: _action(seat, "pass") for seat in Seat}
+_DITTO: Final = {seat: _action(seat, "ditto") for seat in Seat}
+_PLAY: Final = {(seat, c): _action(seat, "play", card=c.text) for seat in Seat for c in Card}
+
+
+def bid_actions(history: Sequence[tuple[Seat, int]]) -> tuple[list[ActionDict], Seat | None]:
     """The auction as actions, and the caller (the last holder of the standing bid).
 
     The server writes every call as a number. The duel has a defender (the first bidder,
@@ -168,23 +188,23 @@ def bid_actions(history: Sequence[tuple[Seat, int]]) -> tuple[list[Action], Seat
     as the bid it is, legal or not, so that the audit judges it.
 
     >>> actions, caller = bid_actions([(Seat.E, 16), (Seat.S, 17), (Seat.E, 17), (Seat.S, 0)])
-    >>> [a.type for a in actions], caller
+    >>> [a["type"] for a in actions], caller
     (['bid', 'bid', 'ditto', 'pass'], <Seat.E: 'E'>)
     """
-    actions: list[Action] = []
+    actions: list[ActionDict] = []
     holder: Seat | None = None
     defender: Seat | None = None
     standing = 0
     for seat, value in history:
         if value == 0:
-            actions.append(PassAction(type="pass", seat=seat))
+            actions.append(_PASS[seat])
             if seat == defender:
                 defender = holder if holder != seat else None
         elif seat == defender and holder != defender and value == standing:
-            actions.append(DittoAction(type="ditto", seat=seat))
+            actions.append(_DITTO[seat])
             holder = seat
         else:
-            actions.append(BidAction(type="bid", seat=seat, value=value))
+            actions.append(_action(seat, "bid", value=value))
             if holder is None or value > standing:
                 holder, standing = seat, value
                 if defender is None:
@@ -192,15 +212,18 @@ def bid_actions(history: Sequence[tuple[Seat, int]]) -> tuple[list[Action], Seat
     return actions, holder
 
 
+_TRICK_SEATS: Final = {seat: seat.order_from(BHOOS_RULES.direction) for seat in Seat}
+
+
 def trick_seats(leader: Seat) -> tuple[Seat, Seat, Seat, Seat]:
     """The seats of a trick in playing order, from its leader."""
-    return leader.order_from(BHOOS_RULES.direction)
+    return _TRICK_SEATS[leader]
 
 
 def play_actions(
     tricks: Sequence[tuple[Seat, Sequence[Card]]],
     show: tuple[int, Seat, Suit | None] | None,
-) -> tuple[list[Action], bool]:
+) -> tuple[list[ActionDict], bool]:
     """Plays trick by trick, with the show placed just before the revealer's card.
 
     ``show`` is (trick number from 1, revealer, suit shown). Returns the actions and
@@ -209,25 +232,37 @@ def play_actions(
 
     >>> acts, placed = play_actions([(Seat.E, [Card.parse("JS"), Card.parse("7H")])],
     ...                             (1, Seat.S, Suit.HEARTS))
-    >>> [(a.type, a.seat.value) for a in acts], placed
+    >>> [(a["type"], a["seat"]) for a in acts], placed
     ([('play', 'E'), ('show', 'S'), ('play', 'S')], True)
     """
-    actions: list[Action] = []
+    actions: list[ActionDict] = []
     placed = False
     for number, (leader, trick) in enumerate(tricks, 1):
-        seats = trick_seats(leader)
+        seats = _TRICK_SEATS[leader]
+        if (show is None or placed or show[0] != number) and len(trick) <= 4:
+            actions.extend(map(_PLAY.__getitem__, zip(seats, trick, strict=False)))
+            continue
         for position, played in enumerate(trick):
             seat = seats[position % 4]
             if show is not None and not placed and show[0] == number and show[1] == seat:
-                actions.append(ShowAction(type="show", seat=seat, suit=show[2]))
+                actions.append(show_action(seat, show[2]))
                 placed = True
-            actions.append(PlayAction(type="play", seat=seat, card=played))
+            actions.append(_PLAY[seat, played])
         if show is not None and not placed and show[0] == number:
-            actions.append(ShowAction(type="show", seat=show[1], suit=show[2]))
+            actions.append(show_action(show[1], show[2]))
             placed = True
     return actions, placed
 
 
-def trump_action(caller: Seat | None, trump: Suit | None) -> TrumpAction:
+def trump_action(caller: Seat | None, trump: Suit | None) -> ActionDict:
     """The caller's secret choice; with no caller the bhoos dealer holds the call."""
-    return TrumpAction(type="trump", seat=caller if caller is not None else DEALER, suit=trump)
+    return _action(caller if caller is not None else DEALER, "trump", suit=_text(trump))
+
+
+def show_action(seat: Seat, shown: Suit | None) -> ActionDict:
+    """A seat's show of the trump (``shown``: the suit, where recorded)."""
+    return _action(seat, "show", suit=_text(shown))
+
+
+def _text(suit: Suit | None) -> str | None:
+    return None if suit is None else suit.value

@@ -18,24 +18,18 @@ or JSON lines of any of these. A bad game is reported and skipped; the others ar
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Literal, overload
 
 import orjson
 from pydantic import ValidationError
 
 from importers import _bhoos
 from importers._bhoos import Problems
-from importers.canonical import Record
+from importers.canonical import Match, Record, canonical_dump
 from importers.errors import InputProblem, brief, describe_validation_error
 from schema.cards import Card, Seat, Suit
-from schema.log import (
-    Action,
-    Deal,
-    DealResult,
-    MatchLog,
-    PlayerRef,
-    TeamScores,
-)
+from schema.fastlog import decode_match
+from schema.log import MatchLog
 
 FORMAT = "bhoos-archive"
 GAME_KEYS = frozenset(
@@ -51,13 +45,21 @@ GAME_KEYS = frozenset(
     }
 )
 NEVER_SHOWN = "never_shown"  # the engine's name for the reason
+_DEALER = _bhoos.SEAT_TEXT_OF_INDEX[0]
 
 
-def read_stream(stream: BinaryIO, source: str) -> Iterator[Record[MatchLog]]:
+@overload
+def read_stream(
+    stream: BinaryIO, source: str, *, fast: Literal[False] = False
+) -> Iterator[Record[MatchLog]]: ...
+@overload
+def read_stream(stream: BinaryIO, source: str, *, fast: bool) -> Iterator[Record[Match]]: ...
+def read_stream(stream: BinaryIO, source: str, *, fast: bool = False) -> Iterator[Record[Match]]:
     """Read an archive from a binary stream: one record per game.
 
     A first line that is a whole JSON value by itself means JSON lines (line numbers are
-    given); anything else is read as one document.
+    given); anything else is read as one document. With ``fast``, a game whose canonical
+    line the fast decoder accepts comes as that line and the decoder's match (:func:`read_game`).
     """
     first = stream.readline()
     number = 1
@@ -70,15 +72,17 @@ def read_stream(stream: BinaryIO, source: str) -> Iterator[Record[MatchLog]]:
     try:
         document = orjson.loads(first)
     except orjson.JSONDecodeError:
-        yield from read_document(first + stream.read(), source, None)
+        yield from read_document(first + stream.read(), source, None, fast=fast)
         return
-    yield from _read_value(document, source, number)
+    yield from _read_value(document, source, number, fast)
     for later, raw in enumerate(stream, number + 1):
         if raw.strip():
-            yield from read_document(raw, source, later)
+            yield from read_document(raw, source, later, fast=fast)
 
 
-def read_document(data: bytes, source: str, line: int | None) -> Iterator[Record[MatchLog]]:
+def read_document(
+    data: bytes, source: str, line: int | None, *, fast: bool = False
+) -> Iterator[Record[Match]]:
     """Read one JSON document (an archive, a list of games or a game)."""
     try:
         document = orjson.loads(data)
@@ -87,10 +91,12 @@ def read_document(data: bytes, source: str, line: int | None) -> Iterator[Record
         reason = f"invalid JSON: {exc.msg} (column {exc.colno})"
         yield Record(source, where, None, (InputProblem(source, where, None, reason),))
         return
-    yield from _read_value(document, source, line)
+    yield from _read_value(document, source, line, fast)
 
 
-def _read_value(document: object, source: str, line: int | None) -> Iterator[Record[MatchLog]]:
+def _read_value(
+    document: object, source: str, line: int | None, fast: bool
+) -> Iterator[Record[Match]]:
     if isinstance(document, dict) and "games" in document:
         header = {key: value for key, value in document.items() if key != "games"}
         games = document["games"]
@@ -99,7 +105,8 @@ def _read_value(document: object, source: str, line: int | None) -> Iterator[Rec
             yield Record(source, line, None, (problem,))
             return
         for index, game in enumerate(games):
-            yield read_game(game, source, line, header=header, index=index, base=f"games[{index}]")
+            base = f"games[{index}]"
+            yield read_game(game, source, line, header=header, index=index, base=base, fast=fast)
     elif isinstance(document, list):
         for index, game in enumerate(document):
             yield read_game(game, source, line, header=None, index=index, base=f"[{index}]")
@@ -115,24 +122,43 @@ def read_game(
     header: dict[str, Any] | None,
     index: int | None,
     base: str,
-) -> Record[MatchLog]:
-    """Turn one recorded game into a one-deal match, or into the problems that stop it."""
+    fast: bool = False,
+) -> Record[Match]:
+    """Turn one recorded game into a one-deal match, or into the problems that stop it.
+
+    The game is mapped once, into the match's document (:func:`_document`). The models
+    validate that document; with ``fast``, its canonical line
+    (:func:`importers.canonical.canonical_dump`) read by the fast decoder is the match
+    instead, where the decoder accepts it, and the record carries that line to be copied.
+    Either way the output is the same bytes; a game the decoder refuses goes to the models.
+    """
     problems = Problems(source, line, base)
     if not isinstance(game, dict):
         problems.add("", "a game must be a JSON object")
         return Record(source, line, None, tuple(problems.items))
-    match = _build(game, problems, header, index)
-    if problems.items or match is None:
+    document = _document(game, problems, header, index)
+    if problems.items or document is None:
         return Record(source, line, None, tuple(problems.items))
-    return Record(source, line, match)
+    if fast:
+        data = canonical_dump(document)
+        decoded = None if data is None else decode_match(data, keys_checked=True)
+        if decoded is not None:  # the dump has no key twice: a dict cannot hold one
+            return Record(source, line, decoded, document=data, canonical=True)
+    try:
+        return Record(source, line, MatchLog.model_validate(document))
+    except ValidationError as exc:  # pragma: no cover - the checks of _document forestall it
+        problems.items.extend(describe_validation_error(exc, problems.source, problems.line))
+        return Record(source, line, None, tuple(problems.items))
 
 
-def _build(
+def _document(
     game: dict[str, Any],
     problems: Problems,
     header: dict[str, Any] | None,
     index: int | None,
-) -> MatchLog | None:
+) -> dict[str, Any] | None:
+    """The game as a match document: plain JSON values, each object's keys in the models'
+    order (what :func:`importers.canonical.dump_match` writes, where the models keep it)."""
     for key in ("playerIds", "cards", "bidHistory", "handsHistory"):
         if key not in game:
             problems.add(key, "missing required field")
@@ -143,15 +169,14 @@ def _build(
         return None
     seat_of = {player: _bhoos.SEAT_OF_INDEX[i] for i, player in enumerate(ids)}
 
-    hands: dict[Seat, list[Card | None]] = {}
+    hands: dict[str, list[str]] = {}
     raw_hands = game["cards"]
     if not isinstance(raw_hands, list) or len(raw_hands) != 4:
         problems.add("cards", "must be 4 lists of 8 cards, in playerIds order")
     else:
-        for i, raw in enumerate(raw_hands):
-            hands[_bhoos.SEAT_OF_INDEX[i]] = list(
-                _bhoos.cards(raw, f"cards[{i}]", problems, size=8)
-            )
+        text = _bhoos.TEXT.__getitem__
+        for i, (seat, raw) in enumerate(zip(_bhoos.SEAT_TEXT_OF_INDEX, raw_hands, strict=True)):
+            hands[seat] = list(map(text, _bhoos.cards(raw, f"cards[{i}]", problems, size=8)))
 
     bids = _bhoos.bid_history(
         _unwrap(game["bidHistory"], "bidHistory"), "bidHistory", seat_of, problems
@@ -171,14 +196,8 @@ def _build(
     if show is not None and not placed:
         problems.add("trumpReveal.round", f"names trick {show[0]}, which was not recorded")
         return None
-    actions: list[Action] = [*auction, _bhoos.trump_action(caller, trump), *plays]
+    actions = [*auction, _bhoos.trump_action(caller, trump), *plays]
 
-    result = None
-    if points is not None or recorded is not None:
-        thrown_in = None
-        if recorded == "N":
-            thrown_in = NEVER_SHOWN if show is None else "void"
-        result = DealResult(points=points, thrown_in=thrown_in)
     meta: dict[str, Any] = {"importer": FORMAT}
     if header is not None:
         meta["archive"] = header
@@ -194,29 +213,22 @@ def _build(
     except TypeError as exc:
         problems.add("", f"cannot keep the header and extra fields: {exc}")
         return None
+    deal: dict[str, Any] = {"dealer": _DEALER, "hands": hands, "actions": actions}
+    if points is not None or recorded is not None:
+        thrown_in = None
+        if recorded == "N":
+            thrown_in = NEVER_SHOWN if show is None else "void"
+        deal["result"] = {"points": points, "thrown_in": thrown_in}
+    document: dict[str, Any] = {"format": "twentynine.match", "version": 1}
     sid = header.get("sid") if header is not None else None
-    fields: dict[str, Any] = {
-        "format": "twentynine.match",
-        "version": 1,
-        "rules": "bhoos",
-        "players": {seat: PlayerRef(name=player, id=player) for player, seat in seat_of.items()},
-        "meta": meta,
-        "deals": [
-            Deal(
-                dealer=_bhoos.DEALER,
-                hands=hands,
-                actions=actions,
-                **({"result": result} if result is not None else {}),
-            )
-        ],
-    }
     if (isinstance(sid, str) or _bhoos.is_int(sid)) and index is not None:
-        fields["id"] = f"bhoos-{sid}-{index}"
-    try:
-        return MatchLog.model_validate(fields)
-    except ValidationError as exc:  # pragma: no cover - the checks above should forestall it
-        problems.items.extend(describe_validation_error(exc, problems.source, problems.line))
-        return None
+        document["id"] = f"bhoos-{sid}-{index}"
+    document["rules"] = "bhoos"
+    seats = _bhoos.SEAT_TEXT_OF_INDEX
+    document["players"] = {seat: {"name": p, "id": p} for seat, p in zip(seats, ids, strict=True)}
+    document["meta"] = meta
+    document["deals"] = [deal]
+    return document
 
 
 def _unwrap(value: object, key: str) -> object:
@@ -264,6 +276,19 @@ def _tricks(
         return []
     tricks: list[tuple[Seat, list[Card]]] = []
     for i, trick in enumerate(value):
+        if type(trick) is list and len(trick) == 3:  # the checks below, when all pass
+            leader, played, winner = trick
+            if (
+                type(leader) is str
+                and leader in seat_of
+                and type(winner) is str
+                and winner in seat_of
+                and type(played) is list
+                and 1 <= len(played) <= 4
+            ):
+                found = _bhoos.cards(played, f"handsHistory[{i}][1]", problems)
+                tricks.append((seat_of[leader], found))
+                continue
         where = f"handsHistory[{i}]"
         if not isinstance(trick, list) or len(trick) != 3:
             problems.add(where, "must be [leaderId, [cards], winnerId]")
@@ -281,7 +306,7 @@ def _tricks(
     return tricks
 
 
-def _summary(value: object, problems: Problems) -> TeamScores | None:
+def _summary(value: object, problems: Problems) -> dict[str, int] | None:
     if value is None:
         return None
     if not isinstance(value, list) or len(value) != 2:
@@ -295,4 +320,4 @@ def _summary(value: object, problems: Problems) -> TeamScores | None:
             return None
         scores.append(score)
     # Index 0 of playerIds sits North, so the first team of the summary is North-South.
-    return TeamScores(NS=scores[0], EW=scores[1])
+    return {"NS": scores[0], "EW": scores[1]}

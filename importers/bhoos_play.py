@@ -32,7 +32,7 @@ from importers._bhoos import Problems
 from importers.canonical import Record
 from importers.errors import InputProblem, brief
 from schema.cards import Card, Seat, Suit
-from schema.log import Action, Deal, MatchLog, PlayerRef, ShowAction
+from schema.log import MatchLog, PlayerRef
 
 FORMAT = "bhoos-play"
 STALE_LINES = 200  # a game with no request in this many lines is over
@@ -275,7 +275,7 @@ def build(game: list[Payload], source: str) -> Record[MatchLog]:
         return Record(source, first.line, None, tuple(problems.items))
 
     auction, caller = _bhoos.bid_actions(last.bids)
-    actions: list[Action] = list(auction)
+    actions = list(auction)
     if plays:
         trump = next((p.trump for p in plays if p.trump is not None), None)
         actions.append(_bhoos.trump_action(caller, trump))
@@ -288,7 +288,7 @@ def build(game: list[Payload], source: str) -> Record[MatchLog]:
                 problems.add("trumpRevealed.hand", f"names trick {show[0]}, which was not seen")
                 return Record(source, first.line, None, tuple(problems.items))
             # Shown by this seat on its turn, before the card it has yet to play.
-            actions.append(ShowAction(type="show", seat=show[1], suit=show[2]))
+            actions.append(_bhoos.show_action(show[1], show[2]))
 
     hands: dict[Seat, list[Card | None]] = {seat: [None] * 8 for seat in _bhoos.SEAT_OF_INDEX}
     hands[me] = [*hand, *[None] * (8 - len(hand))]
@@ -315,7 +315,7 @@ def build(game: list[Payload], source: str) -> Record[MatchLog]:
                 for i, player in enumerate(last.player_ids)
             },
             "meta": meta,
-            "deals": [Deal(dealer=_bhoos.DEALER, hands=hands, actions=actions)],
+            "deals": [{"dealer": _bhoos.DEALER, "hands": hands, "actions": actions}],
         }
     )
     return Record(source, first.line, match)

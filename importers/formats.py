@@ -90,7 +90,7 @@ FORMATS: Final[dict[str, Format]] = {
         "bhoos-archive",
         (".json",),
         'Bhoos "Smart Bots 2023" game archive: a header and its games',
-        lambda stream, source, *_: bhoos_archive.read_stream(stream, source),
+        lambda stream, source, path, fast, *_: bhoos_archive.read_stream(stream, source, fast=fast),
     ),
     "bhoos-play": Format(
         "bhoos-play",
@@ -791,6 +791,9 @@ def _copied(record: Record[Match]) -> bytes | None:
     """A fast-decoded match's line as it is, when it is already canonical JSON."""
     if record.document is None or record.match is None or not is_decoded(record.match):
         return None
+    if record.canonical:  # its reader wrote it and proved it canonical
+        document = record.document
+        return (document.encode() if isinstance(document, str) else document) + b"\n"
     line = canonical.canonical_line(record.document)
     return None if line is None else line + b"\n"
 

@@ -179,15 +179,15 @@ def test_a_failed_import_leaves_no_half_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls = []
-    real = formats._encode
+    real = formats._copied  # each match read comes here, copied or not
 
-    def failing(match: Any, layout: str) -> bytes:
+    def failing(record: Any) -> bytes | None:
         calls.append(1)
         if len(calls) == 3:
             raise KeyboardInterrupt
-        return real(match, layout)
+        return real(record)
 
-    monkeypatch.setattr(formats, "_encode", failing)
+    monkeypatch.setattr(formats, "_copied", failing)
     with pytest.raises(KeyboardInterrupt):
         import_paths([SAMPLES / "bhoos_archive.json"], None, tmp_path / "out.jsonl")
     assert list(tmp_path.iterdir()) == []
