@@ -215,13 +215,15 @@ def resolve_rules(spec: str | dict[str, Any] | Rules) -> Rules:
     ...
     schema.rules.RulesError: min_bid: Input should be less than or equal to 29
     """
-    if isinstance(spec, Rules):
-        return spec
+    # A preset name first: the common case (twice a match of an audit), and an isinstance
+    # check against a pydantic model runs in Python.
     if isinstance(spec, str):
         try:
             return Rules.preset(spec)
         except KeyError as exc:
             raise RulesError(exc.args[0]) from None
+    if isinstance(spec, Rules):
+        return spec
     if not isinstance(spec, dict):
         raise RulesError("rules must be a preset name or an object with a 'preset'")
     if "preset" not in spec:

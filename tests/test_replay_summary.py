@@ -6,6 +6,7 @@ of a bad log must hold exactly those findings, as rows that place them in the fi
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import orjson
@@ -13,7 +14,7 @@ import pytest
 
 from importers.formats import read_any
 from replay import Finding, audit_match, random_match
-from replay.summary import AuditSummary, FindingRow, finding_row
+from replay.summary import AuditSummary, FindingRow, finding_row, seldom_collected
 from schema import PRESET_NAMES, MatchLog, Rules
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -97,3 +98,30 @@ def test_a_finding_about_the_whole_match_or_deal_has_dashes() -> None:
     whole = FindingRow("x.jsonl", 4, "m", Finding("WRONG_WINNER", "error", None, None, "m"))
     deal = FindingRow("x.jsonl", None, "m", Finding("WRONG_SCORE", "error", 2, None, "m"))
     assert (whole.location(), deal.location()) == ("x.jsonl:4:-:-", "x.jsonl:2:-")
+
+
+def test_seldom_collected_restores_the_thresholds_after_an_error() -> None:
+    before = gc.get_threshold()
+    with pytest.raises(ZeroDivisionError), seldom_collected(12_345):
+        assert gc.get_threshold() == (12_345, *before[1:])
+        _ = 1 / 0
+    assert gc.get_threshold() == before
+
+
+def test_seldom_collected_still_collects_cycles() -> None:
+    collections: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 0:
+            collections.append(info["collected"])
+
+    gc.collect()
+    gc.callbacks.append(count)
+    try:
+        with seldom_collected(1_000):
+            for _ in range(5_000):  # pairs that refer to each other: only the collector frees them
+                pair: list[object] = []
+                pair.append([pair])
+    finally:
+        gc.callbacks.remove(count)
+    assert collections and sum(collections) > 0

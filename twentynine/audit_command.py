@@ -14,8 +14,8 @@ import typer
 
 from importers.canonical import Match, Record
 from replay import AuditError, audit_match
-from replay.summary import AuditSummary, FindingRow, finding_row
-from schema.rules import RulesError, resolve_rules
+from replay.summary import AuditSummary, FindingRow, finding_row, seldom_collected
+from schema.rules import Rules, RulesError, resolve_rules
 from twentynine.cli import _read_inputs
 from twentynine.options import (
     EXIT_FINDINGS,
@@ -50,6 +50,22 @@ def audit_command(
     except RulesError as exc:
         raise fail(f"--rules: {exc}") from None
     summary = AuditSummary()
+    with seldom_collected():
+        _audit_all(paths, from_format, rules, strict, output, summary)
+    typer.echo(summary_line(summary), err=output is OutputFormat.json)
+    if summary.exit_code:
+        raise typer.Exit(summary.exit_code)
+
+
+def _audit_all(
+    paths: list[str],
+    from_format: str | None,
+    rules: Rules | None,
+    strict: bool,
+    output: OutputFormat,
+    summary: AuditSummary,
+) -> None:
+    """Audit every match of ``paths`` into ``summary``, printing each finding."""
     # The fast decoder where it can: the engine replays its matches as the models' own.
     for record in _read_inputs(paths, from_format):
         if record.match is None:
@@ -66,9 +82,6 @@ def audit_command(
             raise fail(row.text(), EXIT_FINDINGS) from None
         for row in summary.add(record.source, audited, record.line_of):
             _print_row(row, output)
-    typer.echo(summary_line(summary), err=output is OutputFormat.json)
-    if summary.exit_code:
-        raise typer.Exit(summary.exit_code)
 
 
 def summary_line(summary: AuditSummary) -> str:
