@@ -176,9 +176,10 @@ def _hands(state: DealState, seat: Seat | None) -> dict[Seat, tuple[Card | None,
 
 
 def step_hands(
-    before: DealState, after: DealState, action: Action, seat: Seat | None = None
+    before: DealState | None, after: DealState, action: Action | None, seat: Seat | None = None
 ) -> dict[Seat, tuple[Card | None, ...]]:
-    """The hands the step of ``action`` shows (as ``seat`` could know them, or all).
+    """The hands the step of ``action`` shows (as ``seat`` could know them, or all); the
+    deal's first step (no action, nothing before it) shows the hands dealt.
 
     The trump choice and the Double, Redouble and Set are made on the first four cards: the
     second four are dealt once the doubling is over (docs/rules.md), though the engine deals them
@@ -194,8 +195,9 @@ def step_hands(
     >>> len(after.hand(Seat.E)), len(step_hands(before, after, choice)[Seat.E])
     (8, 4)
     """
-    keep = isinstance(action, (TrumpAction, *_LADDER))
-    return _hands(before if keep else after, seat)
+    if before is not None and isinstance(action, (TrumpAction, *_LADDER)):
+        return _hands(before, seat)
+    return _hands(after, seat)
 
 
 def _view(

@@ -176,11 +176,7 @@ def _step(
     caller_view = state.seat_view(caller) if caller is not None else None
     for name in VIEWERS:
         viewer = _viewer(name)
-        shown = (
-            step_hands(before, state, action, viewer)
-            if action is not None and before is not None
-            else {seat: tuple(state.hand(seat, viewer)) for seat in SEATS}
-        )
+        shown = step_hands(before, state, action, viewer)
         hands[name] = [hand_text(list(shown[seat])) for seat in SEATS]
         trump[name] = trump_words(state.trump_status(viewer), caller)
         # The face-down trump card: seen by the caller, and in the view of every card.
