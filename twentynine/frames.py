@@ -21,12 +21,11 @@ from typing import Final
 
 from replay import AuditedMatch, DealFacts, StepView, audit_match, deal_steps
 from reports.warehouse.rows import preset_of
-from schema.cards import Card, Seat, Suit, Team
+from schema.cards import HAND_SUIT_ORDER, Card, Seat, Suit, Team
 from schema.log import MatchLog, player_name
 from schema.rules import Rules
 from twentynine.textout import printable
 
-_SUIT_ORDER: Final = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 _SYMBOL: Final = {suit.value: suit.symbol for suit in Suit}
 _SIDE: Final = 22  # the West and East columns, and the indent of North and South
 _BOX: Final = 17  # the trick on the table, frame included
@@ -80,7 +79,7 @@ def hand_lines(cards: Sequence[Card | None]) -> list[str]:
     if not known and unknown:
         return [first, "", "", "", ""]
     lines = [first]
-    for suit in _SUIT_ORDER:
+    for suit in HAND_SUIT_ORDER:
         ranks = sorted((c for c in known if c.suit is suit), key=lambda c: -c.strength)
         lines.append(f"{suit.symbol} " + (" ".join(c.rank.value for c in ranks) or "-"))
     return lines
