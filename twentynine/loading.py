@@ -38,6 +38,7 @@ from reports.warehouse.store import (
     StoredSources,
     Warehouse,
     audit_into,
+    collector_off,
     new_batch,
     open_warehouse,
 )
@@ -189,16 +190,12 @@ def _load_beside(
         child.start()
     finally:
         os.close(stdin)
-    collecting = gc.isenabled()
-    gc.disable()  # as the one-process load: many acyclic rows, nothing for the collector
     try:
-        with open_warehouse(db) as wh:
+        with collector_off(), open_warehouse(db) as wh:  # as the one-process load
             stored_in.put(wh.stored_sources())
             summary = _summary(wh.name, reading)
             return _store_batches(wh, child, built, pace, summary, progress, batch_deals)
     finally:
-        if collecting:
-            gc.enable()
         if child.is_alive():
             child.terminate()
         child.join()

@@ -308,7 +308,7 @@ class Warehouse:
             self.stored_sources, summary, replace=replace, batch_deals=batch_deals
         )
         try:
-            with _load_settings(self.con), _no_gc():
+            with _load_settings(self.con), collector_off():
                 for batch, last in admission.batches(items, progress):
                     self._commit(batch, summary)
                     if progress is not None and not last:
@@ -584,7 +584,6 @@ class Admission:
         batch = _new_batch()
         pending: list[Pending] = []  # read, not yet checked against the database
         pending_deals = 0
-        document = None
         where_of: dict[str, str] = {}  # ids read since the last commit, and where
         for item, audited in items:
             summary.read += 1
@@ -592,7 +591,7 @@ class Admission:
                 match, where, source, line = item.match, item.where, item.source, item.line
                 document = item.document
             else:
-                match, where, source, line = item, "<match>", None, None
+                match, where, source, line, document = item, "<match>", None, None, None
             match_id = match.match_id
             if match_id in where_of:
                 summary.duplicates += 1
@@ -739,9 +738,15 @@ def _new_batch() -> Batch:
 
 
 @contextmanager
-def _no_gc() -> Iterator[None]:
-    # A batch is hundreds of thousands of acyclic tuples; the cyclic collector would rescan
-    # them all again and again for nothing.
+def collector_off() -> Iterator[None]:
+    """The cyclic collector off, then as it was (also on an exception): a load's batch is
+    hundreds of thousands of acyclic tuples, which it would rescan again and again for
+    nothing.
+
+    >>> with collector_off():
+    ...     gc.isenabled()
+    False
+    """
     enabled = gc.isenabled()
     gc.disable()
     try:
