@@ -77,6 +77,9 @@ times. Only spellings that are cards are kept, and there are few of them."""
 TEXT: Final[dict[Card, str]] = {card: card.text for card in Card}
 """Each card's text in the log notation (a lookup, quicker than the enum's property)."""
 
+_TEXTS: Final[dict[str, str]] = {}
+"""The log notation of each spelling in :data:`_CARDS`."""
+
 
 def card(value: object, path: str, problems: Problems) -> Card | None:
     """A Bhoos card (``1`` is the ace) as a Card, or None with a problem.
@@ -93,6 +96,7 @@ def card(value: object, path: str, problems: Problems) -> Card | None:
         problems.add(path, str(exc))
         return None
     _CARDS[value] = found  # type: ignore[index]  # a card: value is a str
+    _TEXTS[value] = found.text  # type: ignore[index]
     return found
 
 
@@ -108,6 +112,20 @@ def known_cards(value: object, size: int | None = None) -> list[Card] | None:
         try:
             return [_CARDS[item] for item in value]
         except (KeyError, TypeError):  # a new or a bad spelling, or one not hashable
+            return None
+    return None
+
+
+def known_texts(value: object, size: int) -> list[str] | None:
+    """:func:`known_cards`, as their texts in the log notation.
+
+    >>> known_texts(["1D"], 1) is None, cards(["1D"], "x", Problems("a", 1)), known_texts(["1D"], 1)
+    (True, [Card('AD')], ['AD'])
+    """
+    if type(value) is list and len(value) == size:
+        try:
+            return [_TEXTS[item] for item in value]
+        except (KeyError, TypeError):
             return None
     return None
 
@@ -283,16 +301,22 @@ def play_actions(
 
 def trump_action(caller: Seat | None, trump: Suit | None) -> ActionDict:
     """The caller's secret choice; with no caller the bhoos dealer holds the call."""
-    return _action(caller if caller is not None else DEALER, "trump", suit=_text(trump))
+    return _TRUMP[caller if caller is not None else DEALER, trump]
 
 
 def show_action(seat: Seat, shown: Suit | None) -> ActionDict:
     """A seat's show of the trump (``shown``: the suit, where recorded)."""
-    return _action(seat, "show", suit=_text(shown))
+    return _SHOW[seat, shown]
 
 
-def _text(suit: Suit | None) -> str | None:
-    return None if suit is None else _SUIT_TEXT[suit]
-
-
-_SUIT_TEXT: Final = {suit: suit.value for suit in Suit}  # an enum's value is a property
+_SUITS_OR_NONE: Final = (*Suit, None)
+_TRUMP: Final = {
+    (seat, suit): _action(seat, "trump", suit=suit and suit.value)
+    for seat in Seat
+    for suit in _SUITS_OR_NONE
+}
+_SHOW: Final = {
+    (seat, suit): _action(seat, "show", suit=suit and suit.value)
+    for seat in Seat
+    for suit in _SUITS_OR_NONE
+}

@@ -282,13 +282,20 @@ def _document(
     if header is not None and header.id_prefix is not None and index is not None:
         document["id"] = f"{header.id_prefix}{index}"
     document["rules"] = "bhoos"
-    document["players"] = {seat: {"name": p, "id": p} for seat, p in zip(_SEATS, ids, strict=True)}
+    first, second, third, fourth = ids
+    document["players"] = {
+        _FIRST: {"name": first, "id": first},
+        _SECOND: {"name": second, "id": second},
+        _THIRD: {"name": third, "id": third},
+        _FOURTH: {"name": fourth, "id": fourth},
+    }
     document["meta"] = meta
     document["deals"] = [deal]
     return document
 
 
 _SEATS: Final = _bhoos.SEAT_TEXT_OF_INDEX
+_FIRST, _SECOND, _THIRD, _FOURTH = _SEATS  # the seats of playerIds in turn
 
 
 def _meta_nesting(document: dict[str, Any], header: Header | None) -> int:
@@ -307,10 +314,12 @@ def _hands(value: object, problems: Problems) -> dict[str, list[str]]:
     hands: dict[str, list[str]] = {}
     text = _bhoos.TEXT.__getitem__
     for i, (seat, raw) in enumerate(zip(_SEATS, value, strict=True)):
-        found = _bhoos.known_cards(raw, 8)
-        if found is None:
-            found = _bhoos.cards(raw, f"cards[{i}]", problems, size=8)
-        hands[seat] = list(map(text, found))
+        found = _bhoos.known_texts(raw, 8)
+        hands[seat] = (
+            found
+            if found is not None
+            else list(map(text, _bhoos.cards(raw, f"cards[{i}]", problems, size=8)))
+        )
     return hands
 
 
@@ -357,22 +366,26 @@ def _tricks(
     if len(value) > 8:
         problems.add("handsHistory", f"holds {len(value)} tricks; a deal has 8")
         return []
-    tricks: list[tuple[Seat, list[Card]]] = []
     known = _bhoos.known_cards
+    try:  # the common case, every trick as the checks below want it: in one pass
+        quick = [
+            (seat_of[trick[0]], found)  # a leader that is not a player's id: KeyError
+            for trick in value
+            if type(trick) is list
+            and len(trick) == 3
+            and type(trick[0]) is str
+            and type(trick[2]) is str
+            and trick[2] in seat_of
+            and type(trick[1]) is list
+            and 1 <= len(trick[1]) <= 4
+            and (found := known(trick[1])) is not None
+        ]
+        if len(quick) == len(value):
+            return quick
+    except KeyError:
+        pass
+    tricks: list[tuple[Seat, list[Card]]] = []
     for i, trick in enumerate(value):
-        if type(trick) is list and len(trick) == 3:  # the checks below, when all pass
-            leader, played, winner = trick
-            seat = seat_of.get(leader) if type(leader) is str else None
-            if (
-                seat is not None
-                and type(winner) is str
-                and winner in seat_of
-                and type(played) is list
-                and 1 <= len(played) <= 4
-                and (found := known(played)) is not None
-            ):
-                tricks.append((seat, found))
-                continue
         where = f"handsHistory[{i}]"
         if not isinstance(trick, list) or len(trick) != 3:
             problems.add(where, "must be [leaderId, [cards], winnerId]")
