@@ -105,8 +105,11 @@ def known_cards(value: object, size: int | None = None) -> list[Card] | None:
     in one pass of lookups; None for anything else, which :func:`cards` reads and judges.
 
     >>> hand = ["1S", "TS"]
-    >>> known_cards(hand) is None, cards(hand, "hand", Problems("a.json", 1)), known_cards(hand)
-    (True, [Card('AS'), Card('TS')], [Card('AS'), Card('TS')])
+    >>> cards(hand, "hand", Problems("a.json", 1)) == known_cards(hand) == [Card.parse("AS"),
+    ...                                                                     Card.parse("TS")]
+    True
+    >>> known_cards(["1S", "XS"]), known_cards(hand, size=8)  # no card; not 8 of them
+    (None, None)
     """
     if type(value) is list and (size is None or len(value) == size):
         try:
@@ -119,8 +122,8 @@ def known_cards(value: object, size: int | None = None) -> list[Card] | None:
 def known_texts(value: object, size: int) -> list[str] | None:
     """:func:`known_cards`, as their texts in the log notation.
 
-    >>> known_texts(["1D"], 1) is None, cards(["1D"], "x", Problems("a", 1)), known_texts(["1D"], 1)
-    (True, [Card('AD')], ['AD'])
+    >>> cards(["1D"], "hand", Problems("a.json", 1)), known_texts(["1D"], 1)
+    ([Card('AD')], ['AD'])
     """
     if type(value) is list and len(value) == size:
         try:

@@ -212,7 +212,7 @@ def read_game(
 
 _REQUIRED: Final = ("playerIds", "cards", "bidHistory", "handsHistory")
 _REQUIRED_SET: Final = frozenset(_REQUIRED)
-_RESULTS: Final = frozenset({"W", "L", "N"})
+_RESULTS: Final = ("W", "L", "N")  # a tuple: a recorded result may be unhashable
 _DOCUMENT_HEAD: Final = {"format": "twentynine.match", "version": 1}
 
 

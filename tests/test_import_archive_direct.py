@@ -176,6 +176,9 @@ _DAMAGE = [
     lambda g: g["handsHistory"]["handsHistory"][1][1].__setitem__(0, "1X"),
     lambda g: g["handsHistory"]["handsHistory"][2].__setitem__(0, "ghost"),
     lambda g: g.__setitem__("summary", [{"score": "many"}, {}]),
+    lambda g: g.__setitem__("result", []),  # not even hashable
+    lambda g: g["bidHistory"]["bidHistory"][1].__setitem__(0, ["ghost"]),
+    lambda g: g["handsHistory"]["handsHistory"][3].__setitem__(2, {"id": 1}),
 ]
 
 
