@@ -1,5 +1,6 @@
-"""pytest's ``--doctest-modules`` leaves out ``replay/deal.py``, ``replay/audit.py`` and
-``replay/match.py``: their doctests run elsewhere.
+"""pytest's ``--doctest-modules`` leaves out the modules setup.py compiles (``replay/deal.py``,
+``replay/audit.py``, ``replay/match.py``, ``importers/_bhoos.py``,
+``importers/bhoos_archive.py``): their doctests run elsewhere.
 
 They may be installed compiled by mypyc: pytest then cannot collect a source file as a module
 ("import file mismatch") and a compiled module keeps no docstrings.
@@ -7,4 +8,10 @@ They may be installed compiled by mypyc: pytest then cannot collect a source fil
 against the modules actually imported, compiled or not.
 """
 
-collect_ignore = ["replay/deal.py", "replay/audit.py", "replay/match.py"]
+collect_ignore = [
+    "replay/deal.py",
+    "replay/audit.py",
+    "replay/match.py",
+    "importers/_bhoos.py",
+    "importers/bhoos_archive.py",
+]

@@ -1,11 +1,14 @@
 """Compile the rules engine ``replay/deal.py``, the auditor ``replay/audit.py`` and the match
-state ``replay/match.py`` with mypyc; the metadata is in pyproject.toml.
+state ``replay/match.py`` with mypyc, and the Bhoos archive's reader (``importers/_bhoos.py``,
+``importers/bhoos_archive.py``); the metadata is in pyproject.toml.
 
-``pip install -e .`` and ``pip install .`` build four optional extensions, ``replay.deal``,
-``replay.audit``, ``replay.match`` and their runtime ``replay.deal__mypyc``, and write the
-SHA-256 of each source compiled in (those three and the project modules they import) to
-``replay/_compiled_source.sha256``, in the format of ``sha256sum``, so that
-:func:`replay._engine.engine_build` can tell a stale build. With ``TWENTYNINE_PURE_PYTHON=1``,
+``pip install -e .`` and ``pip install .`` build optional extensions: ``replay.deal``,
+``replay.audit``, ``replay.match`` and their runtime ``replay.deal__mypyc``;
+``importers._bhoos``, ``importers.bhoos_archive`` and their runtime
+``importers.bhoos_archive__mypyc`` (a group of its own: the importers import nothing of the
+engine's). It writes the SHA-256 of each source compiled in (those five and the project
+modules they import) to ``replay/_compiled_source.sha256``, in the format of ``sha256sum``, so
+that :func:`replay._engine.engine_build` can tell a stale build. With ``TWENTYNINE_PURE_PYTHON=1``,
 or when mypyc or the C compiler fails, the install is pure Python, and an earlier build's
 extensions are removed from the source tree.
 
@@ -32,7 +35,12 @@ ENGINE = "replay/deal.py"
 # The modules compiled: the engine, the auditor's loop over it (a third of an audit's time
 # when left to the interpreter) and the match state it records every deal in. One group,
 # named after the engine, so its runtime keeps the name replay/deal__mypyc.
-COMPILED = (ENGINE, "replay/audit.py", "replay/match.py")
+ENGINE_GROUP = (ENGINE, "replay/audit.py", "replay/match.py")
+# The Bhoos archive's reader: mapping a game into its match is most of `twentynine import`'s
+# time for the archive, and of reading it for `audit` and `load`, when left to the interpreter.
+ARCHIVE_GROUP = ("importers/_bhoos.py", "importers/bhoos_archive.py")
+GROUPS = ((ENGINE_GROUP, "replay.deal"), (ARCHIVE_GROUP, "importers.bhoos_archive"))
+COMPILED = ENGINE_GROUP + ARCHIVE_GROUP
 RECORD = "_compiled_source.sha256"
 PURE = os.environ.get("TWENTYNINE_PURE_PYTHON") == "1"
 # Commands that finalize build_ext only for its list of sources, which the stand-in gives right
@@ -44,18 +52,19 @@ def _say(message: str) -> None:
 
 
 def _remove_engine(build_lib: str, *, inplace: bool) -> None:
-    """Delete a compiled engine left by an earlier build, so that replay/deal.py is imported.
+    """Delete the compiled modules an earlier build left, so that their sources are imported.
 
     From build/lib, whence a wheel takes every file, and for an editable install from the
     source tree too.
     """
-    folders = [Path(build_lib, "replay"), *([ROOT / "replay"] if inplace else [])]
-    stems = [Path(module).stem for module in COMPILED] + ["deal__mypyc"]
-    for folder in folders:
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-            for stem in stems:
-                (folder / f"{stem}{suffix}").unlink(missing_ok=True)
-        (folder / RECORD).unlink(missing_ok=True)
+    roots = [Path(build_lib), *([ROOT] if inplace else [])]
+    runtimes = [f"{name.replace('.', '/')}__mypyc" for _, name in GROUPS]  # replay/deal__mypyc
+    modules = [str(Path(module).with_suffix("")) for module in COMPILED] + runtimes
+    for root in roots:
+        for module in modules:
+            for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+                (root / f"{module}{suffix}").unlink(missing_ok=True)
+        (root / "replay" / RECORD).unlink(missing_ok=True)
 
 
 class BuildPy(build_py):
@@ -102,7 +111,7 @@ def _mypycify() -> tuple[list[Extension], str]:
         made = mypycify(
             ["--config-file", str(ROOT / "pyproject.toml"), *COMPILED],
             opt_level="3",
-            group_name="replay.deal",
+            separate=[(list(files), name) for files, name in GROUPS],
         )
         extensions = [extension for extension in made if isinstance(extension, Extension)]
         if len(extensions) != len(made):

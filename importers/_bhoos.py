@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import getitem
 from typing import Any, Final, TypeGuard
 
 from importers.errors import InputProblem, brief
@@ -76,6 +77,9 @@ times. Only spellings that are cards are kept, and there are few of them."""
 TEXT: Final[dict[Card, str]] = {card: card.text for card in Card}
 """Each card's text in the log notation (a lookup, quicker than the enum's property)."""
 
+_TEXTS: Final[dict[str, str]] = {}
+"""The log notation of each spelling in :data:`_CARDS`."""
+
 
 def card(value: object, path: str, problems: Problems) -> Card | None:
     """A Bhoos card (``1`` is the ace) as a Card, or None with a problem.
@@ -92,28 +96,60 @@ def card(value: object, path: str, problems: Problems) -> Card | None:
         problems.add(path, str(exc))
         return None
     _CARDS[value] = found  # type: ignore[index]  # a card: value is a str
+    _TEXTS[value] = found.text  # type: ignore[index]
     return found
+
+
+def known_cards(value: object, size: int | None = None) -> list[Card] | None:
+    """The cards of a list (of ``size`` items) whose spellings were all read as cards before,
+    in one pass of lookups; None for anything else, which :func:`cards` reads and judges.
+
+    >>> hand = ["1S", "TS"]
+    >>> cards(hand, "hand", Problems("a.json", 1)) == known_cards(hand) == [Card.parse("AS"),
+    ...                                                                     Card.parse("TS")]
+    True
+    >>> known_cards(["1S", "XS"]), known_cards(hand, size=8)  # no card; not 8 of them
+    (None, None)
+    """
+    if type(value) is list and (size is None or len(value) == size):
+        try:
+            return [_CARDS[item] for item in value]
+        except (KeyError, TypeError):  # a new or a bad spelling, or one not hashable
+            return None
+    return None
+
+
+def known_texts(value: object, size: int) -> list[str] | None:
+    """:func:`known_cards`, as their texts in the log notation.
+
+    >>> cards(["1D"], "hand", Problems("a.json", 1)), known_texts(["1D"], 1)
+    ([Card('AD')], ['AD'])
+    """
+    if type(value) is list and len(value) == size:
+        try:
+            return [_TEXTS[item] for item in value]
+        except (KeyError, TypeError):
+            return None
+    return None
 
 
 def cards(value: object, path: str, problems: Problems, *, size: int | None = None) -> list[Card]:
     """A list of Bhoos cards; problems for a wrong shape or a bad card."""
-    if type(value) is list and (size is None or len(value) == size):
-        try:  # the common case, cards all read before: in one pass of lookups
-            return [_CARDS[item] for item in value]
-        except (KeyError, TypeError):  # a new or a bad spelling, or one not hashable
-            pass
+    known = known_cards(value, size)
+    if known is not None:  # the common case, cards all read before
+        return known
     if not isinstance(value, list):
         problems.add(path, "must be a list of cards")
         return []
     if size is not None and len(value) != size:
         problems.add(path, f"must hold {size} cards, not {len(value)}")
-    found = []
+    found: list[Card] = []
     for i, item in enumerate(value):
         # the path is spelled out only for a card not read before (a bad one among them)
-        known = _CARDS.get(item) if type(item) is str else None
-        known = known if known is not None else card(item, f"{path}[{i}]", problems)
-        if known is not None:
-            found.append(known)
+        one = _CARDS.get(item) if type(item) is str else None
+        one = one if one is not None else card(item, f"{path}[{i}]", problems)
+        if one is not None:
+            found.append(one)
     return found
 
 
@@ -145,6 +181,12 @@ def bid_history(
     if not isinstance(value, list):
         problems.add(path, "must be a list of [playerId, bid]")
         return []
+    try:  # the common case, every entry as the checks below want it: in one pass
+        quick = [(seats[who], bid) for who, bid in value if type(bid) is int]
+        if len(quick) == len(value) and all(0 <= bid <= MAX_BID_VALUE for _, bid in quick):
+            return quick  # (an entry unpacked from a string or an object has no int bid)
+    except (KeyError, TypeError, ValueError):
+        pass
     entries: list[tuple[Seat, int]] = []
     for i, entry in enumerate(value):
         where = f"{path}[{i}]"
@@ -213,6 +255,11 @@ def bid_actions(history: Sequence[tuple[Seat, int]]) -> tuple[list[ActionDict], 
 
 
 _TRICK_SEATS: Final = {seat: seat.order_from(BHOOS_RULES.direction) for seat in Seat}
+_PLAYS_FROM: Final = {
+    leader: tuple({card: _PLAY[seat, card] for card in Card} for seat in seats)
+    for leader, seats in _TRICK_SEATS.items()
+}
+"""By a trick's leader: for each seat in playing order, its play of each card."""
 
 
 def trick_seats(leader: Seat) -> tuple[Seat, Seat, Seat, Seat]:
@@ -236,33 +283,43 @@ def play_actions(
     ([('play', 'E'), ('show', 'S'), ('play', 'S')], True)
     """
     actions: list[ActionDict] = []
-    placed = False
+    pending = show  # until it is placed
     for number, (leader, trick) in enumerate(tricks, 1):
-        seats = _TRICK_SEATS[leader]
-        if (show is None or placed or show[0] != number) and len(trick) <= 4:
-            actions.extend(map(_PLAY.__getitem__, zip(seats, trick, strict=False)))
+        if (pending is None or pending[0] != number) and len(trick) <= 4:
+            # each seat's play of each card, in turn from the leader: lookups in C
+            actions.extend(map(getitem, _PLAYS_FROM[leader], trick))
             continue
+        seats = _TRICK_SEATS[leader]
         for position, played in enumerate(trick):
             seat = seats[position % 4]
-            if show is not None and not placed and show[0] == number and show[1] == seat:
-                actions.append(show_action(seat, show[2]))
-                placed = True
+            if pending is not None and pending[0] == number and pending[1] == seat:
+                actions.append(show_action(seat, pending[2]))
+                pending = None
             actions.append(_PLAY[seat, played])
-        if show is not None and not placed and show[0] == number:
-            actions.append(show_action(show[1], show[2]))
-            placed = True
-    return actions, placed
+        if pending is not None and pending[0] == number:
+            actions.append(show_action(pending[1], pending[2]))
+            pending = None
+    return actions, show is not None and pending is None
 
 
 def trump_action(caller: Seat | None, trump: Suit | None) -> ActionDict:
     """The caller's secret choice; with no caller the bhoos dealer holds the call."""
-    return _action(caller if caller is not None else DEALER, "trump", suit=_text(trump))
+    return _TRUMP[caller if caller is not None else DEALER, trump]
 
 
 def show_action(seat: Seat, shown: Suit | None) -> ActionDict:
     """A seat's show of the trump (``shown``: the suit, where recorded)."""
-    return _action(seat, "show", suit=_text(shown))
+    return _SHOW[seat, shown]
 
 
-def _text(suit: Suit | None) -> str | None:
-    return None if suit is None else suit.value
+_SUITS_OR_NONE: Final = (*Suit, None)
+_TRUMP: Final = {
+    (seat, suit): _action(seat, "trump", suit=suit and suit.value)
+    for seat in Seat
+    for suit in _SUITS_OR_NONE
+}
+_SHOW: Final = {
+    (seat, suit): _action(seat, "show", suit=suit and suit.value)
+    for seat in Seat
+    for suit in _SUITS_OR_NONE
+}

@@ -73,6 +73,10 @@ class Record(Generic[M_co]):
     canonical: bool = False
     """Whether ``document`` is already known to be the canonical line (a reader that wrote it
     proved it: :func:`canonical_dump`), to be copied without checking it again."""
+    copied_id: str | None = None
+    """The match's id, given instead of the match by a reader that was asked only for lines
+    to copy (``copying``, ``twentynine import``) and wrote ``document``, the canonical line,
+    itself from values it checked: ``match`` is then None, and ``ok`` True."""
 
     @staticmethod
     def refused(source: str, line: int | None, reason: str) -> Record[Any]:
@@ -104,7 +108,7 @@ class Record(Generic[M_co]):
 
     @property
     def ok(self) -> bool:
-        return self.match is not None
+        return self.match is not None or self.copied_id is not None
 
 
 @overload

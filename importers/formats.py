@@ -53,8 +53,10 @@ _BOM: Final = b"\xef\xbb\xbf"
 
 class Reader(Protocol):
     """A format's reader: the stream, its name, its path where it is a file, whether the fast
-    decoder may read, and whether the caller checks each document for repeated keys itself
-    (see :func:`importers.canonical.parse_document`)."""
+    decoder may read, and whether the caller only copies canonical lines (``import``), so that
+    a reader may leave out what the copy proves itself: the canonical reader its count of
+    repeated keys (:func:`importers.canonical.parse_document`), the Bhoos archive the
+    decoding of the lines it writes (:attr:`importers.canonical.Record.copied_id`)."""
 
     def __call__(
         self,
@@ -62,7 +64,7 @@ class Reader(Protocol):
         source: str,
         path: Path | None,
         fast: bool,
-        keys_checked: bool = False,
+        copying: bool = False,
         /,
     ) -> Iterator[Record[Match]]: ...
 
@@ -82,15 +84,17 @@ FORMATS: Final[dict[str, Format]] = {
         "canonical",
         (".json", ".jsonl", ".ndjson"),
         "the project's match log (.json: one match, .jsonl: one a line)",
-        lambda stream, source, path, fast, keys_checked=False: canonical.read_stream(
-            stream, source, canonical.layout_of(path), fast=fast, keys_checked=keys_checked
+        lambda stream, source, path, fast, copying=False: canonical.read_stream(
+            stream, source, canonical.layout_of(path), fast=fast, keys_checked=copying
         ),
     ),
     "bhoos-archive": Format(
         "bhoos-archive",
         (".json",),
         'Bhoos "Smart Bots 2023" game archive: a header and its games',
-        lambda stream, source, path, fast, *_: bhoos_archive.read_stream(stream, source, fast=fast),
+        lambda stream, source, path, fast, copying=False: bhoos_archive.read_stream(
+            stream, source, fast=fast, copying=copying
+        ),
     ),
     "bhoos-play": Format(
         "bhoos-play",
@@ -222,12 +226,12 @@ def read_paths(
 
 
 def _read_inputs(
-    reading: Reading, from_format: str | None, fast: bool, *, keys_checked: bool = False
+    reading: Reading, from_format: str | None, fast: bool, *, copying: bool = False
 ) -> Iterator[Record[Match]]:
     done = 0
     for number, path in enumerate(reading.inputs):
         reading.current = number
-        yield from _read_file(str(path), from_format, fast, reading, keys_checked)
+        yield from _read_file(str(path), from_format, fast, reading, copying)
         done += _size(path)
         reading.bytes_read = done
 
@@ -269,14 +273,14 @@ def _check_format(from_format: str | None) -> None:
 
 
 def _read_file(
-    path: str, from_format: str | None, fast: bool, reading: Reading, keys_checked: bool = False
+    path: str, from_format: str | None, fast: bool, reading: Reading, copying: bool = False
 ) -> Iterator[Record[Match]]:
     if path == "-":
         head = sys.stdin.buffer.read(HEAD_SIZE)
         prefixed = io.BufferedReader(_Prefixed(head, sys.stdin.buffer))
         name = from_format or detect_format("-", head)
         reading.formats[name] = reading.formats.get(name, 0) + 1
-        records = FORMATS[name].read(limited(prefixed, head), "<stdin>", None, fast, keys_checked)
+        records = FORMATS[name].read(limited(prefixed, head), "<stdin>", None, fast, copying)
         yield from guarded(records, "<stdin>", name)
         return
     try:
@@ -286,7 +290,7 @@ def _read_file(
             name = from_format or detect_format(path, head)
             reading.formats[name] = reading.formats.get(name, 0) + 1
             reader = FORMATS[name].read
-            records = reader(limited(stream, head), path, Path(path), fast, keys_checked)
+            records = reader(limited(stream, head), path, Path(path), fast, copying)
             start = reading.bytes_read
             for count, record in enumerate(guarded(records, path, name)):
                 if not count % _TELL_EVERY:  # tell() is a system call: not for every line
@@ -734,19 +738,20 @@ def _run(
     # into the models and written from them. The decoder leaves out its count for repeated
     # keys: a line is copied only when orjson's round trip gives it back (which a repeated
     # key never does), and any other decoded line is read again by the models, which refuse
-    # a repeated key in the same words.
+    # a repeated key in the same words. A reader that writes canonical lines itself (the
+    # Bhoos archive) gives them with their ids, undecoded.
     copying = layout == "jsonl"
-    for read in _read_inputs(reading, from_format, copying, keys_checked=copying):
+    for read in _read_inputs(reading, from_format, copying, copying=copying):
         number = reading.current
         summary.found += 1
         record = _as_models(read) if layout != "jsonl" else read
         summary.add_problems(record.problems)
         match = record.match
-        if match is None:
+        if match is None and (record.copied_id is None or record.document is None):
             summary.skipped += 1
             continue
         data = _copied(record)
-        if data is None and is_decoded(match):
+        if data is None and match is not None and is_decoded(match):
             record = _as_models(record)
             if record.match is None:  # the models refuse what the decoder took: their words
                 summary.add_problems(record.problems)
@@ -754,7 +759,7 @@ def _run(
                 continue
             match = record.match
         try:
-            match_id = match.match_id
+            match_id = match.match_id if match is not None else cast(str, record.copied_id)
             data = data if data is not None else _encode(cast(MatchLog, match), layout)
         except (TypeError, ValueError) as exc:
             reason = f"cannot be written: {exc}"
@@ -788,14 +793,22 @@ def _run(
 
 
 def _copied(record: Record[Match]) -> bytes | None:
-    """A fast-decoded match's line as it is, when it is already canonical JSON."""
-    if record.document is None or record.match is None or not is_decoded(record.match):
+    """A fast-decoded match's line as it is, when it is already canonical JSON; the line a
+    reader wrote itself, undecoded."""
+    if record.document is None:
+        return None
+    if record.match is None:
+        return None if record.copied_id is None else _as_bytes(record.document) + b"\n"
+    if not is_decoded(record.match):
         return None
     if record.canonical:  # its reader wrote it and proved it canonical
-        document = record.document
-        return (document.encode() if isinstance(document, str) else document) + b"\n"
+        return _as_bytes(record.document) + b"\n"
     line = canonical.canonical_line(record.document)
     return None if line is None else line + b"\n"
+
+
+def _as_bytes(document: bytes | str) -> bytes:
+    return document.encode() if isinstance(document, str) else document
 
 
 def _as_models(record: Record[Match]) -> Record[MatchLog]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import types
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final, cast
 
 import msgspec
@@ -118,17 +118,23 @@ document itself counts); msgspec has no such limit. Only ``meta`` can nest that 
 other field has a fixed shape, and ``rules`` overrides are plain values."""
 
 
-def _nesting(value: object) -> int:
+def nesting(value: object) -> int:
     """Levels of non-empty lists and dicts, counted as pydantic's parser counts them.
 
-    >>> _nesting({"a": [1, {"b": []}]}), _nesting([]), _nesting(7)
+    >>> nesting({"a": [1, {"b": []}]}), nesting([]), nesting(7)
     (3, 0, 0)
     """
-    if isinstance(value, dict) and value:
-        return 1 + max(map(_nesting, value.values()))
-    if isinstance(value, list) and value:
-        return 1 + max(map(_nesting, value))
-    return 0
+    if isinstance(value, dict):
+        items: Iterable[object] = value.values()
+    elif isinstance(value, list):
+        items = value
+    else:
+        return 0
+    if not value:
+        return 0
+    # only the lists and dicts inside nest further: a walk of the plain values is spared
+    inner = [item for item in items if isinstance(item, (dict, list))]
+    return 1 + max(map(nesting, inner), default=0)
 
 
 _SMALL: Final = (  # a match for the examples
@@ -229,7 +235,7 @@ def decode_match(data: bytes | str, *, keys_checked: bool = False) -> MatchLike 
         return None
     if not match.id:
         return None
-    if match.meta and _nesting(match.meta) >= MAX_NESTING:  # the document is one level more
+    if match.meta and nesting(match.meta) >= MAX_NESTING:  # the document is one level more
         return None
     for field, check in _ROOT_CHECKS:
         try:

@@ -1,5 +1,6 @@
-"""The doctests of the compiled modules (``replay/deal.py``, ``audit.py``, ``match.py``), read from
-their sources, run against the modules imported.
+"""The doctests of the compiled modules (``replay/deal.py``, ``audit.py``, ``match.py``,
+``importers/_bhoos.py``, ``bhoos_archive.py``), read from their sources, run against the
+modules imported.
 
 ``--doctest-modules`` skips them (see conftest.py): a compiled module cannot be collected from
 its source file and keeps no docstrings. Here every docstring of each module, its classes,
@@ -19,21 +20,26 @@ from typing import NamedTuple
 
 import pytest
 
+import importers._bhoos
+import importers.bhoos_archive
 import replay.audit
 import replay.deal
 import replay.match
 
-MODULES = {module.__name__: module for module in (replay.deal, replay.audit, replay.match)}
+COMPILED = (replay.deal, replay.audit, replay.match, importers._bhoos, importers.bhoos_archive)
+MODULES = {module.__name__: module for module in COMPILED}
 
 
 def source_of(name: str) -> Path:
-    """The source file of the module ``name``, beside the engine imported.
+    """The source file of the module ``name``, in the tree of the engine imported.
 
-    Beside ``replay.deal``, not the module itself: a compiled module that another compiled
-    module imports first (``replay.match``, by the auditor) is given a ``__file__`` one
-    ``replay/`` too deep by mypyc.
+    From ``replay.deal``'s place, not the module's own: a compiled module that another compiled
+    module imports first (``replay.match``, by the auditor) is given a ``__file__`` one folder
+    too deep by mypyc.
     """
-    return Path(replay.deal.__file__ or "").with_name(f"{name.rsplit('.', 1)[1]}.py")
+    return (
+        Path(replay.deal.__file__ or "").parent.parent.joinpath(*name.split(".")).with_suffix(".py")
+    )
 
 
 class Docstring(NamedTuple):

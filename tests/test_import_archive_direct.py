@@ -122,6 +122,39 @@ def test_a_direct_line_is_what_the_models_write() -> None:
     assert direct >= 60 and models >= 5  # both ways taken
 
 
+def test_a_line_for_copying_is_what_the_models_write_and_what_the_decoder_takes() -> None:
+    copied = 0
+    for data in _archives():
+        for given, slow in zip(
+            read_stream(io.BytesIO(data), "a.json", fast=True, copying=True),
+            _read(data, fast=False),
+            strict=True,
+        ):
+            assert slow.match is not None and given.ok
+            expected = dump_match(slow.match)
+            if given.copied_id is None:  # no id: decoded, or the models'
+                assert slow.match.id is None and given.match is not None
+                continue
+            copied += 1
+            assert given.match is None and given.canonical and given.document == expected
+            decoded = decode_match(expected)  # every check, the repeated keys' too
+            assert decoded is not None and decoded.match_id == given.copied_id == slow.match.id
+    assert copied >= 60
+
+
+def test_a_meta_too_deep_is_not_copied_but_left_to_the_models() -> None:
+    document = orjson.loads(SAMPLE.read_bytes())
+    deep: Any = 1
+    for _ in range(210):
+        deep = [deep]
+    document["games"][2]["note"] = deep
+    records = list(
+        read_stream(io.BytesIO(json.dumps(document).encode()), "a.json", fast=True, copying=True)
+    )
+    assert [r.copied_id is not None for r in records] == [True] * 2 + [False] + [True] * 5
+    assert isinstance(records[2].match, MatchLog)  # the decoder refused it: the models read it
+
+
 def test_import_writes_the_models_output(tmp_path: Path) -> None:
     for n, data in enumerate(_archives()):
         source = tmp_path / f"in{n}.json"
@@ -143,6 +176,9 @@ _DAMAGE = [
     lambda g: g["handsHistory"]["handsHistory"][1][1].__setitem__(0, "1X"),
     lambda g: g["handsHistory"]["handsHistory"][2].__setitem__(0, "ghost"),
     lambda g: g.__setitem__("summary", [{"score": "many"}, {}]),
+    lambda g: g.__setitem__("result", []),  # not even hashable
+    lambda g: g["bidHistory"]["bidHistory"][1].__setitem__(0, ["ghost"]),
+    lambda g: g["handsHistory"]["handsHistory"][3].__setitem__(2, {"id": 1}),
 ]
 
 
