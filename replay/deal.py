@@ -276,6 +276,7 @@ _PAIR_CARDS: Final[tuple[int, ...]] = (
     0,
 )
 _NOT_DEALT: Final = [-1] * 8  # the row of a seat whose cards were not recorded; never changed
+_NONE_HIDDEN: Final = (0, 0, 0, 0)  # no seat's cards unknown at the deal
 
 
 _NORTH: Final = Seat.N
@@ -612,13 +613,15 @@ class DealState:
         self._tricks: list[Trick] = []
         self._points = [0, 0]
         self._last_winner = -1
-        self._side_won_after_show = [False, False]
-        self._unresolved: tuple[list[int], list[int], dict[int, int]] | None = None
+        self._side_won_after_show = 0  # bits by team number: won a trick after the show
+        self._unresolved: tuple[tuple[int, ...], tuple[int, ...], dict[int, int]] | None = None
         self._points_uncertain = False
         self._pair_seat = -1
-        self._pairs: list[tuple[int, int, int]] = []  # (seat, action index, target change)
+        # (seat, action index, target change); a tuple replaced when a Pair is shown (rare)
+        self._pairs: tuple[tuple[int, int, int], ...] = ()
         self._first_revoke_team = -1
-        self._pending: list[tuple[int, int, str, str, int]] = []
+        # breaches a later card would prove (see _expect_proof); a tuple, seldom changed
+        self._pending: tuple[tuple[int, int, str, str, int], ...] = ()
         # end
         self._thrown_in: str | None = None
         self._possible_throw_in: str | None = None
@@ -630,7 +633,7 @@ class DealState:
         self._viewed_tricks: tuple[tuple[PlayedCard, ...], ...] = ()  # for seat_view
         if hands:
             self._load_hands(hands)
-        self._hidden_at_deal = tuple(self._unknown)
+        self._hidden_at_deal = tuple(self._unknown) if self._any_unknown() else _NONE_HIDDEN
         if options.zero_point_throw_in == "automatic":
             self._zero_point_check()
         self._fast = False
@@ -650,10 +653,15 @@ class DealState:
                 c0, c1, c2, c3, c4, c5, c6, c7 = eight
                 i0, i1, i2, i3 = c0.index, c1.index, c2.index, c3.index
                 i4, i5, i6, i7 = c4.index, c5.index, c6.index, c7.index
-                full = 1 << i0 | 1 << i1 | 1 << i2 | 1 << i3 | 1 << i4 | 1 << i5 | 1 << i6 | 1 << i7
+                b0, b1, b2, b3 = 1 << i0, 1 << i1, 1 << i2, 1 << i3
+                b4, b5, b6, b7 = 1 << i4, 1 << i5, 1 << i6, 1 << i7
+                full = b0 | b1 | b2 | b3 | b4 | b5 | b6 | b7
+                # the bits' sum is their union only when no two are the same card (a repeat
+                # carries); compiled, full.bit_count() would be a Python method call
+                different = b0 + b1 + b2 + b3 + b4 + b5 + b6 + b7 == full
             except (ValueError, AttributeError, TypeError):  # not eight, or one is None
-                full = 0
-            if full.bit_count() == 8 and not full & seen:  # eight different cards
+                different = False
+            if different and not full & seen:  # eight different cards, dealt to no one else
                 seen |= full
                 self._dealt[s] = [i0, i1, i2, i3, i4, i5, i6, i7]
                 self._held[s] = self._known[s] = full
@@ -720,8 +728,8 @@ class DealState:
 
     def _zero_point_check(self) -> None:
         for pos in (0, 1):
-            s = self._p[pos]
-            a, b, c, d = self._dealt[s][:4]
+            first_four = self._dealt[self._p[pos]]
+            a, b, c, d = first_four[0], first_four[1], first_four[2], first_four[3]
             if a >= 0 and b >= 0 and c >= 0 and d >= 0:  # the first four all recorded
                 if not CARD_POINTS[a] + CARD_POINTS[b] + CARD_POINTS[c] + CARD_POINTS[d]:
                     self._throw_in("zero_point")
@@ -857,7 +865,7 @@ class DealState:
     @property
     def pairs(self) -> tuple[tuple[int, int, int], ...]:
         """Each Pair shown: (seat number, action index, how far it moved the target)."""
-        return tuple(self._pairs)
+        return self._pairs
 
     @property
     def held(self) -> tuple[int, int, int, int]:
@@ -1814,7 +1822,7 @@ class DealState:
                     "it may be shown from the next trick",
                 )
         elif r.pair == "after_side_wins":
-            if not self._side_won_after_show[team]:
+            if not self._side_won_after_show >> team & 1:
                 return (
                     "PAIR_NOT_ALLOWED",
                     f"{name} showed the Pair before its side won a trick after the show",
@@ -2456,7 +2464,7 @@ class DealState:
                 self._target = max(r.min_bid, self._target - r.pair_points)
         else:
             self._target = min(r.max_bid, self._target + r.pair_points)
-        self._pairs.append((seat, self._n_actions, self._target - before))
+        self._pairs = (*self._pairs, (seat, self._n_actions, self._target - before))
         self._check_decided()
 
     def _expect_proof(self, seat: int, mask: int, code: str, message: str) -> None:
@@ -2470,7 +2478,7 @@ class DealState:
                 fd = 1 << self._face_down
         mask &= self._unseen_mask() & ~fd
         if mask:
-            self._pending.append((seat, mask, code, message, self._n_actions))
+            self._pending = (*self._pending, (seat, mask, code, message, self._n_actions))
 
     def _on_play(self, action: PlayLike) -> None:
         seat = _seat_number(action.seat)
@@ -2594,13 +2602,13 @@ class DealState:
                     self._revoked(seat)
             else:
                 keep.append(entry)
-        self._pending = keep
+        self._pending = tuple(keep)
 
     def _revoked(self, seat: int) -> None:
         if self._first_revoke_team < 0:
             self._first_revoke_team = TEAM_OF[seat]
 
-    def _trick_winner(self, seats: Sequence[int], cards: Sequence[int], trump: int) -> int:
+    def _trick_winner(self, seats: tuple[int, ...], cards: tuple[int, ...], trump: int) -> int:
         reverse = self._trump_mode == MODE_REVERSE and self._shown
         table = (_REVERSE_KEYS if reverse else _KEYS)[trump + 1][cards[0] >> 3]
         best = -1
@@ -2615,10 +2623,11 @@ class DealState:
         """The trick's last card is down: the highest trump (from the show) or card of the
         suit led takes it."""
         was_fast = self._fast
-        seats = self._trick_seats
-        cards = self._trick_cards
-        self._trick_seats = []
-        self._trick_cards = []
+        # The trick kept as tuples; the lists are emptied for the next trick, not made anew
+        seats = tuple(self._trick_seats)
+        cards = tuple(self._trick_cards)
+        self._trick_seats.clear()
+        self._trick_cards.clear()
         self._led = -1
         self._asker_must = False
         trump = self._trump
@@ -2647,7 +2656,7 @@ class DealState:
         elif not was_fast:
             self._refresh()  # the asker's duty ends with the trick
 
-    def _settle_unknown(self, seats: list[int], cards: list[int]) -> None:
+    def _settle_unknown(self, seats: tuple[int, ...], cards: tuple[int, ...]) -> None:
         # Shown, suit not recorded: the winner may depend on which suit is trump.
         outcomes: dict[int, int] = {}
         for suit in range(4):
@@ -2683,7 +2692,7 @@ class DealState:
             self._points_uncertain = True
         self._credit(seats, cards, leader)
 
-    def _credit(self, seats: list[int], cards: list[int], winner: int) -> None:
+    def _credit(self, seats: tuple[int, ...], cards: tuple[int, ...], winner: int) -> None:
         pts = CARD_POINTS[cards[0]] + CARD_POINTS[cards[1]] + CARD_POINTS[cards[2]]
         if len(cards) > 3:
             pts += CARD_POINTS[cards[3]]
@@ -2693,10 +2702,10 @@ class DealState:
             pts += self._bonus
         team = TEAM_OF[winner]
         self._points[team] += pts
-        self._tricks.append((seats[0], tuple(seats), tuple(cards), winner, pts))
+        self._tricks.append((seats[0], seats, cards, winner, pts))
         self._last_winner = winner
         if self._shown:
-            self._side_won_after_show[team] = True
+            self._side_won_after_show |= 1 << team
         self._to_play = winner
         if self._single >= 0 and winner != self._single and not self._single_lost:
             # Seed 000 §9: the first trick lost ends the deal, whatever end_when_decided says.
