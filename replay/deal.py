@@ -19,7 +19,7 @@ for each breach, then carries on as the table would.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, Literal, NamedTuple, cast
+from typing import Final, Literal, NamedTuple, cast
 
 from replay import _tables
 from replay._tables import (
@@ -517,6 +517,7 @@ STATE_FIELDS: Final = (
     "_to_speak",
     "_trick_cards",
     "_trick_no",
+    "_trick_seat_bits",
     "_trick_seats",
     "_tricks",
     "_trump",
@@ -608,6 +609,8 @@ class DealState:
         self._to_play = self._p[0]
         self._trick_no = 0
         self._trick_seats: list[int] = []
+        # the same seats as bits: compiled, ``seat in list`` compares boxed ints in Python
+        self._trick_seat_bits = 0
         self._trick_cards: list[int] = []
         self._led = -1
         self._tricks: list[Trick] = []
@@ -1961,9 +1964,7 @@ class DealState:
         (True, 'all_pass')
         """
         start = len(self._findings)
-        handler = _HANDLERS.get(action.type)
-        if handler is not None:
-            handler(self, action)
+        self._handle(action.type, action)
         self._n_actions += 1
         return self._findings[start:]
 
@@ -1974,7 +1975,6 @@ class DealState:
         waiting for its winner), a card from a known hand that the play rules allow is
         placed at once (``_fast_play``); every other action goes through ``apply``'s handler.
         """
-        handlers = _HANDLERS
         n = self._n_actions
         play_class: type | None = None  # the reader's class of a play, once one is seen
         # a list (both readers give one) is walked directly, anything else through Python's
@@ -1993,11 +1993,42 @@ class DealState:
                     n += 1
                     continue
             self._n_actions = n
-            handler = handlers.get(kind)
-            if handler is not None:
-                handler(self, action)
+            self._handle(kind, action)
             n += 1
         self._n_actions = n
+
+    def _handle(self, kind: str, action: AnyAction) -> None:
+        """Apply ``action`` by its type ``kind``, as the log writes it; an unknown type does
+        nothing. The auction and the doubling cannot change what the play fast path depends
+        on; the other actions may, and it is looked at again after them (``_refresh``).
+
+        A chain of native calls: compiled, calling a method taken from a table is a Python
+        call, at every action.
+        """
+        if kind == "play":
+            self._on_play(cast(PlayLike, action))
+        elif kind in {"bid", "pass", "ditto"}:
+            self._on_speech(action)
+        elif kind == "trump":
+            self._on_trump(cast(TrumpLike, action))
+            self._refresh()
+        elif kind == "show":
+            self._on_show(cast(ShowLike, action))
+            self._refresh()
+        elif kind == "single_hand":
+            self._on_single_hand(action)
+            self._refresh()
+        elif kind == "pair":
+            self._on_pair(action)
+            self._refresh()
+        elif kind == "double":
+            self._on_double(action)
+        elif kind == "redouble":
+            self._on_redouble(action)
+        elif kind == "set":
+            self._on_set(action)
+        elif kind == "redeal":
+            self._on_redeal(action)
 
     def _ended(self, seat: int, what: str) -> bool:
         """True (after one finding) when the deal is over and this action cannot be taken."""
@@ -2490,7 +2521,9 @@ class DealState:
             return
         if self._unresolved is not None:
             self._resolve_by(seat)
-        if seat in self._trick_seats or (self._single >= 0 and seat == (self._single + 2) % 4):
+        if self._trick_seat_bits >> seat & 1 or (
+            self._single >= 0 and seat == (self._single + 2) % 4
+        ):
             self._add(
                 "OUT_OF_TURN",
                 f"{action.seat} played {action.card.text} but it is "
@@ -2544,6 +2577,8 @@ class DealState:
         seats = self._trick_seats
         seats.append(seat)
         self._trick_cards.append(idx)
+        in_trick = self._trick_seat_bits | 1 << seat
+        self._trick_seat_bits = in_trick
         single = self._single
         if len(seats) >= (3 if single >= 0 else 4):
             self._end_trick()
@@ -2554,12 +2589,12 @@ class DealState:
             # trumps can matter.
             self._check_decided()
         to_play = self._to_play
-        if seat != to_play and to_play not in seats:
+        if seat != to_play and not in_trick >> to_play & 1:
             return  # an out-of-turn card: the seat on turn is still to play
         step = self._dir
         nxt = (seat + step) & 3
         skip = (single + 2) & 3 if single >= 0 else -1  # the lone player's partner sits out
-        while nxt in seats or nxt == skip:
+        while in_trick >> nxt & 1 or nxt == skip:
             nxt = (nxt + step) & 3
         self._to_play = nxt
 
@@ -2628,6 +2663,7 @@ class DealState:
         cards = tuple(self._trick_cards)
         self._trick_seats.clear()
         self._trick_cards.clear()
+        self._trick_seat_bits = 0
         self._led = -1
         self._asker_must = False
         trump = self._trump
@@ -2779,29 +2815,3 @@ class DealState:
     def unplayed_points(self) -> int:
         """Card points of the cards not yet played (bonus not included)."""
         return mask_points(~self._played & 0xFFFFFFFF)
-
-
-def _refreshing(handler: Callable[[DealState, Any], None]) -> Callable[[DealState, Any], None]:
-    def run(state: DealState, action: Any) -> None:
-        handler(state, action)
-        state._refresh()
-
-    return run
-
-
-_HANDLERS: Final[dict[str, Callable[[DealState, Any], None]]] = {
-    # By the action's type, as the log writes it. The auction and the doubling cannot change
-    # what the play fast path depends on.
-    "bid": DealState._on_speech,
-    "pass": DealState._on_speech,
-    "ditto": DealState._on_speech,
-    "redeal": DealState._on_redeal,
-    "double": DealState._on_double,
-    "redouble": DealState._on_redouble,
-    "set": DealState._on_set,
-    "trump": _refreshing(DealState._on_trump),
-    "single_hand": _refreshing(DealState._on_single_hand),
-    "show": _refreshing(DealState._on_show),
-    "play": DealState._on_play,
-    "pair": _refreshing(DealState._on_pair),
-}
