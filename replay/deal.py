@@ -473,7 +473,10 @@ STATE_FIELDS: Final = (
     "_first_revoke_team",
     "_forced",
     "_hard_end",
-    "_held",
+    "_held0",
+    "_held1",
+    "_held2",
+    "_held3",
     "_hidden_at_deal",
     "_high_pos",
     "_high_value",
@@ -561,8 +564,9 @@ class DealState:
         self._p, self._pos_of = _ORDERS[self._dealer * 4 + self._dir]
         self._findings: list[Finding] = []
         self._n_actions = 0
-        # cards: known masks still held, unknown counts, card owners, dealt order for views
-        self._held = [0, 0, 0, 0]
+        # cards: known masks still held (by seat number, see _held_of), unknown counts, card
+        # owners, dealt order for views
+        self._held0 = self._held1 = self._held2 = self._held3 = 0
         self._unknown = [8, 8, 8, 8]
         self._known = [0, 0, 0, 0]  # cards known to have been dealt to each seat
         self._dealt: list[list[int]] = [_NOT_DEALT] * 4  # rows are replaced, never changed
@@ -667,7 +671,8 @@ class DealState:
             if different and not full & seen:  # eight different cards, dealt to no one else
                 seen |= full
                 self._dealt[s] = [i0, i1, i2, i3, i4, i5, i6, i7]
-                self._held[s] = self._known[s] = full
+                self._set_held(s, full)
+                self._known[s] = full
                 self._unknown[s] = 0
                 continue
             row = [-1 if card is None else card.index for card in cards[:8]]
@@ -698,7 +703,8 @@ class DealState:
                     mask |= 1 << idx
             seen |= mask
             self._dealt[s] = row if len(row) == 8 else row + [-1] * (8 - len(row))
-            self._held[s] = self._known[s] = mask
+            self._set_held(s, mask)
+            self._known[s] = mask
             self._unknown[s] = 8 - mask.bit_count()
         # One seat's unknown cards are exactly the cards nobody else was dealt.
         if not self._any_unknown():
@@ -712,8 +718,8 @@ class DealState:
                 slots = [i for i in range(8) if row[i] < 0]
                 for slot, idx in zip(slots, rest, strict=True):
                     row[slot] = idx
-                    self._held[s] |= 1 << idx
-                self._known[s] = self._held[s]
+                    self._set_held(s, self._held_of(s) | 1 << idx)
+                self._known[s] = self._held_of(s)
                 self._unknown[s] = 0
 
     @property
@@ -873,8 +879,7 @@ class DealState:
     @property
     def held(self) -> tuple[int, int, int, int]:
         """Per seat number, the mask of the cards it is known to hold still."""
-        h = self._held
-        return (h[0], h[1], h[2], h[3])
+        return (self._held0, self._held1, self._held2, self._held3)
 
     @property
     def known(self) -> tuple[int, int, int, int]:
@@ -1096,7 +1101,7 @@ class DealState:
             face_down = ALL_CARDS[self._face_down]
         hand: tuple[Card, ...] = ()
         if s >= 0:
-            held = self._held[s]
+            held = self._held_of(s)
             row = self._dealt[s]
             listed = [i for i in (row if second else row[:4]) if i >= 0 and held >> i & 1]
             if second:  # cards learnt from plays, beyond those recorded as dealt
@@ -1190,7 +1195,7 @@ class DealState:
                     if not self._played >> idx & 1:
                         public.append(ALL_CARDS[idx])
             return public + [None] * (count - len(public))
-        held = self._held[s]
+        held = self._held_of(s)
         cards: list[Card | None] = [
             ALL_CARDS[i] for i in self._dealt[s] if i >= 0 and held >> i & 1
         ]
@@ -1241,6 +1246,30 @@ class DealState:
         """Whether a seat holds cards not recorded (``any()`` would be a Python call)."""
         unknown = self._unknown
         return bool(unknown[0] or unknown[1] or unknown[2] or unknown[3])
+
+    def _held_of(self, seat: int) -> int:
+        """The cards ``seat`` is known to hold still, as a mask.
+
+        Four int fields rather than a list: compiled, an int stored in a list is a Python
+        object, made anew at every card played.
+        """
+        if seat == 0:
+            return self._held0
+        if seat == 1:
+            return self._held1
+        if seat == 2:
+            return self._held2
+        return self._held3
+
+    def _set_held(self, seat: int, mask: int) -> None:
+        if seat == 0:
+            self._held0 = mask
+        elif seat == 1:
+            self._held1 = mask
+        elif seat == 2:
+            self._held2 = mask
+        else:
+            self._held3 = mask
 
     def _face_down_mask(self, seat: int) -> int:
         """The caller's face-down card while it may not be played (0 otherwise)."""
@@ -1495,7 +1524,7 @@ class DealState:
     def _rule_held(self, seat: int, card: int) -> Breach | None:
         """A seat plays a card it holds: known in its hand, or possibly among its unknown cards."""
         bit = 1 << card
-        if self._held[seat] & bit:
+        if self._held_of(seat) & bit:
             return None
         name = SEATS[seat]
         if self._played & bit:
@@ -1529,7 +1558,7 @@ class DealState:
         led = self._led
         if led < 0:
             return 0
-        return self._held[seat] & SUIT_MASK[led] & ~self._face_down_mask(seat)
+        return self._held_of(seat) & SUIT_MASK[led] & ~self._face_down_mask(seat)
 
     def _rule_follow(self, seat: int, card: int) -> Breach | None:
         """Follow suit if you can."""
@@ -1621,7 +1650,7 @@ class DealState:
         trump = self._trump
         name = SEATS[seat]
         # A face-down trump card that may not be played yet is not a trump one is able to play.
-        playable = self._held[seat] & ~self._face_down_mask(seat)
+        playable = self._held_of(seat) & ~self._face_down_mask(seat)
         trumps = playable & SUIT_MASK[trump]
         if card >> 3 != trump:
             if trumps:
@@ -1714,7 +1743,7 @@ class DealState:
 
     def _after_held(self, seat: int, card: int, breach: Breach | None) -> None:
         bit = 1 << card
-        if breach is None and not self._held[seat] & bit:  # one of the seat's unknown cards
+        if breach is None and not self._held_of(seat) & bit:  # one of the seat's unknown cards
             if self._pending:
                 self._prove(seat, bit, card_text(card))
             self._infer(seat, card)
@@ -1936,7 +1965,7 @@ class DealState:
         seat = self._to_play
         if self._o.show_trump != "automatic" and self._rule_show(seat) is None:
             acts.append(_SHOWS[seat])
-        hand = self._held[seat]
+        hand = self._held_of(seat)
         while hand:
             low = hand & -hand
             idx = low.bit_length() - 1
@@ -1949,7 +1978,7 @@ class DealState:
             return False
         k = self._trump * 8 + KING_PLACE
         q = self._trump * 8 + QUEEN_PLACE
-        return bool(self._held[seat] >> k & 1 and self._held[seat] >> q & 1)
+        return bool(self._held_of(seat) >> k & 1 and self._held_of(seat) >> q & 1)
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: AnyAction) -> list[Finding]:
@@ -2327,7 +2356,7 @@ class DealState:
     def _infer(self, seat: int, idx: int) -> None:
         """Record that ``seat`` held the unknown card ``idx`` (a play or a choice showed it)."""
         self._known[seat] |= 1 << idx
-        self._held[seat] |= 1 << idx
+        self._set_held(seat, self._held_of(seat) | 1 << idx)
         self._unknown[seat] -= 1
 
     def _full_deal_throw_ins(self) -> None:
@@ -2338,7 +2367,7 @@ class DealState:
         c = self._caller
         if r.seventh_card_no_scoring_trump_throw_in and self._seventh:
             bit = 1 << self._face_down if self._face_down >= 0 else 0
-            if not self._held[c] & SCORING_MASK[trump] & ~bit:
+            if not self._held_of(c) & SCORING_MASK[trump] & ~bit:
                 if self._unknown[c] == 0:
                     self._throw_in("seventh_no_scoring_trump")
                     return
@@ -2346,7 +2375,7 @@ class DealState:
         if r.opponents_no_trump_throw_in:
             o1, o2 = (c + 1) % 4, (c + 3) % 4
             seven = 1 << (trump * 8 + SEVEN_PLACE)
-            if not (self._held[o1] | self._held[o2]) & SUIT_MASK[trump] & ~seven:
+            if not (self._held_of(o1) | self._held_of(o2)) & SUIT_MASK[trump] & ~seven:
                 if self._unknown[o1] == 0 and self._unknown[o2] == 0:
                     self._throw_in("opponents_no_trump")
                     return
@@ -2544,7 +2573,7 @@ class DealState:
         winner) a card from the seat's known hand, led or following suit, or discarded where
         no show can be owed, needs nothing but the rules' yes.
         """
-        if not self._held[seat] >> card & 1:
+        if not self._held_of(seat) >> card & 1:
             return False  # from the unknown cards: what it proves is apply's to settle
         led = self._led
         if led >= 0 and card >> 3 != led and not self._fast_discard:
@@ -2563,10 +2592,9 @@ class DealState:
             self._single_open = False
             self._deal_second_four()
         bit = 1 << idx
-        held = self._held
-        mine = held[seat]
+        mine = self._held_of(seat)
         if mine & bit:
-            held[seat] = mine ^ bit
+            self._set_held(seat, mine ^ bit)
         if idx == self._face_down and seat == self._caller and not self._shown:
             self._face_down = -1  # played before the show: nothing is face down any more
         self._played |= bit
