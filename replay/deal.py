@@ -496,7 +496,10 @@ STATE_FIELDS: Final = (
     "_pending",
     "_phase",
     "_played",
-    "_played_by",
+    "_played0",
+    "_played1",
+    "_played2",
+    "_played3",
     "_points",
     "_points_uncertain",
     "_pos_of",
@@ -571,7 +574,8 @@ class DealState:
         self._known = [0, 0, 0, 0]  # cards known to have been dealt to each seat
         self._dealt: list[list[int]] = [_NOT_DEALT] * 4  # rows are replaced, never changed
         self._played = 0
-        self._played_by = [0, 0, 0, 0]
+        # by seat number, how many cards it has played (_played_by): int fields, as _held_of's
+        self._played0 = self._played1 = self._played2 = self._played3 = 0
         # auction
         self._phase = AUCTION
         self._to_speak = 0
@@ -901,8 +905,7 @@ class DealState:
     @property
     def played_by(self) -> tuple[int, int, int, int]:
         """Per seat number, how many cards it has played."""
-        p = self._played_by
-        return (p[0], p[1], p[2], p[3])
+        return (self._played0, self._played1, self._played2, self._played3)
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
@@ -1186,7 +1189,7 @@ class DealState:
             if v != s:
                 return [None] * 4
             return [ALL_CARDS[i] if i >= 0 else None for i in row]
-        count = 8 - self._played_by[s]
+        count = 8 - self._played_by(s)
         if v != s:
             public: list[Card | None] = []
             if self._pair_seat == s and 0 <= self._trump < 4:
@@ -1271,11 +1274,21 @@ class DealState:
         else:
             self._held3 = mask
 
+    def _played_by(self, seat: int) -> int:
+        """How many cards ``seat`` has played."""
+        if seat == 0:
+            return self._played0
+        if seat == 1:
+            return self._played1
+        if seat == 2:
+            return self._played2
+        return self._played3
+
     def _face_down_mask(self, seat: int) -> int:
         """The caller's face-down card while it may not be played (0 otherwise)."""
         if seat != self._caller or self._face_down < 0 or self._shown:
             return 0
-        if 8 - self._played_by[seat] <= 1:
+        if 8 - self._played_by(seat) <= 1:
             return 0
         return 1 << self._face_down
 
@@ -2598,8 +2611,14 @@ class DealState:
         if idx == self._face_down and seat == self._caller and not self._shown:
             self._face_down = -1  # played before the show: nothing is face down any more
         self._played |= bit
-        played_by = self._played_by
-        played_by[seat] = played_by[seat] + 1
+        if seat == 0:
+            self._played0 += 1
+        elif seat == 1:
+            self._played1 += 1
+        elif seat == 2:
+            self._played2 += 1
+        else:
+            self._played3 += 1
         if self._led < 0:
             self._led = idx >> 3
         seats = self._trick_seats
