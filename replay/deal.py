@@ -249,13 +249,17 @@ def _said(kind: int, value: int) -> str:
     return f"bid {value}" if kind == BID else ("passed" if kind == PASS else "said ditto")
 
 
-def _seat_list(dealer: int, step: int) -> tuple[int, int, int, int]:
-    """Seat numbers of P1, P2, P3, P4 (the dealer) in the direction of play."""
+def _seat_list(dealer: int, step: int) -> tuple[int, ...]:
+    """Seat numbers of P1, P2, P3, P4 (the dealer) in the direction of play.
+
+    Typed ``tuple[int, ...]``: compiled, a tuple of a fixed length is copied into a new tuple
+    whenever a variable indexes it (a seat's position, at every bid).
+    """
     p1 = (dealer + step) % 4
     return (p1, (p1 + step) % 4, (p1 + 2 * step) % 4, dealer)
 
 
-def _positions(order: tuple[int, int, int, int]) -> tuple[int, ...]:
+def _positions(order: tuple[int, ...]) -> tuple[int, ...]:
     """Per seat number, its position 0 (P1) .. 3 (the dealer)."""
     pos = [0, 0, 0, 0]
     for i, seat in enumerate(order):
@@ -276,7 +280,7 @@ _PAIR_CARDS: Final[tuple[int, ...]] = (
     0,
 )
 _NOT_DEALT: Final = [-1] * 8  # the row of a seat whose cards were not recorded; never changed
-_NONE_HIDDEN: Final = (0, 0, 0, 0)  # no seat's cards unknown at the deal
+_NONE_HIDDEN: Final[tuple[int, ...]] = (0, 0, 0, 0)  # no seat's cards unknown at the deal
 
 
 _NORTH: Final = Seat.N
