@@ -279,7 +279,7 @@ _PAIR_CARDS: Final[tuple[int, ...]] = (
     *((1 << suit * 8 + KING_PLACE | 1 << suit * 8 + QUEEN_PLACE) for suit in range(4)),
     0,
 )
-_NOT_DEALT: Final = [-1] * 8  # the row of a seat whose cards were not recorded; never changed
+_NOT_DEALT: Final[tuple[int, ...]] = (-1,) * 8  # the row of a seat whose cards are unknown
 _NONE_HIDDEN: Final[tuple[int, ...]] = (0, 0, 0, 0)  # no seat's cards unknown at the deal
 
 
@@ -576,7 +576,8 @@ class DealState:
         self._held0 = self._held1 = self._held2 = self._held3 = 0
         self._unknown = [8, 8, 8, 8]
         self._known = [0, 0, 0, 0]  # cards known to have been dealt to each seat
-        self._dealt: list[list[int]] = [_NOT_DEALT] * 4  # rows are replaced, never changed
+        # by seat, the cards dealt in order (-1 unknown): tuples, one object where a list is two
+        self._dealt: list[tuple[int, ...]] = [_NOT_DEALT] * 4
         self._played = 0
         # by seat number, how many cards it has played (_played_by): int fields, as _held_of's
         self._played0 = self._played1 = self._played2 = self._played3 = 0
@@ -678,7 +679,7 @@ class DealState:
                 different = False
             if different and not full & seen:  # eight different cards, dealt to no one else
                 seen |= full
-                self._dealt[s] = [i0, i1, i2, i3, i4, i5, i6, i7]
+                self._dealt[s] = (i0, i1, i2, i3, i4, i5, i6, i7)
                 self._set_held(s, full)
                 self._known[s] = full
                 self._unknown[s] = 0
@@ -710,7 +711,7 @@ class DealState:
                         continue
                     mask |= 1 << idx
             seen |= mask
-            self._dealt[s] = row if len(row) == 8 else row + [-1] * (8 - len(row))
+            self._dealt[s] = tuple(row) if len(row) == 8 else tuple(row + [-1] * (8 - len(row)))
             self._set_held(s, mask)
             self._known[s] = mask
             self._unknown[s] = 8 - mask.bit_count()
@@ -722,11 +723,12 @@ class DealState:
             s = missing[0]
             rest = [i for i in range(32) if not seen >> i & 1]
             if len(rest) == self._unknown[s]:
-                row = self._dealt[s] = list(self._dealt[s])
+                row = list(self._dealt[s])
                 slots = [i for i in range(8) if row[i] < 0]
                 for slot, idx in zip(slots, rest, strict=True):
                     row[slot] = idx
                     self._set_held(s, self._held_of(s) | 1 << idx)
+                self._dealt[s] = tuple(row)
                 self._known[s] = self._held_of(s)
                 self._unknown[s] = 0
 
