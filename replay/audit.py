@@ -254,6 +254,8 @@ def missing_action(
     >>> missing_action(Rules.preset("pagat"), deal, 1, state.findings).message
     'a pass by S seems to be missing before action 1: with it the rest of the deal is legal'
     """
+    if not findings:  # the usual case
+        return None
     errors = [f for f in findings if f.severity == "error"]
     if not errors or errors[0].code not in _GAP_SIGNS or errors[0].action is None:
         return None
@@ -306,7 +308,9 @@ def audit_match(
     table = MatchState(rules, first_dealer=first)
     facts: list[DealFacts] = []
     findings: list[Finding] = []
-    recorded_before: dict[Team, int] | None = {_NS: 0, _EW: 0}
+    # The score recorded after the previous deal (NS, EW), which this deal's recorded score is
+    # judged from; None when that deal recorded none
+    recorded_before: tuple[int, int] | None = (0, 0)
     last = len(deals)
     for index, deal in enumerate(deals):  # compiled, enumerate with a start is a Python call
         number = index + 1
@@ -340,17 +344,16 @@ def audit_match(
             if gap is not None:
                 extra.append(gap)
         thrown_in = _close_deal(state, deal, number == last, extra)
-        recorded = deal.result is not None
-        before = dict(table.score) if recorded else table.score
         outcome = state.result()
         change = table.record(state, outcome)
-        if recorded:
+        result = deal.result
+        if result is not None:
             recorded_before = _compare_result(
-                state, deal, thrown_in, before, recorded_before, table.score, extra
+                state, result, thrown_in, change, table.score, recorded_before, extra
             )
         else:
             recorded_before = None
-        extra.extend(_out_of_range(deal, number))
+        _out_of_range(deal, number, extra)
         if strict:
             _raise_first_error(extra, 0)
         deal_findings.extend(extra)
@@ -469,17 +472,16 @@ def _where(state: DealState) -> str:
 
 def _compare_result(
     state: DealState,
-    deal: DealLike,
+    result: DealResultLike,
     thrown_in: str | None,
-    before: dict[Team, int],
-    recorded_before: dict[Team, int] | None,
+    change: dict[Team, int],
     after: dict[Team, int],
+    recorded_before: tuple[int, int] | None,
     extra: list[Finding],
-) -> dict[Team, int] | None:
-    """Check a deal's recorded result; returns the recorded score to compare the next against."""
-    result = deal.result
-    if result is None:
-        return None
+) -> tuple[int, int] | None:
+    """Check a deal's recorded result against its replay: the deal's score ``change`` and the
+    match score ``after`` it. Returns the recorded score (NS, EW) to judge the next deal from.
+    """
     number = state.number
     given, recorded_text = _recorded_thrown_in(result)
     if given:
@@ -502,7 +504,9 @@ def _compare_result(
                     f"recorded reason {recorded_text!r}, replayed {thrown_in}",
                 )
             )
-    if result.points is not None:
+    # Numbers compared as ints; the dicts of a message are made only for a mismatch
+    recorded_points = result.points
+    if recorded_points is not None:
         if state.points_uncertain:
             extra.append(
                 make_finding(
@@ -513,29 +517,33 @@ def _compare_result(
                     "the unrecorded trump",
                 )
             )
-        elif (points := state.points) != (result.points.NS, result.points.EW):
-            ours = {TEAMS[0]: points[0], TEAMS[1]: points[1]}
-            theirs = {_NS: result.points.NS, _EW: result.points.EW}
-            extra.append(
-                make_finding(
-                    "POINTS_MISMATCH",
-                    number,
-                    None,
-                    f"recorded points {_team_text(theirs)}, replayed {_team_text(ours)}",
+        else:
+            ours_ns, ours_ew = state.points
+            theirs_ns, theirs_ew = recorded_points.NS, recorded_points.EW
+            if ours_ns != theirs_ns or ours_ew != theirs_ew:
+                ours = {_NS: ours_ns, _EW: ours_ew}
+                theirs = {_NS: theirs_ns, _EW: theirs_ew}
+                extra.append(
+                    make_finding(
+                        "POINTS_MISMATCH",
+                        number,
+                        None,
+                        f"recorded points {_team_text(theirs)}, replayed {_team_text(ours)}",
+                    )
                 )
-            )
     score = result.score
     if score is None:
         return None
-    ns, ew = _NS, _EW
     their_ns, their_ew = score.NS, score.EW
-    theirs = {ns: their_ns, ew: their_ew}
-    # Judge this deal's change only: start from the previous recorded score where there is one.
-    base = recorded_before if recorded_before is not None else before
-    expected_ns = base[ns] + after[ns] - before[ns]
-    expected_ew = base[ew] + after[ew] - before[ew]
+    # Judge this deal's change only: from the previous recorded score where there is one.
+    if recorded_before is None:
+        expected_ns, expected_ew = after[_NS], after[_EW]
+    else:
+        expected_ns = recorded_before[0] + change[_NS]
+        expected_ew = recorded_before[1] + change[_EW]
     if (expected_ns != their_ns or expected_ew != their_ew) and not state.points_uncertain:
-        expected = {ns: expected_ns, ew: expected_ew}
+        theirs = {_NS: their_ns, _EW: their_ew}
+        expected = {_NS: expected_ns, _EW: expected_ew}
         extra.append(
             make_finding(
                 "SCORE_MISMATCH",
@@ -544,40 +552,39 @@ def _compare_result(
                 f"recorded score {_team_text(theirs)}, replayed {_team_text(expected)}",
             )
         )
-    return theirs
+    return their_ns, their_ew
 
 
 def _beyond(value: int) -> bool:
-    return not -LARGEST_RECORDED <= value <= LARGEST_RECORDED
+    largest = LARGEST_RECORDED  # compared as ints: compiled, abs() is a Python call
+    return not -largest <= value <= largest
 
 
 _LIMIT: Final = f"at most {LARGEST_RECORDED:,}"
 
 
-def _out_of_range(deal: DealLike, number: int) -> list[Finding]:
-    """A deal's recorded numbers that no real deal holds (:data:`LARGEST_RECORDED`)."""
-    out: list[Finding] = []
+def _out_of_range(deal: DealLike, number: int, extra: list[Finding]) -> None:
+    """Add a finding for each of a deal's recorded numbers that no real deal holds
+    (:data:`LARGEST_RECORDED`)."""
     limit = _LIMIT
     if len(deal.actions) > LARGEST_RECORDED:
         message = f"the deal has {len(deal.actions):,} actions, beyond any real deal ({limit})"
-        out.append(make_finding("VALUE_OUT_OF_RANGE", number, None, message))
+        extra.append(make_finding("VALUE_OUT_OF_RANGE", number, None, message))
     result = deal.result
     if result is None:
-        return out
+        return
     points, score = result.points, result.score
-    largest = LARGEST_RECORDED
-    if (points is None or (abs(points.NS) <= largest and abs(points.EW) <= largest)) and (
-        score is None or (abs(score.NS) <= largest and abs(score.EW) <= largest)
+    if (points is None or not (_beyond(points.NS) or _beyond(points.EW))) and (
+        score is None or not (_beyond(score.NS) or _beyond(score.EW))
     ):  # the usual case, told without a loop
-        return out
+        return
     for what, scores in (("points", points), ("score", score)):
         if scores is not None and (_beyond(scores.NS) or _beyond(scores.EW)):
             message = (
                 f"the recorded {what} NS {scores.NS} EW {scores.EW} are beyond any real match "
                 f"({limit})"
             )
-            out.append(make_finding("VALUE_OUT_OF_RANGE", number, None, message))
-    return out
+            extra.append(make_finding("VALUE_OUT_OF_RANGE", number, None, message))
 
 
 def _match_out_of_range(match: MatchLike) -> list[Finding]:

@@ -19,7 +19,7 @@ for each breach, then carries on as the table would.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, Literal, NamedTuple, cast
+from typing import Final, Literal, NamedTuple, cast
 
 from replay import _tables
 from replay._tables import (
@@ -249,13 +249,17 @@ def _said(kind: int, value: int) -> str:
     return f"bid {value}" if kind == BID else ("passed" if kind == PASS else "said ditto")
 
 
-def _seat_list(dealer: int, step: int) -> tuple[int, int, int, int]:
-    """Seat numbers of P1, P2, P3, P4 (the dealer) in the direction of play."""
+def _seat_list(dealer: int, step: int) -> tuple[int, ...]:
+    """Seat numbers of P1, P2, P3, P4 (the dealer) in the direction of play.
+
+    Typed ``tuple[int, ...]``: compiled, a tuple of a fixed length is copied into a new tuple
+    whenever a variable indexes it (a seat's position, at every bid).
+    """
     p1 = (dealer + step) % 4
     return (p1, (p1 + step) % 4, (p1 + 2 * step) % 4, dealer)
 
 
-def _positions(order: tuple[int, int, int, int]) -> tuple[int, ...]:
+def _positions(order: tuple[int, ...]) -> tuple[int, ...]:
     """Per seat number, its position 0 (P1) .. 3 (the dealer)."""
     pos = [0, 0, 0, 0]
     for i, seat in enumerate(order):
@@ -275,7 +279,8 @@ _PAIR_CARDS: Final[tuple[int, ...]] = (
     *((1 << suit * 8 + KING_PLACE | 1 << suit * 8 + QUEEN_PLACE) for suit in range(4)),
     0,
 )
-_NOT_DEALT: Final = [-1] * 8  # the row of a seat whose cards were not recorded; never changed
+_NOT_DEALT: Final[tuple[int, ...]] = (-1,) * 8  # the row of a seat whose cards are unknown
+_NONE_HIDDEN: Final[tuple[int, ...]] = (0, 0, 0, 0)  # no seat's cards unknown at the deal
 
 
 _NORTH: Final = Seat.N
@@ -472,7 +477,10 @@ STATE_FIELDS: Final = (
     "_first_revoke_team",
     "_forced",
     "_hard_end",
-    "_held",
+    "_held0",
+    "_held1",
+    "_held2",
+    "_held3",
     "_hidden_at_deal",
     "_high_pos",
     "_high_value",
@@ -492,7 +500,10 @@ STATE_FIELDS: Final = (
     "_pending",
     "_phase",
     "_played",
-    "_played_by",
+    "_played0",
+    "_played1",
+    "_played2",
+    "_played3",
     "_points",
     "_points_uncertain",
     "_pos_of",
@@ -516,6 +527,7 @@ STATE_FIELDS: Final = (
     "_to_speak",
     "_trick_cards",
     "_trick_no",
+    "_trick_seat_bits",
     "_trick_seats",
     "_tricks",
     "_trump",
@@ -559,13 +571,16 @@ class DealState:
         self._p, self._pos_of = _ORDERS[self._dealer * 4 + self._dir]
         self._findings: list[Finding] = []
         self._n_actions = 0
-        # cards: known masks still held, unknown counts, card owners, dealt order for views
-        self._held = [0, 0, 0, 0]
+        # cards: known masks still held (by seat number, see _held_of), unknown counts, card
+        # owners, dealt order for views
+        self._held0 = self._held1 = self._held2 = self._held3 = 0
         self._unknown = [8, 8, 8, 8]
         self._known = [0, 0, 0, 0]  # cards known to have been dealt to each seat
-        self._dealt: list[list[int]] = [_NOT_DEALT] * 4  # rows are replaced, never changed
+        # by seat, the cards dealt in order (-1 unknown): tuples, one object where a list is two
+        self._dealt: list[tuple[int, ...]] = [_NOT_DEALT] * 4
         self._played = 0
-        self._played_by = [0, 0, 0, 0]
+        # by seat number, how many cards it has played (_played_by): int fields, as _held_of's
+        self._played0 = self._played1 = self._played2 = self._played3 = 0
         # auction
         self._phase = AUCTION
         self._to_speak = 0
@@ -607,18 +622,22 @@ class DealState:
         self._to_play = self._p[0]
         self._trick_no = 0
         self._trick_seats: list[int] = []
+        # the same seats as bits: compiled, ``seat in list`` compares boxed ints in Python
+        self._trick_seat_bits = 0
         self._trick_cards: list[int] = []
         self._led = -1
         self._tricks: list[Trick] = []
         self._points = [0, 0]
         self._last_winner = -1
-        self._side_won_after_show = [False, False]
-        self._unresolved: tuple[list[int], list[int], dict[int, int]] | None = None
+        self._side_won_after_show = 0  # bits by team number: won a trick after the show
+        self._unresolved: tuple[tuple[int, ...], tuple[int, ...], dict[int, int]] | None = None
         self._points_uncertain = False
         self._pair_seat = -1
-        self._pairs: list[tuple[int, int, int]] = []  # (seat, action index, target change)
+        # (seat, action index, target change); a tuple replaced when a Pair is shown (rare)
+        self._pairs: tuple[tuple[int, int, int], ...] = ()
         self._first_revoke_team = -1
-        self._pending: list[tuple[int, int, str, str, int]] = []
+        # breaches a later card would prove (see _expect_proof); a tuple, seldom changed
+        self._pending: tuple[tuple[int, int, str, str, int], ...] = ()
         # end
         self._thrown_in: str | None = None
         self._possible_throw_in: str | None = None
@@ -630,7 +649,7 @@ class DealState:
         self._viewed_tricks: tuple[tuple[PlayedCard, ...], ...] = ()  # for seat_view
         if hands:
             self._load_hands(hands)
-        self._hidden_at_deal = tuple(self._unknown)
+        self._hidden_at_deal = tuple(self._unknown) if self._any_unknown() else _NONE_HIDDEN
         if options.zero_point_throw_in == "automatic":
             self._zero_point_check()
         self._fast = False
@@ -650,13 +669,19 @@ class DealState:
                 c0, c1, c2, c3, c4, c5, c6, c7 = eight
                 i0, i1, i2, i3 = c0.index, c1.index, c2.index, c3.index
                 i4, i5, i6, i7 = c4.index, c5.index, c6.index, c7.index
-                full = 1 << i0 | 1 << i1 | 1 << i2 | 1 << i3 | 1 << i4 | 1 << i5 | 1 << i6 | 1 << i7
+                b0, b1, b2, b3 = 1 << i0, 1 << i1, 1 << i2, 1 << i3
+                b4, b5, b6, b7 = 1 << i4, 1 << i5, 1 << i6, 1 << i7
+                full = b0 | b1 | b2 | b3 | b4 | b5 | b6 | b7
+                # the bits' sum is their union only when no two are the same card (a repeat
+                # carries); compiled, full.bit_count() would be a Python method call
+                different = b0 + b1 + b2 + b3 + b4 + b5 + b6 + b7 == full
             except (ValueError, AttributeError, TypeError):  # not eight, or one is None
-                full = 0
-            if full.bit_count() == 8 and not full & seen:  # eight different cards
+                different = False
+            if different and not full & seen:  # eight different cards, dealt to no one else
                 seen |= full
-                self._dealt[s] = [i0, i1, i2, i3, i4, i5, i6, i7]
-                self._held[s] = self._known[s] = full
+                self._dealt[s] = (i0, i1, i2, i3, i4, i5, i6, i7)
+                self._set_held(s, full)
+                self._known[s] = full
                 self._unknown[s] = 0
                 continue
             row = [-1 if card is None else card.index for card in cards[:8]]
@@ -686,8 +711,9 @@ class DealState:
                         continue
                     mask |= 1 << idx
             seen |= mask
-            self._dealt[s] = row if len(row) == 8 else row + [-1] * (8 - len(row))
-            self._held[s] = self._known[s] = mask
+            self._dealt[s] = tuple(row) if len(row) == 8 else tuple(row + [-1] * (8 - len(row)))
+            self._set_held(s, mask)
+            self._known[s] = mask
             self._unknown[s] = 8 - mask.bit_count()
         # One seat's unknown cards are exactly the cards nobody else was dealt.
         if not self._any_unknown():
@@ -697,12 +723,13 @@ class DealState:
             s = missing[0]
             rest = [i for i in range(32) if not seen >> i & 1]
             if len(rest) == self._unknown[s]:
-                row = self._dealt[s] = list(self._dealt[s])
+                row = list(self._dealt[s])
                 slots = [i for i in range(8) if row[i] < 0]
                 for slot, idx in zip(slots, rest, strict=True):
                     row[slot] = idx
-                    self._held[s] |= 1 << idx
-                self._known[s] = self._held[s]
+                    self._set_held(s, self._held_of(s) | 1 << idx)
+                self._dealt[s] = tuple(row)
+                self._known[s] = self._held_of(s)
                 self._unknown[s] = 0
 
     @property
@@ -720,8 +747,8 @@ class DealState:
 
     def _zero_point_check(self) -> None:
         for pos in (0, 1):
-            s = self._p[pos]
-            a, b, c, d = self._dealt[s][:4]
+            first_four = self._dealt[self._p[pos]]
+            a, b, c, d = first_four[0], first_four[1], first_four[2], first_four[3]
             if a >= 0 and b >= 0 and c >= 0 and d >= 0:  # the first four all recorded
                 if not CARD_POINTS[a] + CARD_POINTS[b] + CARD_POINTS[c] + CARD_POINTS[d]:
                     self._throw_in("zero_point")
@@ -857,13 +884,12 @@ class DealState:
     @property
     def pairs(self) -> tuple[tuple[int, int, int], ...]:
         """Each Pair shown: (seat number, action index, how far it moved the target)."""
-        return tuple(self._pairs)
+        return self._pairs
 
     @property
     def held(self) -> tuple[int, int, int, int]:
         """Per seat number, the mask of the cards it is known to hold still."""
-        h = self._held
-        return (h[0], h[1], h[2], h[3])
+        return (self._held0, self._held1, self._held2, self._held3)
 
     @property
     def known(self) -> tuple[int, int, int, int]:
@@ -885,8 +911,7 @@ class DealState:
     @property
     def played_by(self) -> tuple[int, int, int, int]:
         """Per seat number, how many cards it has played."""
-        p = self._played_by
-        return (p[0], p[1], p[2], p[3])
+        return (self._played0, self._played1, self._played2, self._played3)
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
@@ -1085,7 +1110,7 @@ class DealState:
             face_down = ALL_CARDS[self._face_down]
         hand: tuple[Card, ...] = ()
         if s >= 0:
-            held = self._held[s]
+            held = self._held_of(s)
             row = self._dealt[s]
             listed = [i for i in (row if second else row[:4]) if i >= 0 and held >> i & 1]
             if second:  # cards learnt from plays, beyond those recorded as dealt
@@ -1170,7 +1195,7 @@ class DealState:
             if v != s:
                 return [None] * 4
             return [ALL_CARDS[i] if i >= 0 else None for i in row]
-        count = 8 - self._played_by[s]
+        count = 8 - self._played_by(s)
         if v != s:
             public: list[Card | None] = []
             if self._pair_seat == s and 0 <= self._trump < 4:
@@ -1179,7 +1204,7 @@ class DealState:
                     if not self._played >> idx & 1:
                         public.append(ALL_CARDS[idx])
             return public + [None] * (count - len(public))
-        held = self._held[s]
+        held = self._held_of(s)
         cards: list[Card | None] = [
             ALL_CARDS[i] for i in self._dealt[s] if i >= 0 and held >> i & 1
         ]
@@ -1231,11 +1256,45 @@ class DealState:
         unknown = self._unknown
         return bool(unknown[0] or unknown[1] or unknown[2] or unknown[3])
 
+    def _held_of(self, seat: int) -> int:
+        """The cards ``seat`` is known to hold still, as a mask.
+
+        Four int fields rather than a list: compiled, an int stored in a list is a Python
+        object, made anew at every card played.
+        """
+        if seat == 0:
+            return self._held0
+        if seat == 1:
+            return self._held1
+        if seat == 2:
+            return self._held2
+        return self._held3
+
+    def _set_held(self, seat: int, mask: int) -> None:
+        if seat == 0:
+            self._held0 = mask
+        elif seat == 1:
+            self._held1 = mask
+        elif seat == 2:
+            self._held2 = mask
+        else:
+            self._held3 = mask
+
+    def _played_by(self, seat: int) -> int:
+        """How many cards ``seat`` has played."""
+        if seat == 0:
+            return self._played0
+        if seat == 1:
+            return self._played1
+        if seat == 2:
+            return self._played2
+        return self._played3
+
     def _face_down_mask(self, seat: int) -> int:
         """The caller's face-down card while it may not be played (0 otherwise)."""
         if seat != self._caller or self._face_down < 0 or self._shown:
             return 0
-        if 8 - self._played_by[seat] <= 1:
+        if 8 - self._played_by(seat) <= 1:
             return 0
         return 1 << self._face_down
 
@@ -1484,7 +1543,7 @@ class DealState:
     def _rule_held(self, seat: int, card: int) -> Breach | None:
         """A seat plays a card it holds: known in its hand, or possibly among its unknown cards."""
         bit = 1 << card
-        if self._held[seat] & bit:
+        if self._held_of(seat) & bit:
             return None
         name = SEATS[seat]
         if self._played & bit:
@@ -1518,7 +1577,7 @@ class DealState:
         led = self._led
         if led < 0:
             return 0
-        return self._held[seat] & SUIT_MASK[led] & ~self._face_down_mask(seat)
+        return self._held_of(seat) & SUIT_MASK[led] & ~self._face_down_mask(seat)
 
     def _rule_follow(self, seat: int, card: int) -> Breach | None:
         """Follow suit if you can."""
@@ -1610,7 +1669,7 @@ class DealState:
         trump = self._trump
         name = SEATS[seat]
         # A face-down trump card that may not be played yet is not a trump one is able to play.
-        playable = self._held[seat] & ~self._face_down_mask(seat)
+        playable = self._held_of(seat) & ~self._face_down_mask(seat)
         trumps = playable & SUIT_MASK[trump]
         if card >> 3 != trump:
             if trumps:
@@ -1703,7 +1762,7 @@ class DealState:
 
     def _after_held(self, seat: int, card: int, breach: Breach | None) -> None:
         bit = 1 << card
-        if breach is None and not self._held[seat] & bit:  # one of the seat's unknown cards
+        if breach is None and not self._held_of(seat) & bit:  # one of the seat's unknown cards
             if self._pending:
                 self._prove(seat, bit, card_text(card))
             self._infer(seat, card)
@@ -1814,7 +1873,7 @@ class DealState:
                     "it may be shown from the next trick",
                 )
         elif r.pair == "after_side_wins":
-            if not self._side_won_after_show[team]:
+            if not self._side_won_after_show >> team & 1:
                 return (
                     "PAIR_NOT_ALLOWED",
                     f"{name} showed the Pair before its side won a trick after the show",
@@ -1925,7 +1984,7 @@ class DealState:
         seat = self._to_play
         if self._o.show_trump != "automatic" and self._rule_show(seat) is None:
             acts.append(_SHOWS[seat])
-        hand = self._held[seat]
+        hand = self._held_of(seat)
         while hand:
             low = hand & -hand
             idx = low.bit_length() - 1
@@ -1938,7 +1997,7 @@ class DealState:
             return False
         k = self._trump * 8 + KING_PLACE
         q = self._trump * 8 + QUEEN_PLACE
-        return bool(self._held[seat] >> k & 1 and self._held[seat] >> q & 1)
+        return bool(self._held_of(seat) >> k & 1 and self._held_of(seat) >> q & 1)
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: AnyAction) -> list[Finding]:
@@ -1953,9 +2012,7 @@ class DealState:
         (True, 'all_pass')
         """
         start = len(self._findings)
-        handler = _HANDLERS.get(action.type)
-        if handler is not None:
-            handler(self, action)
+        self._handle(action.type, action)
         self._n_actions += 1
         return self._findings[start:]
 
@@ -1966,7 +2023,6 @@ class DealState:
         waiting for its winner), a card from a known hand that the play rules allow is
         placed at once (``_fast_play``); every other action goes through ``apply``'s handler.
         """
-        handlers = _HANDLERS
         n = self._n_actions
         play_class: type | None = None  # the reader's class of a play, once one is seen
         # a list (both readers give one) is walked directly, anything else through Python's
@@ -1985,11 +2041,42 @@ class DealState:
                     n += 1
                     continue
             self._n_actions = n
-            handler = handlers.get(kind)
-            if handler is not None:
-                handler(self, action)
+            self._handle(kind, action)
             n += 1
         self._n_actions = n
+
+    def _handle(self, kind: str, action: AnyAction) -> None:
+        """Apply ``action`` by its type ``kind``, as the log writes it; an unknown type does
+        nothing. The auction and the doubling cannot change what the play fast path depends
+        on; the other actions may, and it is looked at again after them (``_refresh``).
+
+        A chain of native calls: compiled, calling a method taken from a table is a Python
+        call, at every action.
+        """
+        if kind == "play":
+            self._on_play(cast(PlayLike, action))
+        elif kind in {"bid", "pass", "ditto"}:
+            self._on_speech(action)
+        elif kind == "trump":
+            self._on_trump(cast(TrumpLike, action))
+            self._refresh()
+        elif kind == "show":
+            self._on_show(cast(ShowLike, action))
+            self._refresh()
+        elif kind == "single_hand":
+            self._on_single_hand(action)
+            self._refresh()
+        elif kind == "pair":
+            self._on_pair(action)
+            self._refresh()
+        elif kind == "double":
+            self._on_double(action)
+        elif kind == "redouble":
+            self._on_redouble(action)
+        elif kind == "set":
+            self._on_set(action)
+        elif kind == "redeal":
+            self._on_redeal(action)
 
     def _ended(self, seat: int, what: str) -> bool:
         """True (after one finding) when the deal is over and this action cannot be taken."""
@@ -2288,7 +2375,7 @@ class DealState:
     def _infer(self, seat: int, idx: int) -> None:
         """Record that ``seat`` held the unknown card ``idx`` (a play or a choice showed it)."""
         self._known[seat] |= 1 << idx
-        self._held[seat] |= 1 << idx
+        self._set_held(seat, self._held_of(seat) | 1 << idx)
         self._unknown[seat] -= 1
 
     def _full_deal_throw_ins(self) -> None:
@@ -2299,7 +2386,7 @@ class DealState:
         c = self._caller
         if r.seventh_card_no_scoring_trump_throw_in and self._seventh:
             bit = 1 << self._face_down if self._face_down >= 0 else 0
-            if not self._held[c] & SCORING_MASK[trump] & ~bit:
+            if not self._held_of(c) & SCORING_MASK[trump] & ~bit:
                 if self._unknown[c] == 0:
                     self._throw_in("seventh_no_scoring_trump")
                     return
@@ -2307,7 +2394,7 @@ class DealState:
         if r.opponents_no_trump_throw_in:
             o1, o2 = (c + 1) % 4, (c + 3) % 4
             seven = 1 << (trump * 8 + SEVEN_PLACE)
-            if not (self._held[o1] | self._held[o2]) & SUIT_MASK[trump] & ~seven:
+            if not (self._held_of(o1) | self._held_of(o2)) & SUIT_MASK[trump] & ~seven:
                 if self._unknown[o1] == 0 and self._unknown[o2] == 0:
                     self._throw_in("opponents_no_trump")
                     return
@@ -2456,7 +2543,7 @@ class DealState:
                 self._target = max(r.min_bid, self._target - r.pair_points)
         else:
             self._target = min(r.max_bid, self._target + r.pair_points)
-        self._pairs.append((seat, self._n_actions, self._target - before))
+        self._pairs = (*self._pairs, (seat, self._n_actions, self._target - before))
         self._check_decided()
 
     def _expect_proof(self, seat: int, mask: int, code: str, message: str) -> None:
@@ -2470,7 +2557,7 @@ class DealState:
                 fd = 1 << self._face_down
         mask &= self._unseen_mask() & ~fd
         if mask:
-            self._pending.append((seat, mask, code, message, self._n_actions))
+            self._pending = (*self._pending, (seat, mask, code, message, self._n_actions))
 
     def _on_play(self, action: PlayLike) -> None:
         seat = _seat_number(action.seat)
@@ -2482,7 +2569,9 @@ class DealState:
             return
         if self._unresolved is not None:
             self._resolve_by(seat)
-        if seat in self._trick_seats or (self._single >= 0 and seat == (self._single + 2) % 4):
+        if self._trick_seat_bits >> seat & 1 or (
+            self._single >= 0 and seat == (self._single + 2) % 4
+        ):
             self._add(
                 "OUT_OF_TURN",
                 f"{action.seat} played {action.card.text} but it is "
@@ -2503,7 +2592,7 @@ class DealState:
         winner) a card from the seat's known hand, led or following suit, or discarded where
         no show can be owed, needs nothing but the rules' yes.
         """
-        if not self._held[seat] >> card & 1:
+        if not self._held_of(seat) >> card & 1:
             return False  # from the unknown cards: what it proves is apply's to settle
         led = self._led
         if led >= 0 and card >> 3 != led and not self._fast_discard:
@@ -2522,20 +2611,27 @@ class DealState:
             self._single_open = False
             self._deal_second_four()
         bit = 1 << idx
-        held = self._held
-        mine = held[seat]
+        mine = self._held_of(seat)
         if mine & bit:
-            held[seat] = mine ^ bit
+            self._set_held(seat, mine ^ bit)
         if idx == self._face_down and seat == self._caller and not self._shown:
             self._face_down = -1  # played before the show: nothing is face down any more
         self._played |= bit
-        played_by = self._played_by
-        played_by[seat] = played_by[seat] + 1
+        if seat == 0:
+            self._played0 += 1
+        elif seat == 1:
+            self._played1 += 1
+        elif seat == 2:
+            self._played2 += 1
+        else:
+            self._played3 += 1
         if self._led < 0:
             self._led = idx >> 3
         seats = self._trick_seats
         seats.append(seat)
         self._trick_cards.append(idx)
+        in_trick = self._trick_seat_bits | 1 << seat
+        self._trick_seat_bits = in_trick
         single = self._single
         if len(seats) >= (3 if single >= 0 else 4):
             self._end_trick()
@@ -2546,12 +2642,12 @@ class DealState:
             # trumps can matter.
             self._check_decided()
         to_play = self._to_play
-        if seat != to_play and to_play not in seats:
+        if seat != to_play and not in_trick >> to_play & 1:
             return  # an out-of-turn card: the seat on turn is still to play
         step = self._dir
         nxt = (seat + step) & 3
         skip = (single + 2) & 3 if single >= 0 else -1  # the lone player's partner sits out
-        while nxt in seats or nxt == skip:
+        while in_trick >> nxt & 1 or nxt == skip:
             nxt = (nxt + step) & 3
         self._to_play = nxt
 
@@ -2594,13 +2690,13 @@ class DealState:
                     self._revoked(seat)
             else:
                 keep.append(entry)
-        self._pending = keep
+        self._pending = tuple(keep)
 
     def _revoked(self, seat: int) -> None:
         if self._first_revoke_team < 0:
             self._first_revoke_team = TEAM_OF[seat]
 
-    def _trick_winner(self, seats: Sequence[int], cards: Sequence[int], trump: int) -> int:
+    def _trick_winner(self, seats: tuple[int, ...], cards: tuple[int, ...], trump: int) -> int:
         reverse = self._trump_mode == MODE_REVERSE and self._shown
         table = (_REVERSE_KEYS if reverse else _KEYS)[trump + 1][cards[0] >> 3]
         best = -1
@@ -2615,10 +2711,12 @@ class DealState:
         """The trick's last card is down: the highest trump (from the show) or card of the
         suit led takes it."""
         was_fast = self._fast
-        seats = self._trick_seats
-        cards = self._trick_cards
-        self._trick_seats = []
-        self._trick_cards = []
+        # The trick kept as tuples; the lists are emptied for the next trick, not made anew
+        seats = tuple(self._trick_seats)
+        cards = tuple(self._trick_cards)
+        self._trick_seats.clear()
+        self._trick_cards.clear()
+        self._trick_seat_bits = 0
         self._led = -1
         self._asker_must = False
         trump = self._trump
@@ -2647,7 +2745,7 @@ class DealState:
         elif not was_fast:
             self._refresh()  # the asker's duty ends with the trick
 
-    def _settle_unknown(self, seats: list[int], cards: list[int]) -> None:
+    def _settle_unknown(self, seats: tuple[int, ...], cards: tuple[int, ...]) -> None:
         # Shown, suit not recorded: the winner may depend on which suit is trump.
         outcomes: dict[int, int] = {}
         for suit in range(4):
@@ -2683,7 +2781,7 @@ class DealState:
             self._points_uncertain = True
         self._credit(seats, cards, leader)
 
-    def _credit(self, seats: list[int], cards: list[int], winner: int) -> None:
+    def _credit(self, seats: tuple[int, ...], cards: tuple[int, ...], winner: int) -> None:
         pts = CARD_POINTS[cards[0]] + CARD_POINTS[cards[1]] + CARD_POINTS[cards[2]]
         if len(cards) > 3:
             pts += CARD_POINTS[cards[3]]
@@ -2693,10 +2791,10 @@ class DealState:
             pts += self._bonus
         team = TEAM_OF[winner]
         self._points[team] += pts
-        self._tricks.append((seats[0], tuple(seats), tuple(cards), winner, pts))
+        self._tricks.append((seats[0], seats, cards, winner, pts))
         self._last_winner = winner
         if self._shown:
-            self._side_won_after_show[team] = True
+            self._side_won_after_show |= 1 << team
         self._to_play = winner
         if self._single >= 0 and winner != self._single and not self._single_lost:
             # Seed 000 §9: the first trick lost ends the deal, whatever end_when_decided says.
@@ -2770,29 +2868,3 @@ class DealState:
     def unplayed_points(self) -> int:
         """Card points of the cards not yet played (bonus not included)."""
         return mask_points(~self._played & 0xFFFFFFFF)
-
-
-def _refreshing(handler: Callable[[DealState, Any], None]) -> Callable[[DealState, Any], None]:
-    def run(state: DealState, action: Any) -> None:
-        handler(state, action)
-        state._refresh()
-
-    return run
-
-
-_HANDLERS: Final[dict[str, Callable[[DealState, Any], None]]] = {
-    # By the action's type, as the log writes it. The auction and the doubling cannot change
-    # what the play fast path depends on.
-    "bid": DealState._on_speech,
-    "pass": DealState._on_speech,
-    "ditto": DealState._on_speech,
-    "redeal": DealState._on_redeal,
-    "double": DealState._on_double,
-    "redouble": DealState._on_redouble,
-    "set": DealState._on_set,
-    "trump": _refreshing(DealState._on_trump),
-    "single_hand": _refreshing(DealState._on_single_hand),
-    "show": _refreshing(DealState._on_show),
-    "play": DealState._on_play,
-    "pair": _refreshing(DealState._on_pair),
-}

@@ -119,9 +119,9 @@ def test_own_card_must_come_from_the_first_four() -> None:
 
 def test_own_card_may_be_the_last_card() -> None:
     state = run_script(CLASSIC, "N", HANDS, "W:16 S:p E:p N:p W:trump=S/JS")
-    state._played_by[3] = 7  # white-box  # W has one card left: its face-down card
+    state._played3 = 7  # white-box (W plays for seat 3): one card left, its face-down card
     assert state._rule_face_down(3, 0) is None
-    state._played_by[3] = 6
+    state._played3 = 6
     assert state._rule_face_down(3, 0) is not None
 
 
