@@ -71,8 +71,8 @@ class Record(Generic[M_co]):
     """The document the fast decoder read (for a writer that copies what is already
     canonical: :func:`canonical_line`)."""
     canonical: bool = False
-    """Whether ``document`` is already known to be the canonical line (a reader that wrote it
-    proved it: :func:`canonical_dump`), to be copied without checking it again."""
+    """Whether ``document`` is already known to be the canonical line (a reader wrote it, its
+    keys in the models' order: the Bhoos archive's), to be copied without checking it again."""
     copied_id: str | None = None
     """The match's id, given instead of the match by a reader that was asked only for lines
     to copy (``copying``, ``twentynine import``) and wrote ``document``, the canonical line,
@@ -397,29 +397,6 @@ def canonical_line(document: bytes | str) -> bytes | None:
     try:
         return data if _canonical_order(value) else None
     except (KeyError, TypeError, AttributeError):  # not the shape the decoder accepted
-        return None
-
-
-def canonical_dump(document: dict[str, Any]) -> bytes | None:
-    """A match document made of plain JSON values as its canonical line, when orjson's dump
-    of it is that: :func:`canonical_line`'s proof on a document a reader built rather than
-    read. orjson's round trip of its own output gives it back (a dict holds each key once;
-    a value orjson cannot write gives None), so what remains is the models' order of the
-    keys. As there, the content is the fast decoder's to check.
-
-    >>> doc = {"format": "twentynine.match", "version": 1, "id": "m", "rules": "pagat",
-    ...        "players": {"N": "a", "E": "b", "S": "c", "W": "d"}, "deals": []}
-    >>> canonical_dump(doc) == canonical_line(orjson.dumps(doc)) == orjson.dumps(doc)
-    True
-    >>> canonical_dump({**doc, "format": "twentynine.match"}) is not None
-    True
-    >>> canonical_dump({"version": 1, **doc}) is None, canonical_dump({**doc, "id": 2**70})
-    (True, None)
-    """
-    try:
-        data = orjson.dumps(document)
-        return data if _canonical_order(document) else None
-    except (KeyError, TypeError, AttributeError):  # beyond orjson, or not a match's shape
         return None
 
 
