@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import shutil
 from importlib.machinery import EXTENSION_SUFFIXES
@@ -85,3 +86,7 @@ def test_an_extension_installed_without_its_sources_is_compiled(tmp_path: Path) 
 def test_the_engine_is_compiled_where_expected() -> None:
     """CI sets TWENTYNINE_EXPECT_COMPILED=1: an install that fell back to pure Python fails."""
     assert engine_build() == COMPILED, f"replay.deal is imported from {replay.deal.__file__}"
+    # every module setup.py compiles, the Bhoos archive's reader too
+    for name in ("replay.audit", "replay.match", "importers._bhoos", "importers.bhoos_archive"):
+        module = importlib.import_module(name)
+        assert str(module.__file__).endswith(tuple(EXTENSION_SUFFIXES)), module.__file__
