@@ -77,9 +77,6 @@ times. Only spellings that are cards are kept, and there are few of them."""
 TEXT: Final[dict[Card, str]] = {card: card.text for card in Card}
 """Each card's text in the log notation (a lookup, quicker than the enum's property)."""
 
-_TEXTS: Final[dict[str, str]] = {}
-"""The log notation of each spelling in :data:`_CARDS`."""
-
 
 def card(value: object, path: str, problems: Problems) -> Card | None:
     """A Bhoos card (``1`` is the ace) as a Card, or None with a problem.
@@ -96,7 +93,6 @@ def card(value: object, path: str, problems: Problems) -> Card | None:
         problems.add(path, str(exc))
         return None
     _CARDS[value] = found  # type: ignore[index]  # a card: value is a str
-    _TEXTS[value] = found.text  # type: ignore[index]
     return found
 
 
@@ -115,20 +111,6 @@ def known_cards(value: object, size: int | None = None) -> list[Card] | None:
         try:
             return [_CARDS[item] for item in value]
         except (KeyError, TypeError):  # a new or a bad spelling, or one not hashable
-            return None
-    return None
-
-
-def known_texts(value: object, size: int) -> list[str] | None:
-    """:func:`known_cards`, as their texts in the log notation.
-
-    >>> cards(["1D"], "hand", Problems("a.json", 1)), known_texts(["1D"], 1)
-    ([Card('AD')], ['AD'])
-    """
-    if type(value) is list and len(value) == size:
-        try:
-            return [_TEXTS[item] for item in value]
-        except (KeyError, TypeError):
             return None
     return None
 
@@ -312,14 +294,11 @@ def show_action(seat: Seat, shown: Suit | None) -> ActionDict:
     return _SHOW[seat, shown]
 
 
-_SUITS_OR_NONE: Final = (*Suit, None)
-_TRUMP: Final = {
-    (seat, suit): _action(seat, "trump", suit=suit and suit.value)
-    for seat in Seat
-    for suit in _SUITS_OR_NONE
-}
-_SHOW: Final = {
-    (seat, suit): _action(seat, "show", suit=suit and suit.value)
-    for seat in Seat
-    for suit in _SUITS_OR_NONE
-}
+def _with_suit(kind: str) -> dict[tuple[Seat, Suit | None], ActionDict]:
+    """Each seat's action of ``kind`` naming each suit, or none."""
+    suits = (*Suit, None)
+    return {(seat, s): _action(seat, kind, suit=s and s.value) for seat in Seat for s in suits}
+
+
+_TRUMP: Final = _with_suit("trump")
+_SHOW: Final = _with_suit("show")

@@ -150,11 +150,16 @@ def _read_value(
             problem = InputProblem(source, line, "games", "must be a list of games")
             yield Record(source, line, None, (problem,))
             return
-        copy = copying
         for index, game in enumerate(games):
-            base = f"games[{index}]"
             yield read_game(
-                game, source, line, header=header, index=index, base=base, fast=fast, copying=copy
+                game,
+                source,
+                line,
+                header=header,
+                index=index,
+                base=f"games[{index}]",
+                fast=fast,
+                copying=copying,
             )
     elif isinstance(document, list):
         for index, game in enumerate(document):
@@ -314,12 +319,10 @@ def _hands(value: object, problems: Problems) -> dict[str, list[str]]:
     hands: dict[str, list[str]] = {}
     text = _bhoos.TEXT.__getitem__
     for i, (seat, raw) in enumerate(zip(_SEATS, value, strict=True)):
-        found = _bhoos.known_texts(raw, 8)
-        hands[seat] = (
-            found
-            if found is not None
-            else list(map(text, _bhoos.cards(raw, f"cards[{i}]", problems, size=8)))
-        )
+        found = _bhoos.known_cards(raw, 8)
+        if found is None:  # the path is spelled out only where the quick read fails
+            found = _bhoos.cards(raw, f"cards[{i}]", problems, size=8)
+        hands[seat] = list(map(text, found))
     return hands
 
 
