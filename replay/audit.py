@@ -207,6 +207,19 @@ def _team_text(scores: dict[Team, int]) -> str:
     return f"NS {scores[_NS]} EW {scores[_EW]}"
 
 
+def _team_mismatch(
+    code: str, number: int | None, what: str, recorded: tuple[int, int], replayed: tuple[int, int]
+) -> Finding:
+    """The finding that a recorded pair of numbers by team (NS, EW) is not the replay's."""
+    return make_finding(
+        code,
+        number,
+        None,
+        f"recorded {what} NS {recorded[0]} EW {recorded[1]}, "
+        f"replayed NS {replayed[0]} EW {replayed[1]}",
+    )
+
+
 def replay_deal(
     rules: Rules, deal: DealLike, number: int = 1, *, strict: bool = False
 ) -> DealState:
@@ -518,19 +531,10 @@ def _compare_result(
                 )
             )
         else:
-            ours_ns, ours_ew = state.points
-            theirs_ns, theirs_ew = recorded_points.NS, recorded_points.EW
-            if ours_ns != theirs_ns or ours_ew != theirs_ew:
-                ours = {_NS: ours_ns, _EW: ours_ew}
-                theirs = {_NS: theirs_ns, _EW: theirs_ew}
-                extra.append(
-                    make_finding(
-                        "POINTS_MISMATCH",
-                        number,
-                        None,
-                        f"recorded points {_team_text(theirs)}, replayed {_team_text(ours)}",
-                    )
-                )
+            ours = state.points
+            theirs = recorded_points.NS, recorded_points.EW
+            if ours != theirs:
+                extra.append(_team_mismatch("POINTS_MISMATCH", number, "points", theirs, ours))
     score = result.score
     if score is None:
         return None
@@ -542,14 +546,9 @@ def _compare_result(
         expected_ns = recorded_before[0] + change[_NS]
         expected_ew = recorded_before[1] + change[_EW]
     if (expected_ns != their_ns or expected_ew != their_ew) and not state.points_uncertain:
-        theirs = {_NS: their_ns, _EW: their_ew}
-        expected = {_NS: expected_ns, _EW: expected_ew}
         extra.append(
-            make_finding(
-                "SCORE_MISMATCH",
-                number,
-                None,
-                f"recorded score {_team_text(theirs)}, replayed {_team_text(expected)}",
+            _team_mismatch(
+                "SCORE_MISMATCH", number, "score", (their_ns, their_ew), (expected_ns, expected_ew)
             )
         )
     return their_ns, their_ew
@@ -609,16 +608,10 @@ def _compare_match(match: MatchLike, table: MatchState) -> list[Finding]:
     if result is None:
         return []
     out: list[Finding] = []
-    theirs = {_NS: result.score.NS, _EW: result.score.EW}
-    if theirs != table.score:
-        out.append(
-            make_finding(
-                "MATCH_SCORE_MISMATCH",
-                None,
-                None,
-                f"recorded final score {_team_text(theirs)}, replayed {_team_text(table.score)}",
-            )
-        )
+    theirs = result.score.NS, result.score.EW
+    ours = table.score[_NS], table.score[_EW]
+    if theirs != ours:
+        out.append(_team_mismatch("MATCH_SCORE_MISMATCH", None, "final score", theirs, ours))
     if result.winner != table.winner:
         out.append(
             make_finding(
