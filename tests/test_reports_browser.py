@@ -188,14 +188,19 @@ def test_a_seat_view_hides_the_other_hands(browser: Any, match_page: Path, tmp_p
     assert opened.errors == []
 
 
-def test_players_report_sorts_and_draws_its_charts(browser: Any, tmp_path: Path) -> None:
+def _players_report(tmp_path: Path) -> Path:
+    """The players report of the league sample, loaded into a new warehouse, as a user makes it."""
     db = tmp_path / "w.duckdb"
     loaded = runner.invoke(app, ["load", str(SAMPLES / "league.jsonl"), "--db", str(db)])
     assert loaded.exit_code == 0, loaded.output
     out = tmp_path / "players.html"
     result = runner.invoke(app, ["report", "players", "--db", str(db), "-o", str(out)])
     assert result.exit_code == 0, result.output
-    opened = Opened(browser, out.as_uri())
+    return out
+
+
+def test_players_report_sorts_and_draws_its_charts(browser: Any, tmp_path: Path) -> None:
+    opened = Opened(browser, _players_report(tmp_path).as_uri())
     page = opened.page
     drawn = page.eval_on_selector_all(".chart[data-drawn=yes] .main-svg", "els => els.length")
     assert drawn >= 4
@@ -256,12 +261,7 @@ def _widths(page: Any) -> dict[str, Any]:
 
 
 def test_players_report_fits_a_laptop_and_a_phone(browser: Any, tmp_path: Path) -> None:
-    db = tmp_path / "w.duckdb"
-    loaded = runner.invoke(app, ["load", str(SAMPLES / "league.jsonl"), "--db", str(db)])
-    assert loaded.exit_code == 0, loaded.output
-    out = tmp_path / "players.html"
-    result = runner.invoke(app, ["report", "players", "--db", str(db), "-o", str(out)])
-    assert result.exit_code == 0, result.output
+    out = _players_report(tmp_path)
     opened = Opened(browser, out.as_uri(), 1280, 800)
     laptop = _widths(opened.page)
     assert laptop["page"] <= 1280
