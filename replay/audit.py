@@ -517,7 +517,7 @@ def _compare_result(
                     f"recorded reason {recorded_text!r}, replayed {thrown_in}",
                 )
             )
-    # Numbers compared as ints; the dicts of a message are made only for a mismatch
+    # Numbers compared as ints, and worded only for a mismatch
     recorded_points = result.points
     if recorded_points is not None:
         if state.points_uncertain:
