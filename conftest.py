@@ -9,9 +9,9 @@ against the modules actually imported, compiled or not.
 """
 
 collect_ignore = [
-    "replay/deal.py",
-    "replay/audit.py",
-    "replay/match.py",
-    "importers/_bhoos.py",
-    "importers/bhoos_archive.py",
+    "twentynine/replay/deal.py",
+    "twentynine/replay/audit.py",
+    "twentynine/replay/match.py",
+    "twentynine/importers/_bhoos.py",
+    "twentynine/importers/bhoos_archive.py",
 ]

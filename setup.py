@@ -39,8 +39,16 @@ ENGINE_GROUP = (ENGINE, "replay/audit.py", "replay/match.py")
 # The Bhoos archive's reader: mapping a game into its match is most of `twentynine import`'s
 # time for the archive, and of reading it for `audit` and `load`, when left to the interpreter.
 ARCHIVE_GROUP = ("importers/_bhoos.py", "importers/bhoos_archive.py")
-GROUPS = ((ENGINE_GROUP, "replay.deal"), (ARCHIVE_GROUP, "importers.bhoos_archive"))
+GROUPS = (
+    (ENGINE_GROUP, "twentynine.replay.deal"),
+    (ARCHIVE_GROUP, "twentynine.importers.bhoos_archive"),
+)
 COMPILED = ENGINE_GROUP + ARCHIVE_GROUP
+# Every module is installed under the one import name, twentynine: `twentynine/replay` is a link
+# to the repository's `replay/` folder, so that mypyc names the modules it compiles
+# twentynine.replay.deal and so on. The paths above, and those in the record of sources, are
+# from the package's folder.
+PACKAGE = "twentynine"
 RECORD = "_compiled_source.sha256"
 PURE = os.environ.get("TWENTYNINE_PURE_PYTHON") == "1"
 # Commands that finalize build_ext only for its list of sources, which the stand-in gives right
@@ -58,13 +66,14 @@ def _remove_engine(build_lib: str, *, inplace: bool) -> None:
     source tree too.
     """
     roots = [Path(build_lib), *([ROOT] if inplace else [])]
-    runtimes = [f"{name.replace('.', '/')}__mypyc" for _, name in GROUPS]  # replay/deal__mypyc
-    modules = [str(Path(module).with_suffix("")) for module in COMPILED] + runtimes
+    # twentynine/replay/deal__mypyc
+    runtimes = [f"{name.replace('.', '/')}__mypyc" for _, name in GROUPS]
+    modules = [f"{PACKAGE}/{Path(module).with_suffix('')}" for module in COMPILED] + runtimes
     for root in roots:
         for module in modules:
             for suffix in importlib.machinery.EXTENSION_SUFFIXES:
                 (root / f"{module}{suffix}").unlink(missing_ok=True)
-        (root / "replay" / RECORD).unlink(missing_ok=True)
+        (root / PACKAGE / "replay" / RECORD).unlink(missing_ok=True)
 
 
 class BuildPy(build_py):
@@ -83,7 +92,7 @@ def _engine_sources() -> list[str]:
     """
     sources = list(COMPILED)
     for path in sources:  # grows while it is read
-        for node in ast.walk(ast.parse((ROOT / path).read_text(encoding="utf-8"))):
+        for node in ast.walk(ast.parse((ROOT / PACKAGE / path).read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 modules = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -91,9 +100,11 @@ def _engine_sources() -> list[str]:
             else:
                 continue
             for module in modules:
-                stem = module.replace(".", "/")
+                if not module.startswith(f"{PACKAGE}."):
+                    continue
+                stem = module.removeprefix(f"{PACKAGE}.").replace(".", "/")
                 for candidate in (f"{stem}.py", f"{stem}/__init__.py"):
-                    if (ROOT / candidate).is_file() and candidate not in sources:
+                    if (ROOT / PACKAGE / candidate).is_file() and candidate not in sources:
                         sources.append(candidate)
     return sources
 
@@ -102,16 +113,16 @@ def _engine_sources() -> list[str]:
 def _mypycify() -> tuple[list[Extension], str]:
     """mypyc's extensions for the engine (none if mypyc fails), and the record of its sources."""
     record = "".join(
-        f"{hashlib.sha256((ROOT / path).read_bytes()).hexdigest()}  {path}\n"
+        f"{hashlib.sha256((ROOT / PACKAGE / path).read_bytes()).hexdigest()}  {path}\n"
         for path in _engine_sources()
     )
     try:
         from mypyc.build import mypycify
 
         made = mypycify(
-            ["--config-file", str(ROOT / "pyproject.toml"), *COMPILED],
+            ["--config-file", str(ROOT / "pyproject.toml"), *(f"{PACKAGE}/{m}" for m in COMPILED)],
             opt_level="3",
-            separate=[(list(files), name) for files, name in GROUPS],
+            separate=[([f"{PACKAGE}/{f}" for f in files], name) for files, name in GROUPS],
         )
         extensions = [extension for extension in made if isinstance(extension, Extension)]
         if len(extensions) != len(made):
@@ -153,9 +164,9 @@ class BuildExt(build_ext):
         ]
         if self.extensions and not self.failed and all(path.exists() for path in outputs):
             record = _mypycify()[1]
-            folders = [Path(self.build_lib, "replay")]
+            folders = [Path(self.build_lib, PACKAGE, "replay")]
             if self.inplace:
-                folders.append(ROOT / "replay")
+                folders.append(ROOT / PACKAGE / "replay")
             for folder in folders:
                 (folder / RECORD).write_text(record, encoding="utf-8")
             _say(f"compiled {' and '.join(COMPILED)} with mypyc")
@@ -169,6 +180,6 @@ class BuildExt(build_ext):
 
 # A stand-in that keeps the wheel platform-specific and makes setuptools run build_ext, where
 # BuildExt swaps in mypyc's extensions: the other build-backend hooks never run mypyc.
-STAND_IN = Extension("replay.deal", [ENGINE], optional=True)
+STAND_IN = Extension(f"{PACKAGE}.replay.deal", [f"{PACKAGE}/{ENGINE}"], optional=True)
 
 setup(ext_modules=[] if PURE else [STAND_IN], cmdclass={"build_py": BuildPy, "build_ext": BuildExt})

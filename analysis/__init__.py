@@ -4,6 +4,6 @@ choices, shows, doubles and cards.
 Imports :mod:`schema` and :mod:`replay` only (never ``reports`` or ``importers``).
 """
 
-from analysis.solver import Solution, caller_team, can_reach, solve, solve_value
+from twentynine.analysis.solver import Solution, caller_team, can_reach, solve, solve_value
 
 __all__ = ["Solution", "caller_team", "can_reach", "solve", "solve_value"]

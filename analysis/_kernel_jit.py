@@ -20,8 +20,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from analysis import _kernel
-from analysis._kernel_cache import register_stamped_source
+from twentynine.analysis import _kernel
+from twentynine.analysis._kernel_cache import register_stamped_source
 
 _CALLED = frozenset({"search", "exact_value", "solve_root", "probe"})
 """The entry points. Every other function is inlined by LLVM where it is used (with numba's
@@ -56,7 +56,9 @@ _OPTIONS: dict[str, Any] = _numba_options()
 def _compiled_copy() -> ModuleType:
     # This file decides how the kernel compiles: an edit here must not load old code.
     register_stamped_source(Path(_kernel.__file__), (Path(__file__),))
-    spec = importlib.util.spec_from_file_location("analysis._kernel_compiled", _kernel.__file__)
+    spec = importlib.util.spec_from_file_location(
+        "twentynine.analysis._kernel_compiled", _kernel.__file__
+    )
     if spec is None or spec.loader is None:  # pragma: no cover - the file sits beside this one
         raise ImportError(f"cannot load the solver kernel from {_kernel.__file__}")
     module = importlib.util.module_from_spec(spec)

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final, Literal, NamedTuple
 
-from schema.cards import Card, Suit
+from twentynine.schema.cards import Card, Suit
 
 Kind = Literal["card", "show", "bid", "trump", "double", "redouble", "set", "single_hand", "par"]
 """What was judged: a card, a show decision, a bid (or pass or ditto), the trump choice,

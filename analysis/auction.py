@@ -8,9 +8,9 @@ real table makes the call. Bids and doubles are worth game points: a made call w
 stake for the caller's side, a failed one loses it (the stake doubled by a Double, and so
 on); the trump choice is worth make-probability.
 
->>> from schema import Rules
->>> from analysis.solver import solve
->>> from analysis.testing import first_lead
+>>> from twentynine.schema import Rules
+>>> from twentynine.analysis.solver import solve
+>>> from twentynine.analysis.testing import first_lead
 >>> state = first_lead(Rules.preset("pagat"), 3)
 >>> contract_value(state.copy()) == solve(state).value
 True
@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Final
 
-from analysis.annotate import Annotation, choice_words
-from analysis.calibration import made_probability
-from analysis.hindsight import action_text
-from analysis.judging import (
+from twentynine.analysis.annotate import Annotation, choice_words
+from twentynine.analysis.calibration import made_probability
+from twentynine.analysis.hindsight import action_text
+from twentynine.analysis.judging import (
     DealContext,
     Judgement,
     Outcome,
@@ -32,14 +32,14 @@ from analysis.judging import (
     make_annotation,
     seat_has_cards,
 )
-from analysis.labels import GAME_POINT_SCALE
-from analysis.positions import Position
-from analysis.sampling import Layout, likely_trump, replay_actions, trump_choice
-from analysis.solver import solve_value
-from replay import DealState
-from schema.cards import Seat
-from schema.log import BidAction, PassAction
-from schema.rules import Rules
+from twentynine.analysis.labels import GAME_POINT_SCALE
+from twentynine.analysis.positions import Position
+from twentynine.analysis.sampling import Layout, likely_trump, replay_actions, trump_choice
+from twentynine.analysis.solver import solve_value
+from twentynine.replay import DealState
+from twentynine.schema.cards import Seat
+from twentynine.schema.log import BidAction, PassAction
+from twentynine.schema.rules import Rules
 
 AUCTION_KINDS = frozenset({"bid", "trump", "double", "redouble", "set"})
 

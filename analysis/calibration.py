@@ -24,8 +24,8 @@ from typing import Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from schema.log import Deal
-from schema.rules import Rules
+from twentynine.schema.log import Deal
+from twentynine.schema.rules import Rules
 
 LEVEL_BASE: Final = 16
 """The call whose level term is 0."""
@@ -80,18 +80,18 @@ def caller_record(
     """The calibration record of a recorded deal (None without a scored call: thrown in,
     single hand, unfinished, or the caller's first four not recorded).
 
-    >>> from replay import random_match
-    >>> from schema import Rules
+    >>> from twentynine.replay import random_match
+    >>> from twentynine.schema import Rules
     >>> log = random_match(Rules.preset("pagat"), seed=1)
     >>> record = caller_record(log.resolved_rules(), log.deals[0], 1, samples=2)
     >>> record is None or len(record.values) <= 2
     True
     """
-    from analysis.auction import contract_value
-    from analysis.judging import DealContext
-    from analysis.positions import full_play_rules
-    from analysis.sampling import replay_actions
-    from replay import replay_deal
+    from twentynine.analysis.auction import contract_value
+    from twentynine.analysis.judging import DealContext
+    from twentynine.analysis.positions import full_play_rules
+    from twentynine.analysis.sampling import replay_actions
+    from twentynine.replay import replay_deal
 
     final = replay_deal(rules, deal, number)
     outcome = final.outcome

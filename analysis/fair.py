@@ -5,8 +5,8 @@ times; every layout is solved double dummy for every alternative, and
 :mod:`analysis.judging` compares the alternatives on the same layouts. This module judges
 the show decisions; :mod:`analysis.auction` the bids, trump choice and doubling.
 
->>> from replay import random_match
->>> from schema import Rules
+>>> from twentynine.replay import random_match
+>>> from twentynine.schema import Rules
 >>> log = random_match(Rules.preset("bhoos"), seed=4)
 >>> fair_deal("m", log.resolved_rules(), log.deals[0], 1, kinds={"card"}, samples=4)
 []
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from analysis.annotate import Annotation
-from analysis.auction import AUCTION_KINDS, auction_notes
-from analysis.judging import (
+from twentynine.analysis.annotate import Annotation
+from twentynine.analysis.auction import AUCTION_KINDS, auction_notes
+from twentynine.analysis.judging import (
     DealContext,
     Judgement,
     Outcome,
@@ -26,11 +26,11 @@ from analysis.judging import (
     make_annotation,
     seat_has_cards,
 )
-from analysis.positions import Position, deal_positions, full_play_rules
-from analysis.solver import caller_team, solve
-from replay import DealState
-from schema.log import Deal
-from schema.rules import Rules
+from twentynine.analysis.positions import Position, deal_positions, full_play_rules
+from twentynine.analysis.solver import caller_team, solve
+from twentynine.replay import DealState
+from twentynine.schema.log import Deal
+from twentynine.schema.rules import Rules
 
 FAIR_KINDS = frozenset({"show"}) | AUCTION_KINDS
 """The kinds judged on samples of what the deciding seat knew."""

@@ -8,8 +8,8 @@ Values are a side's final card points with best play by both sides from there on
 from the side that decides (the caller's side's value, or what is left to the defenders:
 the total minus it).
 
->>> from replay import random_match
->>> from schema import Rules
+>>> from twentynine.replay import random_match
+>>> from twentynine.schema import Rules
 >>> log = random_match(Rules.preset("bhoos"), seed=4)
 >>> notes = hindsight_deal("m", log.resolved_rules(), log.deals[0], 1, from_trick=7)
 >>> {n.kind for n in notes} <= {"card", "show"}, all(n.loss >= 0 for n in notes)
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from analysis.annotate import Alternative, Annotation, choice_words, detail_json
-from analysis.positions import (
+from twentynine.analysis.annotate import Alternative, Annotation, choice_words, detail_json
+from twentynine.analysis.positions import (
     LADDER_TYPES,
     Position,
     all_hands_known,
@@ -29,12 +29,12 @@ from analysis.positions import (
     full_play_rules,
     replay_from,
 )
-from analysis.reference import searched_actions
-from analysis.solver import Solution, caller_team, solve, solve_value
-from replay import DealState
-from schema.cards import Team
-from schema.log import Action, Deal, PlayAction, TrumpAction
-from schema.rules import Rules
+from twentynine.analysis.reference import searched_actions
+from twentynine.analysis.solver import Solution, caller_team, solve, solve_value
+from twentynine.replay import DealState
+from twentynine.schema.cards import Team
+from twentynine.schema.log import Action, Deal, PlayAction, TrumpAction
+from twentynine.schema.rules import Rules
 
 HINDSIGHT_KINDS = frozenset({"card", "show", "par"})
 
@@ -42,8 +42,8 @@ HINDSIGHT_KINDS = frozenset({"card", "show", "par"})
 def action_text(action: Action) -> str:
     """A play or show as the annotations write it: the card (``JH``) or ``show``.
 
-    >>> from schema.cards import Card, Seat
-    >>> from schema.log import PlayAction
+    >>> from twentynine.schema.cards import Card, Seat
+    >>> from twentynine.schema.log import PlayAction
     >>> action_text(PlayAction(seat=Seat.N, card="JH"))
     'JH'
     """
@@ -57,7 +57,7 @@ def action_text(action: Action) -> str:
 def trump_text(action: TrumpAction) -> str:
     """A trump choice as the annotations write it: ``trump H``, ``seventh card``, ``no trump``.
 
-    >>> from schema.cards import Seat, Suit
+    >>> from twentynine.schema.cards import Seat, Suit
     >>> trump_text(TrumpAction(seat=Seat.N, suit=Suit.HEARTS))
     'trump H'
     """

@@ -18,13 +18,13 @@ import random
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from analysis.annotate import Alternative, Annotation, detail_json
-from analysis.labels import MIN_LABEL_SAMPLES, THRESHOLDS, estimate, label_of, straddles
-from analysis.positions import Position
-from analysis.sampling import Layout, sample_layouts
-from schema.cards import Seat
-from schema.log import Deal
-from schema.rules import Rules
+from twentynine.analysis.annotate import Alternative, Annotation, detail_json
+from twentynine.analysis.labels import MIN_LABEL_SAMPLES, THRESHOLDS, estimate, label_of, straddles
+from twentynine.analysis.positions import Position
+from twentynine.analysis.sampling import Layout, sample_layouts
+from twentynine.schema.cards import Seat
+from twentynine.schema.log import Deal
+from twentynine.schema.rules import Rules
 
 CAP_FACTOR = 4
 """A decision in doubt gets up to this many times the starting samples."""

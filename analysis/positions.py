@@ -1,7 +1,7 @@
 """The positions of a recorded deal, one before each action, as the table saw them.
 
->>> from replay import random_match
->>> from schema import Rules
+>>> from twentynine.replay import random_match
+>>> from twentynine.schema import Rules
 >>> log = random_match(Rules.preset("bhoos"), seed=2)
 >>> deal = log.deals[0]
 >>> first = next(deal_positions(log.resolved_rules(), deal))
@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from replay import DealState
-from schema.cards import SEATS, Card
-from schema.log import Action, Deal
-from schema.rules import Rules
+from twentynine.replay import DealState
+from twentynine.schema.cards import SEATS, Card
+from twentynine.schema.log import Action, Deal
+from twentynine.schema.rules import Rules
 
 LADDER_TYPES = frozenset({"double", "redouble", "set"})
 """Actions of the doubling ladder: the second four are dealt once the next action is not one."""
@@ -69,8 +69,8 @@ def full_play_rules(rules: Rules) -> Rules:
 def all_hands_known(deal: Deal) -> bool:
     """Whether the log records all 32 cards of the deal (hindsight needs them).
 
-    >>> from replay import random_match
-    >>> from schema import Rules
+    >>> from twentynine.replay import random_match
+    >>> from twentynine.schema import Rules
     >>> all_hands_known(random_match(Rules.preset("pagat"), seed=1).deals[0])
     True
     """

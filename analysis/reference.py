@@ -4,8 +4,8 @@ It asks :meth:`replay.DealState.legal_actions` for the moves and plays them with
 :meth:`~replay.DealState.apply` on copies, so it is exact by construction and very slow:
 use it on endings of a few tricks, to check the fast solver against.
 
->>> from schema import Rules
->>> from analysis.testing import random_ending
+>>> from twentynine.schema import Rules
+>>> from twentynine.analysis.testing import random_ending
 >>> state = random_ending(Rules.preset("bhoos"), seed=1, tricks_left=1)
 >>> 0 <= brute_force_value(state) <= 28
 True
@@ -13,9 +13,9 @@ True
 
 from __future__ import annotations
 
-from replay import DealState
-from schema.cards import Team
-from schema.log import Action
+from twentynine.replay import DealState
+from twentynine.schema.cards import Team
+from twentynine.schema.log import Action
 
 SEARCHED_TYPES = frozenset({"play", "show"})
 """The moves the solver searches: cards, and asking for (or showing) the trump."""

@@ -6,8 +6,8 @@ worker processes or to a Dask cluster); :func:`annotate_deal` computes them;
 match's annotations back whole, in the order the matches came, so that the same input and
 seed give the same output whichever executor ran it.
 
->>> from replay import random_match
->>> from schema import Rules
+>>> from twentynine.replay import random_match
+>>> from twentynine.schema import Rules
 >>> log = random_match(Rules.preset("pagat"), seed=3)
 >>> options = AnalysisOptions(kinds=frozenset({"card"}), from_trick=8)
 >>> [(m, len(notes) > 0) for m, notes in annotate_matches([log], options)] == [
@@ -21,12 +21,12 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future
 from typing import NamedTuple, ParamSpec, TypeVar
 
-from analysis.annotate import KINDS, Annotation
-from analysis.fair import FAIR_KINDS, fair_deal
-from analysis.hindsight import HINDSIGHT_KINDS, hindsight_deal
-from analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
-from schema.log import Deal, MatchLog
-from schema.rules import Rules
+from twentynine.analysis.annotate import KINDS, Annotation
+from twentynine.analysis.fair import FAIR_KINDS, fair_deal
+from twentynine.analysis.hindsight import HINDSIGHT_KINDS, hindsight_deal
+from twentynine.analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
+from twentynine.schema.log import Deal, MatchLog
+from twentynine.schema.rules import Rules
 
 P = ParamSpec("P")
 T = TypeVar("T")

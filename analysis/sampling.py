@@ -9,9 +9,9 @@ holder could not have, a deal that would have been thrown in): what is left is c
 with everything seen. For a seat that does not know the trump, the trump is sampled too:
 each layout's caller chooses the suit :func:`likely_trump` picks from its first four cards.
 
->>> from replay import random_match
->>> from schema import Rules
->>> from schema.cards import Seat
+>>> from twentynine.replay import random_match
+>>> from twentynine.schema import Rules
+>>> from twentynine.schema.cards import Seat
 >>> import random
 >>> log = random_match(Rules.preset("bhoos"), seed=1)
 >>> deal = log.deals[0]
@@ -26,11 +26,11 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from analysis.positions import LADDER_TYPES
-from replay import DealState
-from schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit
-from schema.log import Action, Deal, TrumpAction
-from schema.rules import Rules
+from twentynine.analysis.positions import LADDER_TYPES
+from twentynine.replay import DealState
+from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit
+from twentynine.schema.log import Action, Deal, TrumpAction
+from twentynine.schema.rules import Rules
 
 MAX_TRIES_PER_SAMPLE = 60
 """Layouts tried for each one kept before the sampler gives up on a position."""

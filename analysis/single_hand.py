@@ -21,8 +21,8 @@ have is screened on its first layouts, and the one whose single hand looked like
 judged at the first lead (one annotation per action and kind); nobody is judged when no
 seat's single hand won a single screened layout.
 
->>> from replay import random_match
->>> from schema import Rules
+>>> from twentynine.replay import random_match
+>>> from twentynine.schema import Rules
 >>> log = random_match(Rules.preset("pagat"), seed=1)  # pagat has no single hand
 >>> single_hand_deal("m", log.resolved_rules(), log.deals[0], 1, samples=4)
 []
@@ -32,16 +32,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analysis.annotate import Annotation
-from analysis.auction import contract_value
-from analysis.calibration import made_probability
-from analysis.judging import DealContext, Judgement, Outcome, judge, make_annotation
-from analysis.labels import GAME_POINT_SCALE
-from analysis.positions import Position, deal_positions, first_lead, full_play_rules
-from analysis.sampling import Layout
-from schema.cards import Card, Seat, mask_of
-from schema.log import Deal
-from schema.rules import Rules
+from twentynine.analysis.annotate import Annotation
+from twentynine.analysis.auction import contract_value
+from twentynine.analysis.calibration import made_probability
+from twentynine.analysis.judging import DealContext, Judgement, Outcome, judge, make_annotation
+from twentynine.analysis.labels import GAME_POINT_SCALE
+from twentynine.analysis.positions import Position, deal_positions, first_lead, full_play_rules
+from twentynine.analysis.sampling import Layout
+from twentynine.schema.cards import Card, Seat, mask_of
+from twentynine.schema.log import Deal
+from twentynine.schema.rules import Rules
 
 SINGLE_HAND_KINDS = frozenset({"single_hand"})
 """The kinds this module judges."""

@@ -11,8 +11,8 @@ that may come, as :meth:`replay.DealState.result_fixed` does).
 The search runs in :mod:`analysis._kernel`, compiled with numba (the default), or the same
 functions uncompiled: ``engine="python"`` or ``TWENTYNINE_SOLVER=python`` in the environment.
 
->>> from schema import Rules
->>> from analysis.testing import random_ending
+>>> from twentynine.schema import Rules
+>>> from twentynine.analysis.testing import random_ending
 >>> state = random_ending(Rules.preset("bangladesh"), seed=2, tricks_left=2)
 >>> solution = solve(state)
 >>> solution.value == max(v for _, v in solution.actions) or solution.value == min(
@@ -29,12 +29,12 @@ import threading
 from types import ModuleType
 from typing import Any, Literal, NamedTuple
 
-from analysis import _kernel as k
-from replay import DealState
-from replay._tables import NO_SUIT, TEAM_NUM
-from schema.cards import ALL_CARDS, SEATS, Direction, Team
-from schema.log import Action, PlayAction, ShowAction
-from schema.rules import Rules
+from twentynine.analysis import _kernel as k
+from twentynine.replay import DealState
+from twentynine.replay._tables import NO_SUIT, TEAM_NUM
+from twentynine.schema.cards import ALL_CARDS, SEATS, Direction, Team
+from twentynine.schema.log import Action, PlayAction, ShowAction
+from twentynine.schema.rules import Rules
 
 Engine = Literal["numba", "python"]
 ENGINES: tuple[Engine, ...] = ("numba", "python")
@@ -72,7 +72,7 @@ def _backend(engine: str | None) -> tuple[ModuleType, Any]:
     """The kernel module and its buffer maker for ``engine``."""
     if _engine_name(engine) == "python":
         return k, k.new_buffer
-    from analysis import _kernel_jit
+    from twentynine.analysis import _kernel_jit
 
     return _kernel_jit.kernel, _kernel_jit.new_buffer
 
@@ -199,8 +199,8 @@ def nodes_searched() -> int:
     visited (0 if it needed no search): its work, the same on any machine, for benchmarks.
     The plain loops of the last tricks after the show count no nodes.
 
-    >>> from schema import Rules
-    >>> from analysis.testing import first_lead
+    >>> from twentynine.schema import Rules
+    >>> from twentynine.analysis.testing import first_lead
     >>> state = first_lead(Rules.preset("bhoos"), seed=1)
     >>> forget_deals()
     >>> _ = solve_value(state)
@@ -307,8 +307,8 @@ def solve_value(state: DealState, engine: str | None = None) -> int:
     each move's, by null-window searches from the middle of what is still possible (a few
     searches where a full solve takes about 23).
 
-    >>> from schema import Rules
-    >>> from analysis.testing import first_lead
+    >>> from twentynine.schema import Rules
+    >>> from twentynine.analysis.testing import first_lead
     >>> state = first_lead(Rules.preset("bhoos"), seed=1)
     >>> solve_value(state) == solve(state).value
     True
@@ -329,8 +329,8 @@ def legal_moves(state: DealState, engine: str | None = None) -> list[Action]:
     """The moves the kernel searches at ``state``, in the engine's order (for checking it
     against :meth:`replay.DealState.legal_actions`).
 
-    >>> from schema import Rules
-    >>> from analysis.testing import first_lead
+    >>> from twentynine.schema import Rules
+    >>> from twentynine.analysis.testing import first_lead
     >>> len(legal_moves(first_lead(Rules.preset("bhoos"), seed=1)))  # any card may lead
     8
     """
@@ -346,8 +346,8 @@ def can_reach(state: DealState, target: int, engine: str | None = None) -> bool:
     """Whether the caller's side can take at least ``target`` card points against best
     defence: one null-window search, cheaper than :func:`solve`.
 
-    >>> from schema import Rules
-    >>> from analysis.testing import random_ending
+    >>> from twentynine.schema import Rules
+    >>> from twentynine.analysis.testing import random_ending
     >>> state = random_ending(Rules.preset("bhoos"), seed=4, tricks_left=3)
     >>> value = solve(state).value
     >>> can_reach(state, value), can_reach(state, value + 1)

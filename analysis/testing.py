@@ -1,6 +1,6 @@
 """Random positions of the play, for tests and benchmarks.
 
->>> from schema import Rules
+>>> from twentynine.schema import Rules
 >>> state = random_ending(Rules.preset("bangladesh"), seed=3, tricks_left=2)
 >>> state.phase_name, state.is_over
 ('play', False)
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import random
 
-from replay import DealState
-from replay.simulate import deal_cards
-from schema.cards import Seat
-from schema.log import Action
-from schema.rules import Rules
+from twentynine.replay import DealState
+from twentynine.replay.simulate import deal_cards
+from twentynine.schema.cards import Seat
+from twentynine.schema.log import Action
+from twentynine.schema.rules import Rules
 
 
 def _random_game(rules: Rules, rng: random.Random) -> tuple[DealState, list[Action]] | None:

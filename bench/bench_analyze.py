@@ -24,13 +24,13 @@ from pathlib import Path
 # Run as a script, bench/ comes first on the path: put the repository root before it.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analysis import solve
-from analysis.hindsight import hindsight_deal
-from analysis.run import AnalysisOptions, annotate_matches
-from analysis.solver import forget_deals
-from analysis.testing import random_ending
-from replay import random_match
-from schema import Rules
+from twentynine.analysis import solve
+from twentynine.analysis.hindsight import hindsight_deal
+from twentynine.analysis.run import AnalysisOptions, annotate_matches
+from twentynine.analysis.solver import forget_deals
+from twentynine.analysis.testing import random_ending
+from twentynine.replay import random_match
+from twentynine.schema import Rules
 
 
 def hindsight_times(preset: str, deals: int) -> list[float]:

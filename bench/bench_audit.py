@@ -41,11 +41,11 @@ import orjson
 # Run as a script, bench/ comes first on the path: put the repository root before it.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from importers.formats import read_any
-from replay import audit_match, random_match
-from replay.summary import AuditSummary, seldom_collected
-from schema import PRESET_NAMES, MatchLike, MatchLog, Rules
-from schema.fastlog import decode_match
+from twentynine.importers.formats import read_any
+from twentynine.replay import audit_match, random_match
+from twentynine.replay.summary import AuditSummary, seldom_collected
+from twentynine.schema import PRESET_NAMES, MatchLike, MatchLog, Rules
+from twentynine.schema.fastlog import decode_match
 
 
 def make_file(path: Path, deals: int, seed: int) -> None:

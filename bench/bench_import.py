@@ -40,8 +40,8 @@ SAMPLE = ROOT / "sample_logs" / "formats" / "bhoos_archive.json"
 
 def write_input(path: Path, size_mb: int) -> int:
     """Write about ``size_mb`` MB of matches, one a line; returns how many."""
-    from importers.bhoos_archive import read_stream
-    from importers.canonical import dump_match
+    from twentynine.importers.bhoos_archive import read_stream
+    from twentynine.importers.canonical import dump_match
 
     with SAMPLE.open("rb") as stream:
         matches = [r.match for r in read_stream(stream, str(SAMPLE)) if r.match is not None]
@@ -63,7 +63,7 @@ def child(source: str, output: str, repeat: int) -> None:
     any reader pays: the two in turn, ``repeat`` times, the best of each."""
     import orjson
 
-    from importers.formats import import_paths
+    from twentynine.importers.formats import import_paths
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     seconds, parses = [], []
@@ -93,7 +93,7 @@ def archive(paths: list[Path], repeat: int) -> None:
     the same files (CPU time, the best of ``repeat`` of each, the two in turn)."""
     import orjson
 
-    from importers.formats import import_paths
+    from twentynine.importers.formats import import_paths
 
     def cpu(run: Callable[[], object]) -> float:
         started = time.process_time()

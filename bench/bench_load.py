@@ -40,12 +40,12 @@ import orjson
 # Run as a script, bench/ comes first on the path: put the repository root before it.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from replay import AuditedMatch, audit_match, random_match
-from reports.warehouse.stats import run_stats
-from reports.warehouse.store import BATCH_DEALS, open_warehouse
-from schema import PRESET_NAMES, Rules
-from schema.log import MatchLog
 from twentynine.loading import load_paths
+from twentynine.replay import AuditedMatch, audit_match, random_match
+from twentynine.reports.warehouse.stats import run_stats
+from twentynine.reports.warehouse.store import BATCH_DEALS, open_warehouse
+from twentynine.schema import PRESET_NAMES, Rules
+from twentynine.schema.log import MatchLog
 
 STAGES = ("store", "audit+store", "end to end")
 JOBS_STAGES = ("jobs 1", "jobs 2")

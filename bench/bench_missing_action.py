@@ -10,10 +10,10 @@ import argparse
 import time
 from collections.abc import Sequence
 
-from replay import audit, engine_build
-from replay.selfplay import simulate_matches
-from schema.log import MatchLog
-from schema.rules import Rules
+from twentynine.replay import audit, engine_build
+from twentynine.replay.selfplay import simulate_matches
+from twentynine.schema.log import MatchLog
+from twentynine.schema.rules import Rules
 
 
 def timed(matches: Sequence[MatchLog]) -> tuple[float, int]:

@@ -18,14 +18,14 @@ from pathlib import Path
 # Run as a script, bench/ comes first on the path: put the repository root before it.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from importers.formats import read_any
-from replay import audit_match, engine_build
-from reports.html.match import match_context, match_report
-from reports.html.players import players_report
-from reports.html.render import plotly_bundle
-from reports.warehouse.store import open_warehouse
-from schema.log import MatchLog
+from twentynine.importers.formats import read_any
 from twentynine.loading import load_paths
+from twentynine.replay import audit_match, engine_build
+from twentynine.reports.html.match import match_context, match_report
+from twentynine.reports.html.players import players_report
+from twentynine.reports.html.render import plotly_bundle
+from twentynine.reports.warehouse.store import open_warehouse
+from twentynine.schema.log import MatchLog
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from replay.selfplay import simulate_matches
-from schema import PRESET_NAMES, Rules
+from twentynine.replay.selfplay import simulate_matches
+from twentynine.schema import PRESET_NAMES, Rules
 
 
 def run(preset: str, deals: int, seed: int) -> tuple[int, int, float]:

@@ -25,11 +25,11 @@ from pathlib import Path
 # Run as a script, bench/ comes first on the path: put the repository root before it.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analysis import solve, solve_value
-from analysis.solver import forget_deals, nodes_searched
-from analysis.testing import first_lead, random_ending
-from replay import DealState
-from schema import Rules
+from twentynine.analysis import solve, solve_value
+from twentynine.analysis.solver import forget_deals, nodes_searched
+from twentynine.analysis.testing import first_lead, random_ending
+from twentynine.replay import DealState
+from twentynine.schema import Rules
 
 
 def timed(

@@ -71,9 +71,9 @@ def _use(code: Path) -> None:
 
 
 def _pool(per_preset: int) -> list[tuple[Any, Any]]:
-    from replay import audit_match
-    from replay.selfplay import simulate_matches
-    from schema import PRESET_NAMES, Rules
+    from twentynine.replay import audit_match
+    from twentynine.replay.selfplay import simulate_matches
+    from twentynine.schema import PRESET_NAMES, Rules
 
     out = []
     for n, preset in enumerate(PRESET_NAMES):
@@ -103,7 +103,7 @@ def _copies(base: list[tuple[Any, Any]], deals: int, players: int) -> Iterator[t
 
 def build(db: Path, deals: int, players: int) -> dict[str, Any]:
     """Store the copies into a new file (in the code this process imports)."""
-    from reports.warehouse.store import open_warehouse
+    from twentynine.reports.warehouse.store import open_warehouse
 
     start = time.perf_counter()
     base = _pool(PRESET_MATCHES)
@@ -114,8 +114,8 @@ def build(db: Path, deals: int, players: int) -> dict[str, Any]:
 
 def migrate(db: Path) -> dict[str, Any]:
     """Open ``db`` for writing (which migrates an older file) and say how long it took."""
-    from reports.warehouse import ddl
-    from reports.warehouse.store import open_warehouse
+    from twentynine.reports.warehouse import ddl
+    from twentynine.reports.warehouse.store import open_warehouse
 
     start = time.perf_counter()
     with open_warehouse(db) as wh:
@@ -129,8 +129,8 @@ def _digest(rows: list[tuple[Any, ...]]) -> str:
 
 def measure(db: Path, repeat: int) -> dict[str, Any]:
     """Best-of-``repeat`` seconds and a digest of the rows of every query and of stats."""
-    from reports.warehouse.stats import StatsRequest, run_stats_report
-    from reports.warehouse.store import run_query
+    from twentynine.reports.warehouse.stats import StatsRequest, run_stats_report
+    from twentynine.reports.warehouse.store import run_query
 
     out: dict[str, Any] = {}
     for name, sql in QUERIES.items():

@@ -34,7 +34,7 @@ import numpy as np
 # Run as a script, bench/ comes first on the path: put the repository root before it.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analysis.calibration import (
+from twentynine.analysis.calibration import (
     BEFORE_REFIT,
     CALIBRATION,
     DOUBLE_DUMMY,
@@ -45,9 +45,9 @@ from analysis.calibration import (
     fit,
     predicted,
 )
-from importers.bhoos_archive import read_stream
-from schema.log import Deal
-from schema.rules import Rules
+from twentynine.importers.bhoos_archive import read_stream
+from twentynine.schema.log import Deal
+from twentynine.schema.rules import Rules
 
 ARCHIVE = Path(__file__).resolve().parent.parent.parent / "shared" / "real" / "bhoos"
 SAVED = Path(__file__).resolve().parent / "out" / "calibrate.jsonl"

@@ -1,4 +1,4 @@
 """Readers that turn text into match logs: the canonical format and one module per foreign format.
 
->>> from importers.canonical import read_stream
+>>> from twentynine.importers.canonical import read_stream
 """

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from operator import getitem
 from typing import Any, Final, TypeGuard
 
-from importers.errors import InputProblem, brief
-from importers.notation import parse_card
-from schema.cards import Card, Seat, Suit
-from schema.rules import Rules
+from twentynine.importers.errors import InputProblem, brief
+from twentynine.importers.notation import parse_card
+from twentynine.schema.cards import Card, Seat, Suit
+from twentynine.schema.rules import Rules
 
 BHOOS_RULES: Final = Rules.preset("bhoos")
 SEAT_OF_INDEX: Final[tuple[Seat, Seat, Seat, Seat]] = Seat.N.order_from(BHOOS_RULES.direction)

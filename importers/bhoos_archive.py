@@ -24,13 +24,13 @@ from typing import Any, BinaryIO, Final, Literal, overload
 import orjson
 from pydantic import ValidationError
 
-from importers import _bhoos
-from importers._bhoos import Problems
-from importers.canonical import Match, Record
-from importers.errors import InputProblem, brief, describe_validation_error
-from schema.cards import Card, Seat, Suit
-from schema.fastlog import MAX_NESTING, decode_match, nesting
-from schema.log import MatchLog
+from twentynine.importers import _bhoos
+from twentynine.importers._bhoos import Problems
+from twentynine.importers.canonical import Match, Record
+from twentynine.importers.errors import InputProblem, brief, describe_validation_error
+from twentynine.schema.cards import Card, Seat, Suit
+from twentynine.schema.fastlog import MAX_NESTING, decode_match, nesting
+from twentynine.schema.log import MatchLog
 
 FORMAT = "bhoos-archive"
 GAME_KEYS = frozenset(

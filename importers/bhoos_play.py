@@ -27,12 +27,12 @@ from typing import Any, Literal
 
 import orjson
 
-from importers import _bhoos
-from importers._bhoos import Problems
-from importers.canonical import Record
-from importers.errors import InputProblem, brief
-from schema.cards import Card, Seat, Suit
-from schema.log import MatchLog, PlayerRef
+from twentynine.importers import _bhoos
+from twentynine.importers._bhoos import Problems
+from twentynine.importers.canonical import Record
+from twentynine.importers.errors import InputProblem, brief
+from twentynine.schema.cards import Card, Seat, Suit
+from twentynine.schema.log import MatchLog, PlayerRef
 
 FORMAT = "bhoos-play"
 STALE_LINES = 200  # a game with no request in this many lines is over

@@ -21,15 +21,15 @@ import orjson
 from pydantic import BaseModel, ValidationError
 from typing_extensions import TypeVar
 
-from importers.errors import (
+from twentynine.importers.errors import (
     EMPTY_INPUT,
     InputProblem,
     InputTooLargeError,
     describe_validation_error,
     where,
 )
-from schema.fastlog import decode_match
-from schema.log import (
+from twentynine.schema.fastlog import decode_match
+from twentynine.schema.log import (
     Action,
     Deal,
     DealResult,
@@ -40,7 +40,7 @@ from schema.log import (
     dump_json,
     repeated_key,
 )
-from schema.shapes import MatchLike
+from twentynine.schema.shapes import MatchLike
 
 Layout = Literal["json", "jsonl", "auto"]
 
@@ -146,7 +146,7 @@ def parse_document(
     >>> type(parse_document(doc + b'"players": {}, "deals": []}', "m", None, fast=True).match)
     <class 'NoneType'>
     >>> seats = b'"players": {"N": "a", "E": "b", "S": "c", "W": "d"}, "deals": []}'
-    >>> from schema.fastlog import is_decoded
+    >>> from twentynine.schema.fastlog import is_decoded
     >>> is_decoded(parse_document(doc + seats, "m.json", None, fast=True).match)
     True
     """
@@ -233,7 +233,7 @@ def read_stream(
 
     >>> import io
     >>> lines = io.BytesIO(Path("sample_logs/league.jsonl").read_bytes())
-    >>> from schema.fastlog import is_decoded
+    >>> from twentynine.schema.fastlog import is_decoded
     >>> {is_decoded(r.match) for r in read_stream(lines, "league.jsonl", fast=True)}
     {True}
     """
@@ -280,7 +280,7 @@ def layout_of(path: Path | None) -> Layout:
 def read_path(path: str | Path) -> Iterator[Record[MatchLog]]:
     """Read a file (or ``-`` for standard input) of canonical match logs: what
     :func:`importers.formats.read_any` reads with ``--from canonical``."""
-    from importers.formats import read_any  # formats builds on this module
+    from twentynine.importers.formats import read_any  # formats builds on this module
 
     return read_any(path, "canonical")
 

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Final, Literal, Protocol, cast, overload
 
-from importers import bhoos_archive, bhoos_play, canonical, text
-from importers.canonical import Match, Record
-from importers.errors import (
+from twentynine.importers import bhoos_archive, bhoos_play, canonical, text
+from twentynine.importers.canonical import Match, Record
+from twentynine.importers.errors import (
     MAX_DOCUMENT,
     MAX_SKIPPED,
     NO_INPUT_FILES,
@@ -39,8 +39,8 @@ from importers.errors import (
     unreadable,
     where,
 )
-from schema.fastlog import is_decoded
-from schema.log import MatchLog
+from twentynine.schema.fastlog import is_decoded
+from twentynine.schema.log import MatchLog
 
 HEAD_SIZE: Final = 64 * 1024
 READ_BUFFER: Final = 1 << 20

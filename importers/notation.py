@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from importers.errors import brief
-from schema.cards import Card
+from twentynine.importers.errors import brief
+from twentynine.schema.cards import Card
 
 _SUIT_ALIASES: Final[dict[str, str]] = {
     "♠": "S",

@@ -42,11 +42,11 @@ from typing import Any, BinaryIO, Final
 
 from pydantic import ValidationError
 
-from importers.canonical import Record
-from importers.errors import InputProblem, describe_validation_error
-from importers.notation import parse_card
-from schema.cards import Seat
-from schema.log import Action, Deal, MatchLog, PlayerRef
+from twentynine.importers.canonical import Record
+from twentynine.importers.errors import InputProblem, describe_validation_error
+from twentynine.importers.notation import parse_card
+from twentynine.schema.cards import Seat
+from twentynine.schema.log import Action, Deal, MatchLog, PlayerRef
 
 FORMAT = "text"
 EXTENSIONS: Final = (".29", ".txt")
@@ -86,7 +86,7 @@ _SNIFF = re.compile(rb"\s*\[(Match|Rules|North|East|South|West|Meta|Result|Deal|
 def format_match(match: MatchLog) -> str:
     """The match in text notation; reading it back gives the same canonical JSON.
 
-    >>> from schema.log import MatchLog
+    >>> from twentynine.schema.log import MatchLog
     >>> m = MatchLog.model_validate({"format": "twentynine.match", "version": 1,
     ...     "rules": "pagat", "players": {"N": "a", "E": "b", "S": "c", "W": "d"},
     ...     "deals": [{"dealer": "N", "actions": [{"seat": "E", "type": "bid", "value": 15}]}]})

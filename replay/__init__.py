@@ -1,14 +1,14 @@
 """The rules engine and the auditor: deal and match state, findings, step views, random games.
 
->>> from schema import Rules
+>>> from twentynine.schema import Rules
 >>> log = random_match(Rules.preset("classic29"), seed=5)
 >>> audited = audit_match(log)
 >>> audited.errors, audited.winner == log.result.winner
 (0, True)
 """
 
-from replay._engine import engine_build
-from replay.audit import (
+from twentynine.replay._engine import engine_build
+from twentynine.replay.audit import (
     AuditedMatch,
     DealFacts,
     PairFacts,
@@ -19,12 +19,12 @@ from replay.audit import (
     normalize_reason,
     replay_deal,
 )
-from replay.deal import THROWN_IN_REASONS, DealOutcome, DealState, DealView
-from replay.findings import CATALOGUE, CODES, AuditError, Finding
-from replay.match import MatchState
-from replay.simulate import play_random, random_deal, random_match, rules_spec
-from replay.steps import StepView, deal_steps, describe, walk_deal
-from replay.summary import AuditSummary, FindingRow
+from twentynine.replay.deal import THROWN_IN_REASONS, DealOutcome, DealState, DealView
+from twentynine.replay.findings import CATALOGUE, CODES, AuditError, Finding
+from twentynine.replay.match import MatchState
+from twentynine.replay.simulate import play_random, random_deal, random_match, rules_spec
+from twentynine.replay.steps import StepView, deal_steps, describe, walk_deal
+from twentynine.replay.summary import AuditSummary, FindingRow
 
 __all__ = [
     "CATALOGUE",

@@ -19,7 +19,7 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Final
 
-import replay.deal
+from twentynine.replay import deal as _deal
 
 COMPILED: Final = "compiled"
 PURE_PYTHON: Final = "pure Python"
@@ -40,7 +40,7 @@ def engine_build() -> str:
     >>> engine_build().split(" (")[0] in ("compiled", "pure Python")
     True
     """
-    return build_of(replay.deal.__file__)
+    return build_of(_deal.__file__)
 
 
 def build_of(module_file: str | os.PathLike[str]) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from schema.cards import ALL_CARDS, SEATS, SUITS, Card, Seat, Suit, Team
+from twentynine.schema.cards import ALL_CARDS, SEATS, SUITS, Card, Seat, Suit, Team
 
 SEAT_NUM: Final[dict[Seat, int]] = {seat: i for i, seat in enumerate(SEATS)}
 SUIT_NUM: Final[dict[Suit, int]] = {suit: i for i, suit in enumerate(SUITS)}

@@ -4,7 +4,7 @@ It never stops at the first breach (unless ``strict``): each finding is recorded
 goes on as the table went on. Recorded results (card points, match score, throw-in, match
 result) are recomputed, and a mismatch is an error.
 
->>> from schema import MatchLog
+>>> from twentynine.schema import MatchLog
 >>> log = MatchLog.model_validate({
 ...     "format": "twentynine.match", "version": 1, "rules": "bangladesh",
 ...     "players": {"N": "a", "E": "b", "S": "c", "W": "d"},
@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple, cast, overload
 
-from replay.deal import (
+from twentynine.replay.deal import (
     ALL_CARDS,
     MODE_NO_TRUMP,
     MODE_REVERSE,
@@ -34,12 +34,12 @@ from replay.deal import (
     DealState,
     Trick,
 )
-from replay.findings import LARGEST_RECORDED, AuditError, Finding, make_finding
-from replay.match import MatchState
-from schema.cards import Card, Seat, Team
-from schema.fastlog import recorded_thrown_in
-from schema.rules import Rules
-from schema.shapes import DealLike, DealResultLike, MatchLike
+from twentynine.replay.findings import LARGEST_RECORDED, AuditError, Finding, make_finding
+from twentynine.replay.match import MatchState
+from twentynine.schema.cards import Card, Seat, Team
+from twentynine.schema.fastlog import recorded_thrown_in
+from twentynine.schema.rules import Rules
+from twentynine.schema.shapes import DealLike, DealResultLike, MatchLike
 
 
 class TrickFacts(NamedTuple):
@@ -225,8 +225,8 @@ def replay_deal(
 ) -> DealState:
     """Replay one deal's actions from its dealt hands; the state holds the findings.
 
-    >>> from schema import Rules, Seat
-    >>> from schema.log import Deal
+    >>> from twentynine.schema import Rules, Seat
+    >>> from twentynine.schema.log import Deal
     >>> state = replay_deal(Rules.preset("pagat"), Deal(dealer=Seat.N, actions=[]))
     >>> state.current_seat
     <Seat.E: 'E'>
@@ -260,8 +260,8 @@ def missing_action(
     else None. Tried only when the first error is one a gap gives (out of turn, out of phase,
     a show required), nearest place first, each legal candidate replayed.
 
-    >>> from schema import Rules
-    >>> from replay.script import make_deal
+    >>> from twentynine.schema import Rules
+    >>> from twentynine.replay.script import make_deal
     >>> deal = make_deal("N", None, "E:16 W:p N:p")  # S's pass left out
     >>> state = replay_deal(Rules.preset("pagat"), deal)
     >>> missing_action(Rules.preset("pagat"), deal, 1, state.findings).message

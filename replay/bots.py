@@ -11,7 +11,7 @@ Three styles differ in how they bid, ask for the trump, double and declare singl
 ['cautious', 'balanced', 'aggressive']
 >>> STYLES["cautious"].bid_margin < STYLES["aggressive"].bid_margin
 True
->>> from schema import Card
+>>> from twentynine.schema import Card
 >>> round(hand_estimate([Card.parse(c) for c in ("JH", "9H", "AH", "7S")]), 1)
 20.0
 """
@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final, Literal, NamedTuple
 
-from replay.deal import DealState, DealView, PlayedCard
-from schema.cards import ALL_CARDS, SEATS, Card, Rank, Seat, Suit
-from schema.log import (
+from twentynine.replay.deal import DealState, DealView, PlayedCard
+from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Rank, Seat, Suit
+from twentynine.schema.log import (
     Action,
     BidAction,
     DittoAction,
@@ -39,7 +39,7 @@ from schema.log import (
     ShowAction,
     TrumpAction,
 )
-from schema.rules import Rules
+from twentynine.schema.rules import Rules
 
 Stage = Literal["auction", "trump", "double", "single_hand", "pair", "play"]
 """What a seat is asked to decide: the auction, the trump, the doubling ladder (double,
@@ -102,7 +102,7 @@ def seat_view(
     just made it for this seat); the rest is what the table has seen, and the actions the
     rules allow this seat at this stage.
 
-    >>> from schema import Rules, Seat
+    >>> from twentynine.schema import Rules, Seat
     >>> state = DealState(Rules.preset("pagat"), Seat.N)
     >>> view = seat_view(state, Seat.E, [], "auction")
     >>> view.position, view.trump, len(view.legal)
@@ -308,7 +308,7 @@ def _cards_text(cards: Sequence[Card]) -> str:
 class Bot:
     """A player of one :class:`Style`. ``decide`` picks among ``view.legal`` only.
 
-    >>> from schema import Rules, Seat
+    >>> from twentynine.schema import Rules, Seat
     >>> state = DealState(Rules.preset("standard"), Seat.N, {Seat.E: [Card.parse(c) for c in
     ...     ("JH", "9H", "AH", "TH", "7S", "8S", "7C", "8C")]})
     >>> choice = Bot("balanced").decide(seat_view(state, Seat.E, [], "auction"), random.Random(1))

@@ -7,8 +7,8 @@ unknown), changes only through :meth:`DealState.apply`, and answers ``legal_acti
 candidates with those same methods and ``apply`` records a :class:`~replay.findings.Finding`
 for each breach, then carries on as the table would.
 
->>> from schema import Card, Rules, Seat
->>> from schema.log import BidAction, PassAction
+>>> from twentynine.schema import Card, Rules, Seat
+>>> from twentynine.schema.log import BidAction, PassAction
 >>> deal = DealState(Rules.preset("pagat"), Seat.N)
 >>> deal.current_seat, [str(a.type) for a in deal.legal_actions()][:3]
 (<Seat.E: 'E'>, ['pass', 'bid', 'bid'])
@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final, Literal, NamedTuple, cast
 
-from replay import _tables
-from replay._tables import (
+from twentynine.replay import _tables
+from twentynine.replay._tables import (
     KING_PLACE,
     NO_SUIT,
     QUEEN_PLACE,
@@ -34,10 +34,10 @@ from replay._tables import (
     card_text,
     mask_points,
 )
-from replay.findings import Finding, make_finding
-from schema import cards as _cards
-from schema.cards import Card, Direction, Seat, Suit, Team
-from schema.log import (
+from twentynine.replay.findings import Finding, make_finding
+from twentynine.schema import cards as _cards
+from twentynine.schema.cards import Card, Direction, Seat, Suit, Team
+from twentynine.schema.log import (
     Action,
     BidAction,
     DittoAction,
@@ -52,8 +52,8 @@ from schema.log import (
     SingleHandAction,
     TrumpAction,
 )
-from schema.rules import Rules
-from schema.shapes import ActionLike, BidLike, PlayLike, ShowLike, TrumpLike
+from twentynine.schema.rules import Rules
+from twentynine.schema.shapes import ActionLike, BidLike, PlayLike, ShowLike, TrumpLike
 
 # The tables the engine reads, as constants of its own module. Compiled, a name imported from
 # another module is looked up in that module's dict at every read, and a tuple typed with a
@@ -547,7 +547,7 @@ class DealState:
     bidding hand); a card may be None and a seat may be missing (all unknown). ``number``
     is the deal's 1-based number in its match, used in findings.
 
-    >>> from schema import Rules, Seat
+    >>> from twentynine.schema import Rules, Seat
     >>> DealState(Rules.preset("bangladesh"), Seat.N).current_seat  # counter-clockwise: W
     <Seat.W: 'W'>
     """
@@ -1003,7 +1003,7 @@ class DealState:
         redoubled or set; a single hand's own ``single_hand_points``. The one stake formula:
         the result, the audit's facts and the step views all read it.
 
-        >>> from schema import Rules, Seat
+        >>> from twentynine.schema import Rules, Seat
         >>> DealState(Rules.preset("pagat"), Seat.N).stake
         1
         """
@@ -1087,8 +1087,8 @@ class DealState:
     def seat_view(self, seat: Seat | None = None) -> DealView:
         """What ``seat`` may know now (an onlooker's view when None): see :class:`DealView`.
 
-        >>> from schema import Rules, Seat
-        >>> from replay.script import run_script
+        >>> from twentynine.schema import Rules, Seat
+        >>> from twentynine.replay.script import run_script
         >>> hands = {"E": "JH 9H AH TH 7S 8C 7D 8D"}
         >>> state = run_script(Rules.preset("pagat"), "N", hands, "E:15 S:p W:p N:p E:trump=H")
         >>> mine, theirs = state.seat_view(Seat.E), state.seat_view(Seat.S)
@@ -1169,8 +1169,8 @@ class DealState:
     def check(self, action: AnyAction) -> Finding | None:
         """The first error finding ``action`` would give here, without changing the state.
 
-        >>> from schema import Rules, Seat
-        >>> from schema.log import BidAction
+        >>> from twentynine.schema import Rules, Seat
+        >>> from twentynine.schema.log import BidAction
         >>> DealState(Rules.preset("pagat"), Seat.N).check(BidAction(seat=Seat.E, value=14))
         ... # doctest: +ELLIPSIS
         Finding(code='BID_TOO_LOW', severity='error', deal=1, action=0, message='E bid 14...')
@@ -1900,7 +1900,7 @@ class DealState:
         Optional declarations (Double, single hand, the Pair) may come from a seat other
         than ``current_seat``. With unknown cards, only plays of known cards are listed.
 
-        >>> from schema import Rules, Seat
+        >>> from twentynine.schema import Rules, Seat
         >>> deal = DealState(Rules.preset("bhoos"), Seat.N)
         >>> len(deal.legal_actions())  # pass, or a bid of 16 to 28
         14
@@ -2003,8 +2003,8 @@ class DealState:
     def apply(self, action: AnyAction) -> list[Finding]:
         """Apply one action as the table would, and return the findings it gave.
 
-        >>> from schema import Rules, Seat
-        >>> from schema.log import PassAction
+        >>> from twentynine.schema import Rules, Seat
+        >>> from twentynine.schema.log import PassAction
         >>> deal = DealState(Rules.preset("bangladesh"), Seat.N)
         >>> [deal.apply(PassAction(seat=s)) for s in (Seat.W, Seat.S, Seat.E)]
         [[], [], []]
@@ -2416,8 +2416,8 @@ class DealState:
         ``deal_steps`` does the same when the log's next action is not part of the ladder.
         Does nothing outside the doubling.
 
-        >>> from schema import Rules, Seat
-        >>> from replay.script import run_script
+        >>> from twentynine.schema import Rules, Seat
+        >>> from twentynine.replay.script import run_script
         >>> state = run_script(Rules.preset("standard"), "N", None, "E:15 S:p W:p N:p E:trump=S")
         >>> len(state.hand(Seat.E)), state.end_doubling(), len(state.hand(Seat.E))
         (4, None, 8)

@@ -12,7 +12,7 @@ the slip), which gives one ``MATCH_SCORE_MISMATCH`` for the match.
 
 >>> KINDS["revoke"], expected_code("bad_bid")
 ('REVOKE', 'BID_TOO_LOW')
->>> from schema import Rules
+>>> from twentynine.schema import Rules
 >>> "no_trump_after_show" in applicable_kinds(Rules.preset("pagat"))
 False
 """
@@ -24,10 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from replay.deal import DealState, DealView
-from schema.cards import SEATS, Card, Seat, Suit
-from schema.log import Action, BidAction, DealResult, PlayAction, ShowAction, TeamScores
-from schema.rules import Rules
+from twentynine.replay.deal import DealState, DealView
+from twentynine.schema.cards import SEATS, Card, Seat, Suit
+from twentynine.schema.log import Action, BidAction, DealResult, PlayAction, ShowAction, TeamScores
+from twentynine.schema.rules import Rules
 
 KINDS: Final[dict[str, str]] = {
     "revoke": "REVOKE",
@@ -100,7 +100,7 @@ def breach_action(
     in a deal. The action is checked against the engine: it is returned only when the first
     error it gives is the kind's code, so the breach is unambiguous.
 
-    >>> from schema import Rules
+    >>> from twentynine.schema import Rules
     >>> state = DealState(Rules.preset("pagat"), Seat.N)
     >>> breach_action("bad_bid", state, Seat.E, []).value
     14

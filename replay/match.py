@@ -1,7 +1,7 @@
 """The state of a match: the running score, whose deal it is, and when the match is won.
 
->>> from schema import Rules, Seat, Team
->>> from schema.log import PassAction
+>>> from twentynine.schema import Rules, Seat, Team
+>>> from twentynine.schema.log import PassAction
 >>> match = MatchState(Rules.preset("bangladesh"), first_dealer=Seat.N)
 >>> deal = match.new_deal()
 >>> for seat in (Seat.W, Seat.S, Seat.E):
@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from replay.deal import DealOutcome, DealState
-from schema.cards import SEATS, Card, Direction, Seat, Team
-from schema.rules import Rules
+from twentynine.replay.deal import DealOutcome, DealState
+from twentynine.schema.cards import SEATS, Card, Direction, Seat, Team
+from twentynine.schema.rules import Rules
 
 _NS: Final = Team.NS
 _EW: Final = Team.EW

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from replay.deal import DealState
-from schema.cards import Card, Seat, Suit
-from schema.log import (
+from twentynine.replay.deal import DealState
+from twentynine.schema.cards import Card, Seat, Suit
+from twentynine.schema.log import (
     Action,
     BidAction,
     Deal,
@@ -37,7 +37,7 @@ from schema.log import (
     SingleHandAction,
     TrumpAction,
 )
-from schema.rules import Rules
+from twentynine.schema.rules import Rules
 
 _SIMPLE: dict[str, Callable[[Seat], Action]] = {
     "p": lambda seat: PassAction(seat=seat),
@@ -152,7 +152,7 @@ def run_script(
 ) -> DealState:
     """A deal state after the scripted actions; its ``findings`` hold what they broke.
 
-    >>> from schema import Rules
+    >>> from twentynine.schema import Rules
     >>> state = run_script(Rules.preset("pagat"), "N", None, "E:15 S:16 W:p N:p E:p")
     >>> state.caller_seat, state.call
     (<Seat.S: 'S'>, 16)

@@ -5,11 +5,11 @@
 the bots' choices and the injected breaches each draw from their own ``random.Random``
 seeded from the arguments, so the same arguments give the same logs, byte for byte.
 
->>> from schema import Rules
+>>> from twentynine.schema import Rules
 >>> match = next(simulate_matches(Rules.preset("pagat"), matches=1, seed=3))
 >>> match.id, match.result.winner is not None
 ('sim-pagat-3-1', True)
->>> from replay.audit import audit_match
+>>> from twentynine.replay.audit import audit_match
 >>> audit_match(match).errors
 0
 """
@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from replay.bots import STYLE_NAMES, STYLES, Bot, Choice, SeatView, Stage, seat_view
-from replay.deal import DealState, DealView
-from replay.inject import (
+from twentynine.replay.bots import STYLE_NAMES, STYLES, Bot, Choice, SeatView, Stage, seat_view
+from twentynine.replay.deal import DealState, DealView
+from twentynine.replay.inject import (
     RESULT_KINDS,
     Injection,
     applicable_kinds,
@@ -33,10 +33,10 @@ from replay.inject import (
     score_slip,
     shift_score,
 )
-from replay.match import MatchState
-from replay.simulate import deal_cards, rules_spec
-from schema.cards import SEATS, Card, Seat, Suit, Team
-from schema.log import (
+from twentynine.replay.match import MatchState
+from twentynine.replay.simulate import deal_cards, rules_spec
+from twentynine.schema.cards import SEATS, Card, Seat, Suit, Team
+from twentynine.schema.log import (
     Action,
     BidAction,
     Deal,
@@ -49,7 +49,7 @@ from schema.log import (
     TrumpAction,
     dump_json,
 )
-from schema.rules import PRESET_NAMES, PRESETS, Rules
+from twentynine.schema.rules import PRESET_NAMES, PRESETS, Rules
 
 MAX_ACTIONS: Final = 400
 MAX_DEALS: Final = 500  # a match between bots ends in a few dozen deals; this guards a bug
@@ -179,7 +179,7 @@ def simulate_matches(
     Raises ``ValueError`` for bad players, styles, kinds or numbers, at the call (before
     the first match is simulated).
 
-    >>> from schema import Rules
+    >>> from twentynine.schema import Rules
     >>> logs = list(simulate_matches(Rules.preset("bhoos"), 2, 1, players=["A", "B", "C", "D"]))
     >>> [m.id for m in logs], logs[0].players["N"]
     (['sim-bhoos-1-1', 'sim-bhoos-1-2'], 'A')
@@ -234,7 +234,7 @@ def simulate_match(
 ) -> MatchLog:
     """Match ``number`` (0-based) of the seed, with the given players in their seats.
 
-    >>> from schema import Rules
+    >>> from twentynine.schema import Rules
     >>> seats = dict(zip(SEATS, parse_players(["A", "B", "C", "D"])))
     >>> simulate_match(Rules.preset("classic29"), 5, 0, seats).meta["styles"]["E"]
     'cautious'

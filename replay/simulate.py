@@ -2,7 +2,7 @@
 
 Used by the property tests and the benchmark now, and by the simulator's bots later.
 
->>> from schema import Rules
+>>> from twentynine.schema import Rules
 >>> log = random_match(Rules.preset("bhoos"), seed=7)
 >>> log == random_match(Rules.preset("bhoos"), seed=7), log.result is not None
 (True, True)
@@ -14,11 +14,11 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from replay.deal import DealState
-from replay.match import MatchState
-from schema.cards import ALL_CARDS, SEATS, Card, Seat
-from schema.log import Action, Deal, DealResult, MatchLog, MatchResult, TeamScores
-from schema.rules import PRESET_NAMES, PRESETS, Rules, rules_diff
+from twentynine.replay.deal import DealState
+from twentynine.replay.match import MatchState
+from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat
+from twentynine.schema.log import Action, Deal, DealResult, MatchLog, MatchResult, TeamScores
+from twentynine.schema.rules import PRESET_NAMES, PRESETS, Rules, rules_diff
 
 MAX_ACTIONS = 400  # a deal has at most a few dozen; this only guards against a bug looping
 
@@ -67,7 +67,7 @@ def play_random(state: DealState, rng: random.Random) -> list[Action]:
 def random_deal(rules: Rules, seed: int | random.Random, dealer: Seat = Seat.N) -> Deal:
     """One random legal deal (hands, actions and its recorded points and throw-in).
 
-    >>> from schema import Rules, Seat
+    >>> from twentynine.schema import Rules, Seat
     >>> deal = random_deal(Rules.preset("pagat"), 3, Seat.E)
     >>> deal.dealer, len(deal.hands[Seat.N])
     (<Seat.E: 'E'>, 8)

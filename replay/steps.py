@@ -3,8 +3,8 @@
 With a ``seat`` given, each step shows only what that seat could know at that moment: its
 own cards, the cards played, a shown Pair, and the trump once that seat knows it.
 
->>> from replay.simulate import random_match
->>> from schema import Rules, Seat
+>>> from twentynine.replay.simulate import random_match
+>>> from twentynine.schema import Rules, Seat
 >>> log = random_match(Rules.preset("pagat"), seed=1)
 >>> steps = deal_steps(log, 1, seat=Seat.N)
 >>> steps[0].action is None, steps[1].description.split()[1] in ("bids", "passes")
@@ -17,12 +17,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from replay._tables import SUIT_NAME, SUIT_NUM, TEAM_OF, TEAMS
-from replay.audit import audit_match
-from replay.deal import DealState
-from replay.findings import Finding
-from schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
-from schema.log import (
+from twentynine.replay._tables import SUIT_NAME, SUIT_NUM, TEAM_OF, TEAMS
+from twentynine.replay.audit import audit_match
+from twentynine.replay.deal import DealState
+from twentynine.replay.findings import Finding
+from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
+from twentynine.schema.log import (
     Action,
     BidAction,
     Deal,
@@ -39,7 +39,7 @@ from schema.log import (
     SingleHandAction,
     TrumpAction,
 )
-from schema.rules import Rules
+from twentynine.schema.rules import Rules
 
 _LADDER: Final = (DoubleAction, RedoubleAction, SetAction)
 
@@ -140,8 +140,8 @@ def walk_deal(
     Where the log's next action is not a Double, Redouble or Set, the doubling is closed (the
     second four dealt) at once, as :func:`deal_steps` does.
 
-    >>> from replay.simulate import random_match
-    >>> from schema import Rules
+    >>> from twentynine.replay.simulate import random_match
+    >>> from twentynine.schema import Rules
     >>> log = random_match(Rules.preset("pagat"), seed=1)
     >>> walked = [index for index, *_ in walk_deal(log.resolved_rules(), log.deals[0])]
     >>> walked[:3], len(walked) == len(log.deals[0].actions) + 1
@@ -187,8 +187,8 @@ def step_hands(
     that nobody can answer). Their steps show the hands from before them; any other step
     shows the hands after its action. The replay and the HTML viewer both show these.
 
-    >>> from replay.script import parse_actions, run_script
-    >>> from schema import Rules
+    >>> from twentynine.replay.script import parse_actions, run_script
+    >>> from twentynine.schema import Rules
     >>> before = run_script(Rules.preset("pagat"), "N", None, "E:15 S:p W:p N:p")
     >>> after, choice = before.copy(), parse_actions("E:trump=S")[0]
     >>> _ = after.apply(choice)
@@ -254,8 +254,8 @@ def side_needs(state: DealState) -> dict[Team, int] | None:
     """Card points each side still needs once there is a call: the caller's side to reach the
     target, the other side to stop it (None before the call). At or below 0: done.
 
-    >>> from replay.script import run_script
-    >>> from schema import Rules
+    >>> from twentynine.replay.script import run_script
+    >>> from twentynine.schema import Rules
     >>> state = run_script(Rules.preset("pagat"), "N", None, "E:16 S:p W:p N:p")
     >>> side_needs(state)
     {<Team.EW: 'EW'>: 16, <Team.NS: 'NS'>: 13}

@@ -3,9 +3,9 @@
 ``twentynine audit``, ``twentynine demo`` and the audit benchmark feed it each audited match
 (and each document that could not be read) and print what it holds; none of them counts.
 
->>> from schema import Rules
->>> from replay.audit import audit_match
->>> from replay.simulate import random_match
+>>> from twentynine.schema import Rules
+>>> from twentynine.replay.audit import audit_match
+>>> from twentynine.replay.simulate import random_match
 >>> log = random_match(Rules.preset("pagat"), seed=3)
 >>> summary = AuditSummary()
 >>> rows = summary.add("league.jsonl", audit_match(log))
@@ -23,8 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Final
 
-from replay.audit import AuditedMatch
-from replay.findings import Finding
+from twentynine.replay.audit import AuditedMatch
+from twentynine.replay.findings import Finding
 
 LineOf = Callable[[int | None, int | None], int | None]
 """The line of the input that holds a deal's action (deal from 1, action from 0), if known."""

@@ -26,14 +26,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from replay.audit import audit_match
-from replay.bots import Bot
-from replay.match import MatchState
-from replay.selfplay import DealRunner, parse_players, seating, simulate_match, simulate_matches
-from replay.simulate import deal_cards
-from schema import PRESET_NAMES, MatchLog, Rules
-from schema.cards import SEATS, Team
-from schema.log import Deal, DealResult, MatchResult, TeamScores, dump_json
+from twentynine.replay.audit import audit_match
+from twentynine.replay.bots import Bot
+from twentynine.replay.match import MatchState
+from twentynine.replay.selfplay import DealRunner, parse_players, seating, simulate_match, simulate_matches
+from twentynine.replay.simulate import deal_cards
+from twentynine.schema import PRESET_NAMES, MatchLog, Rules
+from twentynine.schema.cards import SEATS, Team
+from twentynine.schema.log import Deal, DealResult, MatchResult, TeamScores, dump_json
 
 HERE = Path(__file__).resolve().parent
 SOURCE = "sample_logs/make_samples.py"

@@ -1,6 +1,6 @@
 """The vocabulary and the contract: cards, seats, rules and the match-log models.
 
->>> from schema import Card, Rules
+>>> from twentynine.schema import Card, Rules
 >>> Card.parse("JS").points, Rules.preset("bangladesh").bidding
 (3, 'duel')
 """
@@ -8,7 +8,7 @@
 import importlib
 from typing import TYPE_CHECKING, Final
 
-from schema.cards import (
+from twentynine.schema.cards import (
     ALL_CARDS,
     RANKS,
     SEATS,
@@ -21,8 +21,15 @@ from schema.cards import (
     Suit,
     Team,
 )
-from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
-from schema.shapes import (
+from twentynine.schema.rules import (
+    PRESET_NAMES,
+    PRESETS,
+    Rules,
+    RulesError,
+    resolve_rules,
+    rules_diff,
+)
+from twentynine.schema.shapes import (
     ActionLike,
     BidLike,
     DealLike,
@@ -38,7 +45,7 @@ from schema.shapes import (
 )
 
 if TYPE_CHECKING:  # at run time, on first use (__getattr__): `twentynine rules` never needs them
-    from schema.log import (
+    from twentynine.schema.log import (
         ACTION_TYPES,
         Action,
         BidAction,
@@ -142,7 +149,7 @@ _LAZY: Final = dict.fromkeys(
         "match_json_schema",
         "player_name",
     ),
-    "schema.log",
+    "twentynine.schema.log",
 )
 """What the package exports from modules it imports only when asked: the pydantic match-log
 models cost a third of the CLI's start-up, and most commands never read a log."""
@@ -152,7 +159,7 @@ if not TYPE_CHECKING:  # mypy sees the imports above, and no catch-all attribute
     def __getattr__(name: str) -> object:
         module = _LAZY.get(name)
         if module is None:
-            raise AttributeError(f"module 'schema' has no attribute {name!r}")
+            raise AttributeError(f"module 'twentynine.schema' has no attribute {name!r}")
         value = getattr(importlib.import_module(module), name)
         globals()[name] = value  # asked once
         return value

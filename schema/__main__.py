@@ -2,6 +2,6 @@
 
 import json
 
-from schema.log import match_json_schema
+from twentynine.schema.log import match_json_schema
 
 print(json.dumps(match_json_schema(), indent=2, ensure_ascii=False))

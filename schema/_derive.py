@@ -36,7 +36,7 @@ from msgspec import UNSET, UnsetType
 from pydantic import BaseModel, PlainSerializer, PlainValidator, WithJsonSchema
 from pydantic.fields import FieldInfo
 
-from schema.log import LEFT_OUT_IS_NOT_NULL
+from twentynine.schema.log import LEFT_OUT_IS_NOT_NULL
 
 _CONSTRAINTS: Final[dict[type, str]] = {
     annotated_types.MinLen: "min_length",

@@ -34,12 +34,12 @@ import msgspec
 from msgspec import UNSET
 from pydantic import BaseModel
 
-from schema import log
-from schema._derive import Derived
-from schema._keycount import Counting
-from schema.log import MatchLog
-from schema.rules import Rules, resolve_rules
-from schema.shapes import DealResultLike, MatchLike
+from twentynine.schema import log
+from twentynine.schema._derive import Derived
+from twentynine.schema._keycount import Counting
+from twentynine.schema.log import MatchLog
+from twentynine.schema.rules import Rules, resolve_rules
+from twentynine.schema.shapes import DealResultLike, MatchLike
 
 
 def _resolved_rules(self: MatchLike) -> Rules:

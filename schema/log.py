@@ -33,9 +33,9 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from pydantic_core.core_schema import ErrorType
 
-from schema.cards import SEATS, Card, Seat, Suit, Team, not_a_card
-from schema.rules import PRESET_NAMES, Rules, RulesError, resolve_rules
-from schema.shapes import PlayerRefLike
+from twentynine.schema.cards import SEATS, Card, Seat, Suit, Team, not_a_card
+from twentynine.schema.rules import PRESET_NAMES, Rules, RulesError, resolve_rules
+from twentynine.schema.shapes import PlayerRefLike
 
 FORMAT_NAME: Final = "twentynine.match"
 FORMAT_VERSION: Final = 1

@@ -15,7 +15,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from schema.cards import Direction
+from twentynine.schema.cards import Direction
 
 PresetName = Literal["bangladesh", "standard", "beginner", "pagat", "classic29", "bhoos"]
 PRESET_NAMES: Final[tuple[PresetName, ...]] = (
@@ -213,7 +213,7 @@ def resolve_rules(spec: str | dict[str, Any] | Rules) -> Rules:
     >>> resolve_rules({"preset": "pagat", "min_bid": 30})
     Traceback (most recent call last):
     ...
-    schema.rules.RulesError: min_bid: Input should be less than or equal to 29
+    twentynine.schema.rules.RulesError: min_bid: Input should be less than or equal to 29
     """
     # A preset name first: the common case (twice a match of an audit), and an isinstance
     # check against a pydantic model runs in Python.

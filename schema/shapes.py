@@ -8,7 +8,7 @@ narrows :data:`ActionLike` to the protocol of that kind (mypy narrows the union 
 The models satisfy the protocols (mypy checks it, see the end of this module); the structs,
 made from the models' fields, have the same attributes (the tests read both).
 
->>> from schema.log import MatchLog
+>>> from twentynine.schema.log import MatchLog
 >>> match: MatchLike = MatchLog.model_validate({
 ...     "format": "twentynine.match", "version": 1, "rules": "pagat", "id": "m1",
 ...     "players": {"N": "a", "E": "b", "S": "c", "W": "d"},
@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from schema.cards import Card, Seat, Suit, Team
-from schema.rules import Rules
+from twentynine.schema.cards import Card, Seat, Suit, Team
+from twentynine.schema.rules import Rules
 
 PlainActionType = Literal[
     "pass", "ditto", "double", "redouble", "set", "single_hand", "redeal", "pair"
@@ -173,7 +173,7 @@ class MatchLike(Protocol):
 
 
 if TYPE_CHECKING:  # mypy holds the models to the protocols: a field changed breaks here
-    from schema import log
+    from twentynine.schema import log
 
     def _models_conform(
         match: log.MatchLog,

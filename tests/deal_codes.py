@@ -1,6 +1,6 @@
 """The one helper the rule tests share: a deal's findings as (code, action index) pairs."""
 
-from replay import DealState
+from twentynine.replay import DealState
 
 
 def codes(state: DealState) -> list[tuple[str, int | None]]:

@@ -6,8 +6,8 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from schema.cards import ALL_CARDS, Seat, Suit
-from schema.rules import PRESET_NAMES, Rules
+from twentynine.schema.cards import ALL_CARDS, Seat, Suit
+from twentynine.schema.rules import PRESET_NAMES, Rules
 
 seats = st.sampled_from(list(Seat))
 suits = st.sampled_from(list(Suit))

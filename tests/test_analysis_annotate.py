@@ -8,21 +8,21 @@ from collections.abc import Callable
 
 import pytest
 
-from analysis.annotate import FIELDS, Annotation
-from analysis.auction import _as_caller
-from analysis.fair import fair_deal
-from analysis.hindsight import action_text, hindsight_deal, trump_alternatives
-from analysis.judging import judge
-from analysis.labels import THRESHOLDS, estimate, label_of, straddles
-from analysis.positions import deal_positions, first_lead, full_play_rules
-from analysis.reference import brute_force_actions
-from analysis.run import AnalysisOptions, annotate_matches, parse_only
-from analysis.sampling import likely_trump, sample_layouts
-from analysis.solver import caller_team, solve
-from replay import random_match
-from schema import Rules
-from schema.cards import SEATS, Card
-from schema.log import MatchLog
+from twentynine.analysis.annotate import FIELDS, Annotation
+from twentynine.analysis.auction import _as_caller
+from twentynine.analysis.fair import fair_deal
+from twentynine.analysis.hindsight import action_text, hindsight_deal, trump_alternatives
+from twentynine.analysis.judging import judge
+from twentynine.analysis.labels import THRESHOLDS, estimate, label_of, straddles
+from twentynine.analysis.positions import deal_positions, first_lead, full_play_rules
+from twentynine.analysis.reference import brute_force_actions
+from twentynine.analysis.run import AnalysisOptions, annotate_matches, parse_only
+from twentynine.analysis.sampling import likely_trump, sample_layouts
+from twentynine.analysis.solver import caller_team, solve
+from twentynine.replay import random_match
+from twentynine.schema import Rules
+from twentynine.schema.cards import SEATS, Card
+from twentynine.schema.log import MatchLog
 
 PRESETS = ("bangladesh", "bhoos", "pagat", "classic29", "standard", "beginner")
 
@@ -394,8 +394,8 @@ def test_a_bidder_is_made_the_caller_with_the_trump_its_four_cards_suggest() -> 
 def test_a_pass_the_figures_would_rather_see_a_bid_gets_no_label() -> None:
     # The calibration is fitted on real calls only; before passes were left unlabelled, 9 of
     # the 18 passes of these 6 deals were labelled an inaccuracy at 8 samples.
-    from analysis.auction import PASS_NOT_LABELLED
-    from sample_logs import SAMPLES_DIR
+    from twentynine.analysis.auction import PASS_NOT_LABELLED
+    from twentynine.sample_logs import SAMPLES_DIR
 
     log = MatchLog.model_validate_json((SAMPLES_DIR / "bangladesh.json").read_bytes())
     rules = log.resolved_rules()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from analysis.calibration import (
+from twentynine.analysis.calibration import (
     BEFORE_REFIT,
     DOUBLE_DUMMY,
     CallerRecord,

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from analysis.annotate import choice_words
-from analysis.fair import fair_deal
-from analysis.hindsight import action_text, hindsight_deal
-from analysis.positions import deal_positions
-from replay import random_match
-from schema import Rules
-from schema.cards import ALL_CARDS, Card, Suit, cards_as_read
+from twentynine.analysis.annotate import choice_words
+from twentynine.analysis.fair import fair_deal
+from twentynine.analysis.hindsight import action_text, hindsight_deal
+from twentynine.analysis.positions import deal_positions
+from twentynine.replay import random_match
+from twentynine.schema import Rules
+from twentynine.schema.cards import ALL_CARDS, Card, Suit, cards_as_read
 
 # A card in the log notation (TD), or a trump choice as the record stores it (trump H)
 LOG_NOTATION = re.compile(r"\b[J9ATKQ87][SHDC]\b|\btrump [SHDC]\b")

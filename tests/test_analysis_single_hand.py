@@ -9,17 +9,17 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analysis.annotate import Annotation
-from analysis.fair import fair_deal
-from analysis.run import AnalysisOptions, annotate_matches, parse_only
-from analysis.single_hand import single_hand_deal, wins_every_trick
-from analysis.solver import solve
-from replay.script import make_deal, make_match, run_script
-from schema import Rules
-from schema.cards import ALL_CARDS, Seat
-from schema.log import MatchLog
 from tests.htmlpage import Page
+from twentynine.analysis.annotate import Annotation
+from twentynine.analysis.fair import fair_deal
+from twentynine.analysis.run import AnalysisOptions, annotate_matches, parse_only
+from twentynine.analysis.single_hand import single_hand_deal, wins_every_trick
+from twentynine.analysis.solver import solve
 from twentynine.cli import app
+from twentynine.replay.script import make_deal, make_match, run_script
+from twentynine.schema import Rules
+from twentynine.schema.cards import ALL_CARDS, Seat
+from twentynine.schema.log import MatchLog
 
 runner = CliRunner()
 AUCTION = "E:15 S:p W:p N:p E:trump=H"

@@ -9,17 +9,17 @@ from collections.abc import Iterable
 
 import pytest
 
-from analysis import _kernel as kernel
-from analysis import can_reach, solve, solve_value
-from analysis.reference import brute_force_actions, searched_actions
-from analysis.solver import caller_team, legal_moves, playable, position_row, rules_row
-from analysis.testing import first_lead, random_ending
-from replay import DealState
-from replay.simulate import deal_cards
-from schema.cards import Seat
-from schema.log import Action
-from schema.rules import PRESET_NAMES, Rules
 from tests.strategies import RULE_VARIANTS
+from twentynine.analysis import _kernel as kernel
+from twentynine.analysis import can_reach, solve, solve_value
+from twentynine.analysis.reference import brute_force_actions, searched_actions
+from twentynine.analysis.solver import caller_team, legal_moves, playable, position_row, rules_row
+from twentynine.analysis.testing import first_lead, random_ending
+from twentynine.replay import DealState
+from twentynine.replay.simulate import deal_cards
+from twentynine.schema.cards import Seat
+from twentynine.schema.log import Action
+from twentynine.schema.rules import PRESET_NAMES, Rules
 
 VARIANTS = sorted(RULE_VARIANTS)
 

@@ -13,7 +13,7 @@ COMPILE = """
 import sys
 from pathlib import Path
 import numba
-from analysis._kernel_cache import register_stamped_source
+from twentynine.analysis._kernel_cache import register_stamped_source
 
 folder = Path(sys.argv[1])
 register_stamped_source(folder / "tiny.py", (folder / "options.py",))

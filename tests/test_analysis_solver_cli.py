@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analysis import solve
-from importers.formats import read_any
-from replay import DealState
+from twentynine.analysis import solve
 from twentynine.cli import app
+from twentynine.importers.formats import read_any
+from twentynine.replay import DealState
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 BHOOS = str(SAMPLES / "bhoos.json")

@@ -11,10 +11,18 @@ from pathlib import Path
 
 import pytest
 
-import replay.deal
-from replay._engine import COMPILED, PURE_PYTHON, RECORD, UNVERIFIED, build_of, engine_build, stale
+from twentynine.replay import deal
+from twentynine.replay._engine import (
+    COMPILED,
+    PURE_PYTHON,
+    RECORD,
+    UNVERIFIED,
+    build_of,
+    engine_build,
+    stale,
+)
 
-ROOT = Path(replay.deal.__file__).parent.parent
+ROOT = Path(deal.__file__).parent.parent
 SOURCES = ["replay/deal.py", "replay/_tables.py"]
 
 
@@ -37,7 +45,7 @@ def fake_build(root: Path, *, record: bool = True) -> Path:
 
 
 def test_engine_build_names_the_module_imported() -> None:
-    compiled = replay.deal.__file__.endswith(tuple(EXTENSION_SUFFIXES))
+    compiled = deal.__file__.endswith(tuple(EXTENSION_SUFFIXES))
     assert engine_build().startswith(COMPILED) == compiled
     assert (engine_build() == PURE_PYTHON) == (not compiled)
 
@@ -85,8 +93,8 @@ def test_an_extension_installed_without_its_sources_is_compiled(tmp_path: Path) 
 )
 def test_the_engine_is_compiled_where_expected() -> None:
     """CI sets TWENTYNINE_EXPECT_COMPILED=1: an install that fell back to pure Python fails."""
-    assert engine_build() == COMPILED, f"replay.deal is imported from {replay.deal.__file__}"
+    assert engine_build() == COMPILED, f"replay.deal is imported from {deal.__file__}"
     # every module setup.py compiles, the Bhoos archive's reader too
     for name in ("replay.audit", "replay.match", "importers._bhoos", "importers.bhoos_archive"):
-        module = importlib.import_module(name)
+        module = importlib.import_module(f"twentynine.{name}")
         assert str(module.__file__).endswith(tuple(EXTENSION_SUFFIXES)), module.__file__

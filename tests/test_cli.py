@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from replay import engine_build
-from schema.log import match_json_schema
 from twentynine.cli import app
+from twentynine.replay import engine_build
+from twentynine.schema.log import match_json_schema
 from twentynine.textout import ERROR_PREFIX
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

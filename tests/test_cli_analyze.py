@@ -14,11 +14,11 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from analysis.annotate import FIELDS
-from importers.formats import write_matches
-from replay import random_match
-from schema import Rules
+from twentynine.analysis.annotate import FIELDS
 from twentynine.cli import app
+from twentynine.importers.formats import write_matches
+from twentynine.replay import random_match
+from twentynine.schema import Rules
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from importers.canonical import dump_match
-from replay import random_match
-from schema.cards import Seat
-from schema.log import MatchLog, PlayAction, TrumpAction, player_name
-from schema.rules import Rules
 from tests.terminal import Terminal
 from twentynine.cli import app
+from twentynine.importers.canonical import dump_match
+from twentynine.replay import random_match
+from twentynine.schema.cards import Seat
+from twentynine.schema.log import MatchLog, PlayAction, TrumpAction, player_name
+from twentynine.schema.rules import Rules
 
 runner = CliRunner()
 

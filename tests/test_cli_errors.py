@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from importers.formats import FORMAT_NAMES
-from schema.rules import PRESET_NAMES
 from twentynine.cli import InputFormat, Preset, app
+from twentynine.importers.formats import FORMAT_NAMES
+from twentynine.schema.rules import PRESET_NAMES
 from twentynine.textout import ERROR_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent

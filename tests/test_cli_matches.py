@@ -6,12 +6,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from importers.canonical import dump_match
-from replay import audit_match, random_match
-from schema.cards import Seat
-from schema.log import MatchLog
-from schema.rules import Rules
 from twentynine.cli import app
+from twentynine.importers.canonical import dump_match
+from twentynine.replay import audit_match, random_match
+from twentynine.schema.cards import Seat
+from twentynine.schema.log import MatchLog
+from twentynine.schema.rules import Rules
 
 runner = CliRunner()
 NAMES = {Seat.N: "Asha", Seat.E: "Bikash", Seat.S: "Chandra", Seat.W: "Deepa"}

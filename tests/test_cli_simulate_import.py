@@ -6,10 +6,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from importers.canonical import read_path
-from replay import audit_match
 from tests.terminal import Terminal
 from twentynine.cli import app
+from twentynine.importers.canonical import read_path
+from twentynine.replay import audit_match
 
 runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"

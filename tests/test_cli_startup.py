@@ -17,13 +17,17 @@ WAREHOUSE_AND_REPORTS = ("duckdb", "pyarrow", "numba", "plotly", "jinja2", "rich
 
 
 def imported_by(*arguments: str, status: int = 0) -> set[str]:
-    """The top-level packages a run of ``twentynine ARGUMENTS`` imports; it must end with
-    exit ``status``."""
-    return {name.split(".")[0] for name in modules_imported_by(*arguments, status=status)}
+    """The top-level packages a run of ``twentynine ARGUMENTS`` imports, each room of
+    twentynine (``twentynine.schema``) by its own name (``schema``); it must end with exit
+    ``status``."""
+    return {
+        name.removeprefix("twentynine.").split(".")[0]
+        for name in modules_imported_by(*arguments, status=status)
+    }
 
 
 def modules_imported_by(*arguments: str, status: int = 0) -> set[str]:
-    """Every module (``schema.log``, ``pydantic.main``) a run of ``twentynine ARGUMENTS``
+    """Every module (``twentynine.schema.log``, ``pydantic.main``) a run of ``twentynine ARGUMENTS``
     imports; it must end with exit ``status``."""
     run = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "twentynine", *arguments],
@@ -46,16 +50,17 @@ def test_rules_loads_no_engine_reader_warehouse_or_report_library() -> None:
 
 def test_rules_loads_the_rules_but_not_the_match_log_models() -> None:
     loaded = modules_imported_by("rules")
-    assert "schema.rules" in loaded
-    assert loaded.isdisjoint({"schema.log", "schema.fastlog"}), sorted(loaded)
+    assert "twentynine.schema.rules" in loaded
+    assert loaded.isdisjoint({"twentynine.schema.log", "twentynine.schema.fastlog"}), sorted(loaded)
 
 
 def test_every_name_schema_exports_imports_and_the_models_load_on_first_use() -> None:
     check = (
-        "import sys, schema\n"
-        "assert 'schema.log' not in sys.modules, 'imported with the package'\n"
-        "exec('from schema import ' + ', '.join(schema.__all__))\n"
-        "log = sys.modules['schema.log']\n"
+        "import sys\n"
+        "from twentynine import schema\n"
+        "assert 'twentynine.schema.log' not in sys.modules, 'imported with the package'\n"
+        "exec('from twentynine.schema import ' + ', '.join(schema.__all__))\n"
+        "log = sys.modules['twentynine.schema.log']\n"
         "assert MatchLog is log.MatchLog and ACTION_TYPES is log.ACTION_TYPES\n"
         "assert set(schema.__all__) <= set(dir(schema))\n"
     )

@@ -7,9 +7,9 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from reports.warehouse import ddl
 from tests.test_cli_errors import run_cli
 from twentynine.cli import app
+from twentynine.reports.warehouse import ddl
 
 runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"

@@ -20,13 +20,10 @@ from typing import NamedTuple
 
 import pytest
 
-import importers._bhoos
-import importers.bhoos_archive
-import replay.audit
-import replay.deal
-import replay.match
+from twentynine.importers import _bhoos, bhoos_archive
+from twentynine.replay import audit, deal, match
 
-COMPILED = (replay.deal, replay.audit, replay.match, importers._bhoos, importers.bhoos_archive)
+COMPILED = (deal, audit, match, _bhoos, bhoos_archive)
 MODULES = {module.__name__: module for module in COMPILED}
 
 
@@ -37,9 +34,8 @@ def source_of(name: str) -> Path:
     module imports first (``replay.match``, by the auditor) is given a ``__file__`` one folder
     too deep by mypyc.
     """
-    return (
-        Path(replay.deal.__file__ or "").parent.parent.joinpath(*name.split(".")).with_suffix(".py")
-    )
+    parts = name.removeprefix("twentynine.").split(".")
+    return Path(deal.__file__ or "").parent.parent.joinpath(*parts).with_suffix(".py")
 
 
 class Docstring(NamedTuple):

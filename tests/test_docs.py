@@ -34,8 +34,8 @@ from pathlib import Path
 
 import pytest
 
-from importers.canonical import read_stream
-from replay import audit_match
+from twentynine.importers.canonical import read_stream
+from twentynine.replay import audit_match
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

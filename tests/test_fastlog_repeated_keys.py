@@ -15,9 +15,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from importers.canonical import parse_document
-from schema.fastlog import _expected_colons, decode_match
-from schema.log import MatchLog
+from twentynine.importers.canonical import parse_document
+from twentynine.schema.fastlog import _expected_colons, decode_match
+from twentynine.schema.log import MatchLog
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGAT: dict[str, Any] = json.loads((ROOT / "sample_logs" / "pagat.json").read_bytes())

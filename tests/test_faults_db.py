@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from reports.warehouse.errors import WarehouseError
-from reports.warehouse.store import open_warehouse
 from twentynine.cli import app
+from twentynine.reports.warehouse.errors import WarehouseError
+from twentynine.reports.warehouse.store import open_warehouse
 
 runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from importers.canonical import parse_document
-from importers.errors import MAX_DOCUMENT
-from importers.formats import read_any
-from schema.fastlog import decode_match
 from twentynine.cli import app
+from twentynine.importers.canonical import parse_document
+from twentynine.importers.errors import MAX_DOCUMENT
+from twentynine.importers.formats import read_any
+from twentynine.schema.fastlog import decode_match
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"

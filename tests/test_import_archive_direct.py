@@ -18,15 +18,15 @@ from typing import Any
 import orjson
 import pytest
 
-from importers.bhoos_archive import read_stream
-from importers.canonical import canonical_line, dump_match
-from importers.formats import import_paths
-from replay import random_match
-from replay.selfplay import simulate_matches
-from schema import Rules
-from schema.cards import Seat
-from schema.fastlog import decode_match, is_decoded
-from schema.log import MatchLog
+from twentynine.importers.bhoos_archive import read_stream
+from twentynine.importers.canonical import canonical_line, dump_match
+from twentynine.importers.formats import import_paths
+from twentynine.replay import random_match
+from twentynine.replay.selfplay import simulate_matches
+from twentynine.schema import Rules
+from twentynine.schema.cards import Seat
+from twentynine.schema.fastlog import decode_match, is_decoded
+from twentynine.schema.log import MatchLog
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_logs" / "formats" / "bhoos_archive.json"
 _RESULTS = ("W", "L", "N")

@@ -16,13 +16,13 @@ from typing import Any
 import orjson
 import pytest
 
-from importers.canonical import canonical_line, dump_match, parse_document
-from importers.formats import import_paths, read_any
-from replay import random_match
-from replay.selfplay import simulate_matches
-from schema import PRESET_NAMES, Rules
-from schema.fastlog import decode_match
-from schema.log import MatchLog
+from twentynine.importers.canonical import canonical_line, dump_match, parse_document
+from twentynine.importers.formats import import_paths, read_any
+from twentynine.replay import random_match
+from twentynine.replay.selfplay import simulate_matches
+from twentynine.schema import PRESET_NAMES, Rules
+from twentynine.schema.fastlog import decode_match
+from twentynine.schema.log import MatchLog
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_logs"

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from importers.bhoos_archive import read_stream
-from importers.canonical import Record, dump_match
-from replay import THROWN_IN_REASONS, audit_match
-from schema.cards import Seat
-from schema.log import MatchLog, PlayerRef, ShowAction, TrumpAction
+from twentynine.importers.bhoos_archive import read_stream
+from twentynine.importers.canonical import Record, dump_match
+from twentynine.replay import THROWN_IN_REASONS, audit_match
+from twentynine.schema.cards import Seat
+from twentynine.schema.log import MatchLog, PlayerRef, ShowAction, TrumpAction
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_logs" / "formats" / "bhoos_archive.json"
 
@@ -254,14 +254,14 @@ def test_the_matches_write_as_canonical_json() -> None:
 
 
 def test_the_sample_audits_clean() -> None:
-    audit = pytest.importorskip("replay.audit")
+    audit = pytest.importorskip("twentynine.replay.audit")
     for match in matches():
         findings = audit.audit_match(match).findings
         assert [f.message for f in findings] == [], match.id
 
 
 def test_what_contradicts_the_rules_is_left_for_the_audit_to_find() -> None:
-    audit = pytest.importorskip("replay.audit")
+    audit = pytest.importorskip("twentynine.replay.audit")
     document = copy.deepcopy(archive()["games"][0])
     document["summary"][1]["score"] += 1
     [record] = read(document)

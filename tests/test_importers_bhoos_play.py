@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from importers.bhoos_archive import read_stream as read_archive
-from importers.bhoos_play import read_stream
-from importers.canonical import Record
-from schema.cards import Seat
-from schema.log import MatchLog
+from twentynine.importers.bhoos_archive import read_stream as read_archive
+from twentynine.importers.bhoos_play import read_stream
+from twentynine.importers.canonical import Record
+from twentynine.schema.cards import Seat
+from twentynine.schema.log import MatchLog
 
 FORMATS = Path(__file__).resolve().parents[1] / "sample_logs" / "formats"
 
@@ -118,7 +118,7 @@ def test_interleaved_requests_of_two_seats_make_two_games() -> None:
 
 
 def test_a_game_left_without_requests_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("importers.bhoos_play.STALE_LINES", 3)
+    monkeypatch.setattr("twentynine.importers.bhoos_play.STALE_LINES", 3)
     south, west = payloads()[:11], payloads()[11:]
     records = read(south[:2] + west + south[2:])
     # South's game went stale while West played: its two bidding requests are a game alone.
@@ -158,7 +158,7 @@ def test_a_show_in_a_trick_never_seen_is_a_problem() -> None:
 
 
 def test_the_sample_audits_without_errors() -> None:
-    audit = pytest.importorskip("replay.audit")
+    audit = pytest.importorskip("twentynine.replay.audit")
     for record in read(payloads()):
         assert record.match is not None
         errors = [

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from importers.canonical import read_path, read_stream, write_json, write_jsonl
-from schema.log import MatchLog
+from twentynine.importers.canonical import read_path, read_stream, write_json, write_jsonl
+from twentynine.schema.log import MatchLog
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 
-import importers.formats as formats
-from importers import text
-from importers.canonical import read_path
-from importers.errors import InputProblem
-from importers.formats import (
+from twentynine.importers import formats, text
+from twentynine.importers.canonical import read_path
+from twentynine.importers.errors import InputProblem
+from twentynine.importers.formats import (
     FORMAT_NAMES,
     ImportSummary,
     detect_format,

@@ -14,9 +14,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from importers.canonical import Match, Record, dump_match
-from importers.formats import FORMATS, HEAD_SIZE, detect_format
-from schema.log import MatchLog
+from twentynine.importers.canonical import Match, Record, dump_match
+from twentynine.importers.formats import FORMATS, HEAD_SIZE, detect_format
+from twentynine.schema.log import MatchLog
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs" / "formats"
 EXAMPLE = Path(__file__).resolve().parent / "fixtures" / "log_format_example.json"

@@ -8,12 +8,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from importers.bhoos_archive import read_stream as read_archive
-from importers.canonical import dump_match
-from importers.text import format_match, parse_text, read_stream, write_text
-from schema.cards import Seat
-from schema.log import MatchLog
 from tests.strategies import match_documents
+from twentynine.importers.bhoos_archive import read_stream as read_archive
+from twentynine.importers.canonical import dump_match
+from twentynine.importers.text import format_match, parse_text, read_stream, write_text
+from twentynine.schema.cards import Seat
+from twentynine.schema.log import MatchLog
 
 FORMATS = Path(__file__).resolve().parents[1] / "sample_logs" / "formats"
 

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from replay import random_match
-from reports.warehouse import store
-from reports.warehouse.store import Admission, LoadSummary, Pending
-from schema import PRESET_NAMES, Rules
 from tests.test_reports_fastload import assert_same_contents, assert_same_summary, mixed_lines
 from twentynine.cli import app
 from twentynine.loading import _Pace, load_paths
+from twentynine.replay import random_match
+from twentynine.reports.warehouse import store
+from twentynine.reports.warehouse.store import Admission, LoadSummary, Pending
+from twentynine.schema import PRESET_NAMES, Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_logs"

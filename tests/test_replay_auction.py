@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from replay import DealState
-from replay.script import parse_hand, run_script
-from schema import Card, Rules, Seat
-from schema.log import BidAction, DittoAction, PassAction, RedealAction
 from tests.deal_codes import codes
+from twentynine.replay import DealState
+from twentynine.replay.script import parse_hand, run_script
+from twentynine.schema import Card, Rules, Seat
+from twentynine.schema.log import BidAction, DittoAction, PassAction, RedealAction
 
 PAGAT = Rules.preset("pagat")  # rotation, clockwise, 15-28, dealer takes 15
 BEGINNER = Rules.preset("beginner")  # open, clockwise, 16

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from replay.bots import (
+from twentynine.replay.bots import (
     STYLES,
     Bot,
     SeatView,
@@ -18,12 +18,12 @@ from replay.bots import (
     seat_view,
     single_hand_losers,
 )
-from replay.deal import DealState
-from replay.script import parse_actions, parse_hand, run_script
-from replay.selfplay import Player, simulate_match
-from schema import Card, MatchLog, Rules, Seat, Suit
-from schema.cards import SEATS
-from schema.log import (
+from twentynine.replay.deal import DealState
+from twentynine.replay.script import parse_actions, parse_hand, run_script
+from twentynine.replay.selfplay import Player, simulate_match
+from twentynine.schema import Card, MatchLog, Rules, Seat, Suit
+from twentynine.schema.cards import SEATS
+from twentynine.schema.log import (
     Action,
     BidAction,
     DittoAction,

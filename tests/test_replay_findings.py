@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from replay import CATALOGUE, Finding
-from replay.findings import catalogue_markdown, make_finding
+from twentynine.replay import CATALOGUE, Finding
+from twentynine.replay.findings import catalogue_markdown, make_finding
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,14 +6,14 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from replay.audit import audit_match
-from replay.deal import DealState
-from replay.findings import CATALOGUE, Finding
-from replay.inject import KINDS, RESULT_KINDS, applicable_kinds, breach_action
-from replay.script import parse_actions, run_script
-from replay.selfplay import simulate_matches
-from schema import PRESET_NAMES, MatchLog, Rules, Seat
-from schema.log import BidAction, PlayAction, ShowAction
+from twentynine.replay.audit import audit_match
+from twentynine.replay.deal import DealState
+from twentynine.replay.findings import CATALOGUE, Finding
+from twentynine.replay.inject import KINDS, RESULT_KINDS, applicable_kinds, breach_action
+from twentynine.replay.script import parse_actions, run_script
+from twentynine.replay.selfplay import simulate_matches
+from twentynine.schema import PRESET_NAMES, MatchLog, Rules, Seat
+from twentynine.schema.log import BidAction, PlayAction, ShowAction
 
 
 def check_contract(match: MatchLog) -> Counter[str]:

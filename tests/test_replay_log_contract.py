@@ -13,8 +13,8 @@ import pickle
 import pytest
 from pydantic import ValidationError
 
-from schema import ALL_CARDS, Card, MatchLog, Rank, Seat, Suit
-from schema.log import BidAction, PassAction, PlayAction, TrumpAction
+from twentynine.schema import ALL_CARDS, Card, MatchLog, Rank, Seat, Suit
+from twentynine.schema.log import BidAction, PassAction, PlayAction, TrumpAction
 
 DOCUMENT = {
     "format": "twentynine.match",

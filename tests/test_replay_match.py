@@ -8,10 +8,10 @@ import pickle
 
 import pytest
 
-from replay import AuditError, DealOutcome, MatchState, audit_match, random_match
-from replay.script import make_deal, make_match
-from schema import MatchLog, Rules, Seat, Team
 from tests.test_replay_play import SEED_003_HANDS, SEED_003_PLAY
+from twentynine.replay import AuditError, DealOutcome, MatchState, audit_match, random_match
+from twentynine.replay.script import make_deal, make_match
+from twentynine.schema import MatchLog, Rules, Seat, Team
 
 ALL_PASS = "W:p S:p E:p"  # bangladesh, N dealing: thrown in
 

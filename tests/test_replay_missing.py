@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from replay import audit_match
-from replay.script import make_deal, make_match
 from tests.test_replay_play import SEED_003_HANDS, SEED_003_PLAY
+from twentynine.replay import audit_match
+from twentynine.replay.script import make_deal, make_match
 
 
 def _audit(play: str) -> list[tuple[str, int | None, str]]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from replay import DealState, audit_match
-from replay.script import make_deal, make_match, run_script
-from schema import Rules, Seat, Team
-from schema.log import PairAction
 from tests.deal_codes import codes
+from twentynine.replay import DealState, audit_match
+from twentynine.replay.script import make_deal, make_match, run_script
+from twentynine.schema import Rules, Seat, Team
+from twentynine.schema.log import PairAction
 
 BANGLADESH = Rules.preset("bangladesh")
 

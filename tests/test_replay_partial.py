@@ -10,12 +10,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay import audit_match, random_match
-from replay.script import make_deal, make_match
-from schema import MatchLog, Rules, Seat, Team
-from schema.log import ACTION_TYPES
 from tests.strategies import match_documents
 from tests.test_replay_play import CLOCKWISE_HANDS, SEED_003_HANDS, SEED_003_PLAY
+from twentynine.replay import audit_match, random_match
+from twentynine.replay.script import make_deal, make_match
+from twentynine.schema import MatchLog, Rules, Seat, Team
+from twentynine.schema.log import ACTION_TYPES
 
 PAGAT_CALL = "E:15 S:p W:p N:p E:trump=D"
 

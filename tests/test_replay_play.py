@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from replay import DealState, audit_match
-from replay.script import make_deal, make_match, parse_action, run_script
-from schema import Card, Rules, Seat, Team
-from schema.log import PlayAction, ShowAction
 from tests.deal_codes import codes
+from twentynine.replay import DealState, audit_match
+from twentynine.replay.script import make_deal, make_match, parse_action, run_script
+from twentynine.schema import Card, Rules, Seat, Team
+from twentynine.schema.log import PlayAction, ShowAction
 
 PAGAT = Rules.preset("pagat")
 STANDARD = Rules.preset("standard")

@@ -7,12 +7,13 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay import DealState, audit_match, play_random, random_match
-from replay._tables import mask_points
-from replay.deal import STATE_FIELDS
-from replay.simulate import deal_cards
-from schema import Card, MatchLog, Rules, Seat, Suit
-from schema.log import (
+from tests.strategies import RULE_VARIANTS
+from twentynine.replay import DealState, audit_match, play_random, random_match
+from twentynine.replay._tables import mask_points
+from twentynine.replay.deal import STATE_FIELDS
+from twentynine.replay.simulate import deal_cards
+from twentynine.schema import Card, MatchLog, Rules, Seat, Suit
+from twentynine.schema.log import (
     Action,
     BidAction,
     DittoAction,
@@ -27,7 +28,6 @@ from schema.log import (
     SingleHandAction,
     TrumpAction,
 )
-from tests.strategies import RULE_VARIANTS
 
 VARIANTS = RULE_VARIANTS
 names = st.sampled_from(sorted(VARIANTS))

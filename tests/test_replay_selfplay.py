@@ -7,10 +7,10 @@ from itertools import combinations, islice
 
 import pytest
 
-from replay.audit import audit_match
-from replay.bots import SeatView
-from replay.deal import DealState
-from replay.selfplay import (
+from twentynine.replay.audit import audit_match
+from twentynine.replay.bots import SeatView
+from twentynine.replay.deal import DealState
+from twentynine.replay.selfplay import (
     Player,
     parse_players,
     rules_label,
@@ -18,10 +18,10 @@ from replay.selfplay import (
     simulate_match,
     simulate_matches,
 )
-from schema import PRESET_NAMES, MatchLog, Rules, Seat
-from schema.cards import SEATS
-from schema.log import dump_json
-from schema.rules import resolve_rules
+from twentynine.schema import PRESET_NAMES, MatchLog, Rules, Seat
+from twentynine.schema.cards import SEATS
+from twentynine.schema.log import dump_json
+from twentynine.schema.rules import resolve_rules
 
 
 def dump(matches: list[MatchLog]) -> bytes:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from replay import deal_steps
-from replay.script import make_deal, make_match, parse_action, run_script
-from schema import Card, Rules, Seat, Suit, Team
 from tests.test_replay_play import SEED_003_HANDS, SEED_003_PLAY
 from tests.test_replay_trump import SINGLE, SINGLE_CALL, SINGLE_WIN
+from twentynine.replay import deal_steps
+from twentynine.replay.script import make_deal, make_match, parse_action, run_script
+from twentynine.schema import Card, Rules, Seat, Suit, Team
 
 LOG = make_match("classic29", [make_deal("E", SEED_003_HANDS, SEED_003_PLAY)])
 

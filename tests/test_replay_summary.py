@@ -12,10 +12,10 @@ from pathlib import Path
 import orjson
 import pytest
 
-from importers.formats import read_any
-from replay import Finding, audit_match, random_match
-from replay.summary import AuditSummary, FindingRow, finding_row, seldom_collected
-from schema import PRESET_NAMES, MatchLog, Rules
+from twentynine.importers.formats import read_any
+from twentynine.replay import Finding, audit_match, random_match
+from twentynine.replay.summary import AuditSummary, FindingRow, finding_row, seldom_collected
+from twentynine.schema import PRESET_NAMES, MatchLog, Rules
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 BAD = sorted((SAMPLES / "bad").glob("*.json"))

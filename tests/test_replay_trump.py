@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from replay import DealState, audit_match, play_random
-from replay.script import make_deal, make_match, parse_action, run_script
-from schema import Rules, Seat, Suit, Team
-from schema.log import Action, TrumpAction
 from tests.deal_codes import codes
 from tests.test_replay_play import SEED_003_HANDS, SEED_003_PLAY
+from twentynine.replay import DealState, audit_match, play_random
+from twentynine.replay.script import make_deal, make_match, parse_action, run_script
+from twentynine.schema import Rules, Seat, Suit, Team
+from twentynine.schema.log import Action, TrumpAction
 
 PAGAT = Rules.preset("pagat")
 BANGLADESH = Rules.preset("bangladesh")

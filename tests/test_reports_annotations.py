@@ -7,12 +7,12 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from analysis.annotate import Annotation
-from replay import random_match
-from reports.warehouse import ddl
-from reports.warehouse.annotations import replace_annotations
-from reports.warehouse.store import open_warehouse
-from schema import Rules
+from twentynine.analysis.annotate import Annotation
+from twentynine.replay import random_match
+from twentynine.reports.warehouse import ddl
+from twentynine.reports.warehouse.annotations import replace_annotations
+from twentynine.reports.warehouse.store import open_warehouse
+from twentynine.schema import Rules
 
 
 def _note(match_id: str, action: int | None, kind: str = "card", loss: float = 1.0) -> Annotation:

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from importers.formats import read_any
-from replay import audit_match, deal_steps, walk_deal
-from reports.html.match import CardView
-from schema.cards import SEATS, Card, as_held
-from schema.log import MatchLog
 from twentynine.cli import app
+from twentynine.importers.formats import read_any
+from twentynine.replay import audit_match, deal_steps, walk_deal
+from twentynine.reports.html.match import CardView
+from twentynine.schema.cards import SEATS, Card, as_held
+from twentynine.schema.log import MatchLog
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 CHROMIUM_ARGS = [

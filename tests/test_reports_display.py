@@ -9,14 +9,14 @@ from pathlib import Path
 import duckdb
 from typer.testing import CliRunner
 
-from importers.formats import read_any
-from replay import audit_match
-from reports.html.match import match_report
-from schema.cards import ALL_CARDS, Card
-from schema.log import MatchLog, PlayAction, player_name
 from tests.htmlpage import Page
 from tests.test_reports_html import COLUMNS
 from twentynine.cli import app
+from twentynine.importers.formats import read_any
+from twentynine.replay import audit_match
+from twentynine.reports.html.match import match_report
+from twentynine.schema.cards import ALL_CARDS, Card
+from twentynine.schema.log import MatchLog, PlayAction, player_name
 
 runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"

@@ -10,13 +10,13 @@ import duckdb
 import pyarrow.parquet as pq
 import pytest
 
-from replay import random_match
-from reports.warehouse.errors import ExportFailedError, WarehouseMissingError
-from reports.warehouse.export import EXPORTED, export_parquet, format_result
-from reports.warehouse.progress import terminal_progress
-from reports.warehouse.store import LoadSummary, QueryResult, open_warehouse, run_query
-from schema import Rules
 from twentynine.loading import load_paths
+from twentynine.replay import random_match
+from twentynine.reports.warehouse.errors import ExportFailedError, WarehouseMissingError
+from twentynine.reports.warehouse.export import EXPORTED, export_parquet, format_result
+from twentynine.reports.warehouse.progress import terminal_progress
+from twentynine.reports.warehouse.store import LoadSummary, QueryResult, open_warehouse, run_query
+from twentynine.schema import Rules
 
 
 @pytest.fixture

@@ -19,16 +19,16 @@ import duckdb
 import orjson
 import pytest
 
-from importers.canonical import Match, Record, write_jsonl
-from importers.formats import FORMATS, Reader
-from replay import random_match
-from replay.selfplay import simulate_matches
-from reports.warehouse.store import LoadSummary, open_warehouse
-from schema import PRESET_NAMES, MatchLike, Rules
-from schema.fastlog import decode_match, is_decoded
-from schema.log import MatchLog
 from tests.strategies import RULE_VARIANTS
+from twentynine.importers.canonical import Match, Record, write_jsonl
+from twentynine.importers.formats import FORMATS, Reader
 from twentynine.loading import load_paths
+from twentynine.replay import random_match
+from twentynine.replay.selfplay import simulate_matches
+from twentynine.reports.warehouse.store import LoadSummary, open_warehouse
+from twentynine.schema import PRESET_NAMES, MatchLike, Rules
+from twentynine.schema.fastlog import decode_match, is_decoded
+from twentynine.schema.log import MatchLog
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_logs"

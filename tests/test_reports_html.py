@@ -11,17 +11,17 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from importers.formats import read_any
-from replay import audit_match, deal_steps
-from reports.html.match import match_report
-from reports.html.players import rate_cell
-from reports.html.render import plotly_bundle
-from reports.html.viewer import VIEWERS
-from reports.warehouse.stats import wilson_interval
-from schema.cards import SEATS, as_held
-from schema.log import MatchLog, PlayAction, player_name
 from tests.htmlpage import Page
 from twentynine.cli import app
+from twentynine.importers.formats import read_any
+from twentynine.replay import audit_match, deal_steps
+from twentynine.reports.html.match import match_report
+from twentynine.reports.html.players import rate_cell
+from twentynine.reports.html.render import plotly_bundle
+from twentynine.reports.html.viewer import VIEWERS
+from twentynine.reports.warehouse.stats import wilson_interval
+from twentynine.schema.cards import SEATS, as_held
+from twentynine.schema.log import MatchLog, PlayAction, player_name
 
 runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"

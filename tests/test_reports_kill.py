@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from replay import audit_match, random_match
-from reports.warehouse.store import open_warehouse
-from schema import Rules
-from schema.log import MatchLog
 from twentynine.loading import load_paths
+from twentynine.replay import audit_match, random_match
+from twentynine.reports.warehouse.store import open_warehouse
+from twentynine.schema import Rules
+from twentynine.schema.log import MatchLog
 
 COPIES = 60  # of each base match: 300 matches, about 2,500 deals
 BATCH_DEALS = 100

@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay import AuditedMatch, audit_match, random_match
-from reports.warehouse import ddl
-from reports.warehouse.rows import Batch
-from reports.warehouse.store import Warehouse, open_warehouse
-from schema import PRESET_NAMES, Card, Rules
-from schema.cards import SUITS
-from schema.log import MatchLog
+from twentynine.replay import AuditedMatch, audit_match, random_match
+from twentynine.reports.warehouse import ddl
+from twentynine.reports.warehouse.rows import Batch
+from twentynine.reports.warehouse.store import Warehouse, open_warehouse
+from twentynine.schema import PRESET_NAMES, Card, Rules
+from twentynine.schema.cards import SUITS
+from twentynine.schema.log import MatchLog
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPARED = ("actions", "plays", "other_actions", "tricks", "hands", "show_chances", "bids")

@@ -11,9 +11,9 @@ from statistics import mean
 
 import pytest
 
-from replay import AuditedMatch, DealFacts, audit_match, random_match
-from reports.warehouse import ddl
-from reports.warehouse.stats import (
+from twentynine.replay import AuditedMatch, DealFacts, audit_match, random_match
+from twentynine.reports.warehouse import ddl
+from twentynine.reports.warehouse.stats import (
     PLAYER_STATS,
     PlayerNotFoundError,
     StatsOptionError,
@@ -26,9 +26,9 @@ from reports.warehouse.stats import (
     stats_report,
     wilson_interval,
 )
-from reports.warehouse.store import Warehouse, open_warehouse
-from schema import PRESET_NAMES, Card, Rules, Seat
-from schema.log import MatchLog
+from twentynine.reports.warehouse.store import Warehouse, open_warehouse
+from twentynine.schema import PRESET_NAMES, Card, Rules, Seat
+from twentynine.schema.log import MatchLog
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = {Seat.N: "Asha", Seat.E: "Bikash", Seat.S: "Chandra", Seat.W: "Deepa"}

@@ -12,19 +12,19 @@ from typing import Any
 import duckdb
 import pytest
 
-from replay import random_match
-from reports.warehouse import ddl
-from reports.warehouse.stats import (
+from twentynine.loading import load_paths
+from twentynine.replay import random_match
+from twentynine.reports.warehouse import ddl
+from twentynine.reports.warehouse.stats import (
     RATE_DENOMINATORS,
     StatsRequest,
     stats_report,
     wilson_interval,
     with_intervals,
 )
-from reports.warehouse.store import Warehouse, open_warehouse
-from schema import PRESET_NAMES, Rules
-from schema.log import MatchLog
-from twentynine.loading import load_paths
+from twentynine.reports.warehouse.store import Warehouse, open_warehouse
+from twentynine.schema import PRESET_NAMES, Rules
+from twentynine.schema.log import MatchLog
 
 ROOT = Path(__file__).resolve().parents[1]
 FEATURES = ", ".join(ddl.HAND_FEATURES)

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from importers.formats import read_any
-from replay import audit_match, deal_steps
-from replay.script import make_deal, make_match
-from reports.html.viewer import VIEWERS, deal_data, hand_text
-from schema.cards import SEATS, Seat
-from schema.log import MatchLog
+from twentynine.importers.formats import read_any
+from twentynine.replay import audit_match, deal_steps
+from twentynine.replay.script import make_deal, make_match
+from twentynine.reports.html.viewer import VIEWERS, deal_data, hand_text
+from twentynine.schema.cards import SEATS, Seat
+from twentynine.schema.log import MatchLog
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 LADDER = ("double", "redouble", "set")

@@ -14,10 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from importers.formats import read_any
-from replay import audit_match, random_match
-from reports.warehouse import ddl
-from reports.warehouse.errors import (
+from twentynine.importers.formats import read_any
+from twentynine.loading import load_paths
+from twentynine.replay import audit_match, random_match
+from twentynine.reports.warehouse import ddl
+from twentynine.reports.warehouse.errors import (
     NotAWarehouseError,
     QueryFailedError,
     QueryRefusedError,
@@ -28,11 +29,10 @@ from reports.warehouse.errors import (
     WarehouseOutdatedError,
     WarehouseTooNewError,
 )
-from reports.warehouse.readback import read_match
-from reports.warehouse.store import Warehouse, open_warehouse, run_query
-from schema import PRESET_NAMES, Rules, Team
-from schema.log import MatchLog
-from twentynine.loading import load_paths
+from twentynine.reports.warehouse.readback import read_match
+from twentynine.reports.warehouse.store import Warehouse, open_warehouse, run_query
+from twentynine.schema import PRESET_NAMES, Rules, Team
+from twentynine.schema.log import MatchLog
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_logs"

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from replay.audit import audit_match
-from replay.inject import KINDS
-from schema import PRESET_NAMES, MatchLog
+from twentynine.replay.audit import audit_match
+from twentynine.replay.inject import KINDS
+from twentynine.schema import PRESET_NAMES, MatchLog
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
 BAD = sorted(p.stem for p in (SAMPLES / "bad").glob("*.json"))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from schema.cards import (
+from twentynine.schema.cards import (
     ALL_CARDS,
     RANKS,
     TOTAL_CARD_POINTS,

@@ -29,21 +29,21 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic_core import PydanticCustomError
 from typer.testing import CliRunner
 
-from importers.canonical import Layout, Match, Record, parse_document, read_stream
-from importers.formats import detect_format, expand_inputs, read_any
-from replay.audit import AuditedMatch, audit_match
-from replay.deal import DealState
-from replay.findings import AuditError, Finding
-from replay.selfplay import simulate_matches
-from replay.simulate import random_match
-from schema._derive import Derived, SchemaError
-from schema.cards import ALL_CARDS
-from schema.fastlog import STRUCTS, decode_match, is_decoded
-from schema.log import ACTION_TYPES, LEFT_OUT_IS_NOT_NULL, Deal, MatchLog, PlayAction
-from schema.rules import Rules
-from schema.shapes import DealLike, MatchLike
 from tests.strategies import RULE_VARIANTS, match_documents
 from twentynine.cli import app
+from twentynine.importers.canonical import Layout, Match, Record, parse_document, read_stream
+from twentynine.importers.formats import detect_format, expand_inputs, read_any
+from twentynine.replay.audit import AuditedMatch, audit_match
+from twentynine.replay.deal import DealState
+from twentynine.replay.findings import AuditError, Finding
+from twentynine.replay.selfplay import simulate_matches
+from twentynine.replay.simulate import random_match
+from twentynine.schema._derive import Derived, SchemaError
+from twentynine.schema.cards import ALL_CARDS
+from twentynine.schema.fastlog import STRUCTS, decode_match, is_decoded
+from twentynine.schema.log import ACTION_TYPES, LEFT_OUT_IS_NOT_NULL, Deal, MatchLog, PlayAction
+from twentynine.schema.rules import Rules
+from twentynine.schema.shapes import DealLike, MatchLike
 from twentynine.textout import error_line, plural
 
 ROOT: Final = Path(__file__).resolve().parents[1]

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from pydantic import ValidationError
 
-from schema.cards import Card, Seat, Suit
-from schema.log import MatchLog, PlayAction, TrumpAction, match_json_schema
 from tests.strategies import match_documents
+from twentynine.schema.cards import Card, Seat, Suit
+from twentynine.schema.log import MatchLog, PlayAction, TrumpAction, match_json_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -2,7 +2,14 @@
 
 import pytest
 
-from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
+from twentynine.schema.rules import (
+    PRESET_NAMES,
+    PRESETS,
+    Rules,
+    RulesError,
+    resolve_rules,
+    rules_diff,
+)
 
 
 def test_six_presets_each_valid_and_named() -> None:

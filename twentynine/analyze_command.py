@@ -19,19 +19,19 @@ import orjson
 import typer
 from rich.console import Console
 
-from analysis.annotate import Annotation
-from analysis.run import (
+from twentynine.analysis.annotate import Annotation
+from twentynine.analysis.run import (
     DEFAULT_SAMPLES,
     ONLY_GROUPS,
     AnalysisOptions,
     annotate_matches,
     parse_only,
 )
-from importers.formats import FORMAT_NAMES, read_paths
-from reports.warehouse.annotations import replace_annotations
-from reports.warehouse.errors import WarehouseError
-from reports.warehouse.store import SourcedMatch, open_warehouse
-from schema.log import MatchLog
+from twentynine.importers.formats import FORMAT_NAMES, read_paths
+from twentynine.reports.warehouse.annotations import replace_annotations
+from twentynine.reports.warehouse.errors import WarehouseError
+from twentynine.reports.warehouse.store import SourcedMatch, open_warehouse
+from twentynine.schema.log import MatchLog
 from twentynine.textout import error_line, plural
 
 LABEL_WORDS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}

@@ -12,11 +12,8 @@ from typing import Annotated
 import orjson
 import typer
 
-from importers.canonical import Match, Record
-from replay import AuditError, audit_match
-from replay.summary import AuditSummary, FindingRow, finding_row, seldom_collected
-from schema.rules import Rules, RulesError, resolve_rules
 from twentynine.cli import _read_inputs
+from twentynine.importers.canonical import Match, Record
 from twentynine.options import (
     EXIT_FINDINGS,
     FromOption,
@@ -25,6 +22,9 @@ from twentynine.options import (
     RulesOption,
     fail,
 )
+from twentynine.replay import AuditError, audit_match
+from twentynine.replay.summary import AuditSummary, FindingRow, finding_row, seldom_collected
+from twentynine.schema.rules import Rules, RulesError, resolve_rules
 from twentynine.textout import error_line, plural, printable
 
 

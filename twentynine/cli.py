@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, overload
 import typer
 from typer.core import TyperArgument, TyperGroup
 
-from reports.warehouse import DEFAULT_DB
-from schema.cards import Seat
 from twentynine.options import (
     EXIT_BAD_INPUT,
     EXIT_FINDINGS,
@@ -36,11 +34,13 @@ from twentynine.options import (
     TableFormatOption,
     fail,
 )
+from twentynine.reports.warehouse import DEFAULT_DB
+from twentynine.schema.cards import Seat
 from twentynine.textout import error_line, plural, printable, text_table, warning_line
 
 if TYPE_CHECKING:
-    from importers.canonical import Match, Record
-    from schema.log import MatchLog
+    from twentynine.importers.canonical import Match, Record
+    from twentynine.schema.log import MatchLog
 
 __all__ = [  # what the command modules and the tests have imported from here
     "EXIT_BAD_INPUT",
@@ -151,7 +151,7 @@ def _print_version(value: bool) -> None:
     if value:
         import importlib.metadata
 
-        from replay import engine_build
+        from twentynine.replay import engine_build
 
         version = importlib.metadata.version("twentynine")
         typer.echo(f"twentynine {version} (rules engine: {engine_build()})")
@@ -180,7 +180,7 @@ def schema_command() -> None:
     \b
     Example: twentynine schema > match.schema.json
     """
-    from schema.log import match_json_schema
+    from twentynine.schema.log import match_json_schema
 
     typer.echo(json.dumps(match_json_schema(), indent=2, ensure_ascii=False))
 
@@ -202,7 +202,14 @@ def rules_command(
     \b
     Example: twentynine rules --diff bangladesh standard
     """
-    from schema.rules import PRESET_NAMES, PRESETS, Rules, RulesError, resolve_rules, rules_diff
+    from twentynine.schema.rules import (
+        PRESET_NAMES,
+        PRESETS,
+        Rules,
+        RulesError,
+        resolve_rules,
+        rules_diff,
+    )
 
     try:
         if diff is not None:
@@ -253,7 +260,7 @@ def _read_inputs(
 ) -> Iterator[Record[Match]]:
     """The records of ``paths`` (``fast``: the fast decoder's matches where it can), after a
     warning for each empty file; a one-line exit when there is nothing to read."""
-    from importers.formats import Reading, read_paths
+    from twentynine.importers.formats import Reading, read_paths
 
     reading = Reading()
     try:
@@ -266,7 +273,7 @@ def _read_inputs(
 
 def warn_empty(files: list[Path]) -> None:
     """A warning line for each file that holds nothing but white space: no match in it."""
-    from importers.errors import empty_file
+    from twentynine.importers.errors import empty_file
 
     for file in files:
         if str(file) == "-":
@@ -302,7 +309,7 @@ def import_command(
     \b
     Example: twentynine import sample_logs/formats/sample.29 -o sample.jsonl
     """
-    from importers.formats import expand_inputs, import_paths
+    from twentynine.importers.formats import expand_inputs, import_paths
     from twentynine.textout import ERROR_PREFIX
 
     warn_empty(expand_inputs(paths))
@@ -368,9 +375,9 @@ def simulate_command(
     \b
     Example: twentynine simulate --rules pagat --matches 3 --seed 7 -o pagat.jsonl
     """
-    from importers.formats import write_matches
-    from replay.selfplay import simulate_matches
-    from schema.rules import RulesError, resolve_rules
+    from twentynine.importers.formats import write_matches
+    from twentynine.replay.selfplay import simulate_matches
+    from twentynine.schema.rules import RulesError, resolve_rules
 
     spec: dict[str, object] = {"preset": rules_name.value, **_parse_settings(settings or [])}
     try:
@@ -447,12 +454,12 @@ def replay_command(
     \b
     Example: twentynine replay sample_logs/bad/revoke.json --deal 1 --at 7 --seat W
     """
-    from replay import audit_match
-    from reports.warehouse.errors import WarehouseError
-    from reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
-    from schema.rules import RulesError, resolve_rules
     from twentynine.frames import deal_frames, first_finding
     from twentynine.pager import show_deals, show_frames
+    from twentynine.replay import audit_match
+    from twentynine.reports.warehouse.errors import WarehouseError
+    from twentynine.reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
+    from twentynine.schema.rules import RulesError, resolve_rules
 
     try:
         rules = resolve_rules(rules_name) if rules_name is not None else None
@@ -532,10 +539,10 @@ def load_command(
     \b
     Example: twentynine load sample_logs/ --db club.duckdb
     """
-    from importers.formats import expand_inputs
-    from reports.warehouse.errors import WarehouseError
-    from reports.warehouse.progress import terminal_progress
+    from twentynine.importers.formats import expand_inputs
     from twentynine.loading import load_paths
+    from twentynine.reports.warehouse.errors import WarehouseError
+    from twentynine.reports.warehouse.progress import terminal_progress
     from twentynine.textout import ERROR_PREFIX
 
     warn_empty(expand_inputs(paths))
@@ -564,8 +571,8 @@ def query_command(
     \b
     Example: twentynine query "SELECT preset, count(*) FROM matches GROUP BY 1" --db club.duckdb
     """
-    from reports.warehouse.errors import WarehouseError
-    from reports.warehouse.store import run_query
+    from twentynine.reports.warehouse.errors import WarehouseError
+    from twentynine.reports.warehouse.store import run_query
     from twentynine.textout import result_text
 
     try:
@@ -587,8 +594,8 @@ def export_command(
     \b
     Example: twentynine export --parquet exports/2026-11 --db club.duckdb
     """
-    from reports.warehouse.errors import WarehouseError
-    from reports.warehouse.export import export_parquet
+    from twentynine.reports.warehouse.errors import WarehouseError
+    from twentynine.reports.warehouse.export import export_parquet
 
     try:
         summary = export_parquet(parquet, db=db)

@@ -13,22 +13,22 @@ from pathlib import Path
 
 import orjson
 
-from analysis.run import AnalysisOptions, annotate_matches
-from importers.formats import expand_inputs, import_paths, read_any, write_matches
-from replay import Finding, audit_match, deal_steps
-from replay.selfplay import simulate_matches
-from replay.summary import AuditSummary
-from reports.html.annotations import read_annotations
-from reports.warehouse.annotations import replace_annotations
-from reports.warehouse.export import export_parquet, format_result
-from reports.warehouse.stats import run_stats
-from reports.warehouse.store import QueryResult, open_warehouse, run_query
-from sample_logs import SAMPLES_DIR
-from schema.cards import Seat
-from schema.rules import Rules
+from twentynine.analysis.run import AnalysisOptions, annotate_matches
 from twentynine.frames import render_step
+from twentynine.importers.formats import expand_inputs, import_paths, read_any, write_matches
 from twentynine.loading import load_paths
+from twentynine.replay import Finding, audit_match, deal_steps
+from twentynine.replay.selfplay import simulate_matches
+from twentynine.replay.summary import AuditSummary
 from twentynine.report_commands import examples_folder, write_match_report, write_players_report
+from twentynine.reports.html.annotations import read_annotations
+from twentynine.reports.warehouse.annotations import replace_annotations
+from twentynine.reports.warehouse.export import export_parquet, format_result
+from twentynine.reports.warehouse.stats import run_stats
+from twentynine.reports.warehouse.store import QueryResult, open_warehouse, run_query
+from twentynine.sample_logs import SAMPLES_DIR
+from twentynine.schema.cards import Seat
+from twentynine.schema.rules import Rules
 from twentynine.textout import plural
 
 Echo = Callable[[str], None]

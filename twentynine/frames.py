@@ -5,8 +5,8 @@ the trick on the table, each hand suit by suit under its player's name; the auct
 the contract with its stake, the trump, points and needs to the right; the tricks played
 below. Every part has a fixed width, so nothing moves sideways from one action to the next.
 
->>> from replay import deal_steps, random_match
->>> from schema import Rules
+>>> from twentynine.replay import deal_steps, random_match
+>>> from twentynine.schema import Rules
 >>> log = random_match(Rules.preset("pagat"), seed=1)
 >>> frame = render_step(deal_steps(log, 1)[0], total=3, heading="demo")
 >>> frame.splitlines()[0]
@@ -19,11 +19,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from replay import AuditedMatch, DealFacts, StepView, audit_match, deal_steps
-from reports.warehouse.rows import preset_of
-from schema.cards import HAND_SUIT_ORDER, Card, Seat, Suit, Team
-from schema.log import MatchLog, player_name
-from schema.rules import Rules
+from twentynine.replay import AuditedMatch, DealFacts, StepView, audit_match, deal_steps
+from twentynine.reports.warehouse.rows import preset_of
+from twentynine.schema.cards import HAND_SUIT_ORDER, Card, Seat, Suit, Team
+from twentynine.schema.log import MatchLog, player_name
+from twentynine.schema.rules import Rules
 from twentynine.textout import printable
 
 _SYMBOL: Final = {suit.value: suit.symbol for suit in Suit}
@@ -94,8 +94,8 @@ def _needs_text(step: StepView) -> str:
 def outcome_text(facts: DealFacts) -> str:
     """How a deal ended, in one line.
 
-    >>> from replay import audit_match, random_match
-    >>> from schema import Rules
+    >>> from twentynine.replay import audit_match, random_match
+    >>> from twentynine.schema import Rules
     >>> facts = audit_match(random_match(Rules.preset("pagat"), seed=1)).deals[0]
     >>> outcome_text(facts).startswith(("thrown in", "NS", "EW", "single hand"))
     True
@@ -269,8 +269,8 @@ def deal_frames(
 ) -> list[str]:
     """Every frame of deal ``deal_number`` (from 1): the start, then one per action.
 
-    >>> from replay import random_match
-    >>> from schema import Rules
+    >>> from twentynine.replay import random_match
+    >>> from twentynine.schema import Rules
     >>> log = random_match(Rules.preset("pagat"), seed=1)
     >>> frames = deal_frames(log, 1)
     >>> len(frames) == len(log.deals[0].actions) + 1, frames[1].splitlines()[1][:9]
@@ -306,8 +306,8 @@ def first_finding(audited: AuditedMatch, deal_number: int | None = None) -> tupl
     """Where the first finding of a match (or of one deal) is: its deal and frame number
     (the frame after its action; the deal's last frame for a finding about the whole deal).
 
-    >>> from replay import audit_match, random_match
-    >>> from schema import Rules
+    >>> from twentynine.replay import audit_match, random_match
+    >>> from twentynine.schema import Rules
     >>> first_finding(audit_match(random_match(Rules.preset("pagat"), seed=1))) is None
     True
     """

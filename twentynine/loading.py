@@ -23,10 +23,10 @@ from typing import Any, Final
 
 import msgspec
 
-from importers.canonical import Match, Record
-from importers.errors import no_such_path, unknown_format
-from importers.formats import FORMAT_NAMES, FORMATS, Reading, read_paths
-from reports.warehouse.store import (
+from twentynine.importers.canonical import Match, Record
+from twentynine.importers.errors import no_such_path, unknown_format
+from twentynine.importers.formats import FORMAT_NAMES, FORMATS, Reading, read_paths
+from twentynine.reports.warehouse.store import (
     BATCH_DEALS,
     DEFAULT_DB,
     Admission,
@@ -42,7 +42,7 @@ from reports.warehouse.store import (
     new_batch,
     open_warehouse,
 )
-from schema.fastlog import decode_encoded, is_decoded
+from twentynine.schema.fastlog import decode_encoded, is_decoded
 
 JOBS: Final = (1, 2)
 """How many processes a load may use: one, or a reader and auditor beside the writer."""

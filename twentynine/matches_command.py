@@ -11,14 +11,14 @@ from typing import Annotated, Any
 
 import typer
 
-from importers.canonical import Match, Record
-from replay import audit_match
-from reports.warehouse.errors import WarehouseError
-from reports.warehouse.listing import match_row, match_table, run_matches
-from reports.warehouse.rows import preset_of, started_at
-from schema.cards import Seat
 from twentynine.cli import _read_inputs
+from twentynine.importers.canonical import Match, Record
 from twentynine.options import FromOption, TableFormat, TableFormatOption, fail
+from twentynine.replay import audit_match
+from twentynine.reports.warehouse.errors import WarehouseError
+from twentynine.reports.warehouse.listing import match_row, match_table, run_matches
+from twentynine.reports.warehouse.rows import preset_of, started_at
+from twentynine.schema.cards import Seat
 from twentynine.textout import error_line, result_text
 
 

@@ -14,18 +14,18 @@ from typing import Annotated
 
 import typer
 
-from analysis.annotate import Annotation
-from importers.formats import atomic_file, read_paths
-from replay import audit_match
-from reports.html.annotations import read_annotations
-from reports.html.match import match_report
-from reports.html.players import players_report
-from reports.warehouse.errors import WarehouseError
-from reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
-from reports.warehouse.readback import read_match
-from reports.warehouse.store import DEFAULT_DB, open_warehouse
-from schema.log import MatchLog
+from twentynine.analysis.annotate import Annotation
+from twentynine.importers.formats import atomic_file, read_paths
 from twentynine.options import MatchOption
+from twentynine.replay import audit_match
+from twentynine.reports.html.annotations import read_annotations
+from twentynine.reports.html.match import match_report
+from twentynine.reports.html.players import players_report
+from twentynine.reports.warehouse.errors import WarehouseError
+from twentynine.reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
+from twentynine.reports.warehouse.readback import read_match
+from twentynine.reports.warehouse.store import DEFAULT_DB, open_warehouse
+from twentynine.schema.log import MatchLog
 from twentynine.textout import plural
 
 report_app = typer.Typer(

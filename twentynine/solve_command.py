@@ -14,12 +14,12 @@ from typing import Annotated, Any
 
 import typer
 
-from analysis import Solution, caller_team, solve
-from analysis.solver import playable
-from replay import DealState
-from schema.cards import SEATS, Seat, Suit, Team
-from schema.log import Action, MatchLog
+from twentynine.analysis import Solution, caller_team, solve
+from twentynine.analysis.solver import playable
 from twentynine.frames import hand_text
+from twentynine.replay import DealState
+from twentynine.schema.cards import SEATS, Seat, Suit, Team
+from twentynine.schema.log import Action, MatchLog
 from twentynine.textout import plural, text_table
 
 _RED_SUITS = (Suit.HEARTS.symbol, Suit.DIAMONDS.symbol)

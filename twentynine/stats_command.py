@@ -12,10 +12,10 @@ from typing import Annotated
 
 import typer
 
-from reports.warehouse import DEFAULT_DB
-from reports.warehouse.errors import WarehouseError
-from reports.warehouse.stats import StatsRequest, intervals_beside, run_stats_report
 from twentynine.options import DbOption, Preset, TableFormat, TableFormatOption, fail
+from twentynine.reports.warehouse import DEFAULT_DB
+from twentynine.reports.warehouse.errors import WarehouseError
+from twentynine.reports.warehouse.stats import StatsRequest, intervals_beside, run_stats_report
 from twentynine.textout import result_text
 
 

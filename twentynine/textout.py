@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # the warehouse (DuckDB, Arrow) loads only for a command that prints a table
-    from reports.warehouse.store import QueryResult
+    from twentynine.reports.warehouse.store import QueryResult
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -90,14 +90,14 @@ def result_text(result: QueryResult, fmt: str) -> str:
     """A query's result as a command prints it: a table with names and text
     :func:`printable`; CSV and JSON lines as data, as they are.
 
-    >>> from reports.warehouse.store import QueryResult
+    >>> from twentynine.reports.warehouse.store import QueryResult
     >>> print(result_text(QueryResult(("name",), ("VARCHAR",), [("A\\x1bB",)]), "table"))
     name
     ------
     A\\x1bB
     """
-    from reports.warehouse.export import format_result
-    from reports.warehouse.store import QueryResult
+    from twentynine.reports.warehouse.export import format_result
+    from twentynine.reports.warehouse.store import QueryResult
 
     if fmt == "table":
         rows = [tuple(printable(v) if isinstance(v, str) else v for v in r) for r in result.rows]

@@ -6,7 +6,7 @@ analyzed: :func:`read_annotations` then returns None and the reports say so.
 
 >>> import tempfile
 >>> from pathlib import Path
->>> from reports.warehouse.store import open_warehouse
+>>> from twentynine.reports.warehouse.store import open_warehouse
 >>> with open_warehouse(Path(tempfile.mkdtemp()) / "w.duckdb") as wh:
 ...     read_annotations(wh, "any") is None
 True
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from analysis.annotate import FIELDS, Annotation
-from reports.warehouse.store import Warehouse
+from twentynine.analysis.annotate import FIELDS, Annotation
+from twentynine.reports.warehouse.store import Warehouse
 
 _COLUMNS: Final = ", ".join(FIELDS)
 

@@ -4,8 +4,8 @@ Players and rules, the score over the match, and per deal the auction (each bid 
 annotation), the trump, the show, the tricks, points against the target, doubling and stake,
 the audit's findings and the analysis' annotations; above them the step-by-step viewer.
 
->>> from replay import audit_match, random_match
->>> from schema import Rules
+>>> from twentynine.replay import audit_match, random_match
+>>> from twentynine.schema import Rules
 >>> log = random_match(Rules.preset("pagat"), seed=3)
 >>> page = match_report(log, audit_match(log), None)
 >>> page.startswith("<!DOCTYPE html>"), "not analyzed" in page
@@ -20,10 +20,10 @@ from typing import Any, Final
 import plotly.graph_objects as go
 from markupsafe import Markup
 
-from analysis.annotate import Annotation
-from replay import AuditedMatch, DealFacts, Finding
-from reports.html.render import figure_json, plotly_bundle, render, script_json
-from reports.html.viewer import (
+from twentynine.analysis.annotate import Annotation
+from twentynine.replay import AuditedMatch, DealFacts, Finding
+from twentynine.reports.html.render import figure_json, plotly_bundle, render, script_json
+from twentynine.reports.html.viewer import (
     CARD_LABELS,
     deal_data,
     decided_by,
@@ -31,8 +31,8 @@ from reports.html.viewer import (
     seat_names,
     suit_words,
 )
-from schema.cards import SEATS, Card, Seat, Suit, Team, cards_as_read
-from schema.log import Deal, MatchLog, PlayAction
+from twentynine.schema.cards import SEATS, Card, Seat, Suit, Team, cards_as_read
+from twentynine.schema.log import Deal, MatchLog, PlayAction
 
 _RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 

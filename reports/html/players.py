@@ -19,9 +19,9 @@ from typing import Any, Final, NamedTuple
 import plotly.graph_objects as go
 from markupsafe import Markup
 
-from reports.html.annotations import has_table
-from reports.html.render import figure_json, plotly_bundle, render
-from reports.warehouse.stats import (
+from twentynine.reports.html.annotations import has_table
+from twentynine.reports.html.render import figure_json, plotly_bundle, render
+from twentynine.reports.warehouse.stats import (
     ONE_DEAL_SHARE,
     RATE_DENOMINATORS,
     call_levels,
@@ -29,7 +29,7 @@ from reports.warehouse.stats import (
     player_stats,
     wilson_interval,
 )
-from reports.warehouse.store import QueryResult, Warehouse
+from twentynine.reports.warehouse.store import QueryResult, Warehouse
 
 CHART_PLAYERS: Final = 8
 """Players drawn in the per-player charts: the ones with the most deals."""
@@ -141,9 +141,9 @@ def ids_change(wh: Warehouse) -> tuple[bool, str]:
 
     >>> import tempfile
     >>> from pathlib import Path
-    >>> from replay import random_match
-    >>> from reports.warehouse.store import open_warehouse
-    >>> from schema import Rules
+    >>> from twentynine.replay import random_match
+    >>> from twentynine.reports.warehouse.store import open_warehouse
+    >>> from twentynine.schema import Rules
     >>> with open_warehouse(Path(tempfile.mkdtemp()) / "w.duckdb") as wh:
     ...     _ = wh.load([random_match(Rules.preset("pagat"), seed=2)])
     ...     ids_change(wh)[0]

@@ -45,7 +45,7 @@ def script_json(value: Any) -> Markup:
 def environment() -> Environment:
     """The reports' jinja2 environment: templates from this package, autoescape always on."""
     env = Environment(
-        loader=PackageLoader("reports.html", "templates"),
+        loader=PackageLoader("twentynine.reports.html", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=True,

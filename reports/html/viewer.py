@@ -5,8 +5,8 @@ The engine computes what a seat may know (``DealState.hand``, ``trump_status``,
 (``k``, the audit's 0-based action index), or before any (``k`` None). Each step carries five
 views: ``all`` (every recorded card) and one per seat.
 
->>> from replay import audit_match, random_match
->>> from schema import Rules
+>>> from twentynine.replay import audit_match, random_match
+>>> from twentynine.schema import Rules
 >>> log = random_match(Rules.preset("pagat"), seed=1)
 >>> deal = deal_data(log, audit_match(log), 1, [])
 >>> first = deal["steps"][0]
@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from analysis.annotate import Annotation, choice_words
-from replay import AuditedMatch, DealState, describe, walk_deal
-from replay.steps import side_needs, step_hands
-from schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit, Team, as_held, cards_as_read
-from schema.log import Action, Deal, MatchLog, PlayAction, player_name
+from twentynine.analysis.annotate import Annotation, choice_words
+from twentynine.replay import AuditedMatch, DealState, describe, walk_deal
+from twentynine.replay.steps import side_needs, step_hands
+from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit, Team, as_held, cards_as_read
+from twentynine.schema.log import Action, Deal, MatchLog, PlayAction, player_name
 
 VIEWERS: Final[tuple[str, ...]] = ("all", "N", "E", "S", "W")
 """The views of each step: every card, then each seat's own."""
@@ -44,7 +44,7 @@ def loss_text(note: Annotation) -> str:
     """What an annotation's choice lost, in words, with its 95% interval when sampled; a
     chance lost is in percent, as the explanations write chances.
 
-    >>> from analysis.annotate import Annotation
+    >>> from twentynine.analysis.annotate import Annotation
     >>> bid = Annotation("m", 1, 3, "N", "bid", "sampled", "pass", "bid 17", 0.0, 0.07,
     ...     0.07, "game_points", 32, 0.04, 0.1, None, "", "{}", 0)
     >>> loss_text(bid)
@@ -70,7 +70,7 @@ def note_text(note: Annotation) -> str:
     viewer alike: the choice, with the best and the loss when it was not the best, then the
     explanation (which, for a best choice, often names the choice itself: said once).
 
-    >>> from analysis.annotate import Annotation
+    >>> from twentynine.analysis.annotate import Annotation
     >>> best = Annotation("m", 1, 9, "N", "card", "exact", "TD", "TD", 9.0, 9.0, 0.0,
     ...     "card_points", None, None, None, None, "10♦ was a best card", "{}", 0)
     >>> note_text(best)
@@ -92,8 +92,8 @@ def decided_by(note: Annotation, deal: Deal, names: dict[str, str]) -> str:
     sits at (nobody doubled: the defender is judged at the first lead); else empty, as for
     the deal as a whole.
 
-    >>> from analysis.annotate import Annotation
-    >>> from schema.log import Deal
+    >>> from twentynine.analysis.annotate import Annotation
+    >>> from twentynine.schema.log import Deal
     >>> deal = Deal.model_validate({"dealer": "N", "actions": [{"seat": "E", "type": "pass"}]})
     >>> note = Annotation("m", 1, 0, "W", "double", "sampled", "no double", "no double",
     ...     0.0, 0.0, 0.0, "game_points", 8, 0.0, 0.0, None, "", "{}", 0)
@@ -291,8 +291,8 @@ def deal_data(
 def seat_names(match: MatchLog) -> dict[str, str]:
     """Each seat's player name, for the viewer.
 
-    >>> from replay import random_match
-    >>> from schema import Rules
+    >>> from twentynine.replay import random_match
+    >>> from twentynine.schema import Rules
     >>> seat_names(random_match(Rules.preset("pagat"), seed=1))["N"]
     'Bot N'
     """

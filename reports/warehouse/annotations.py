@@ -7,8 +7,8 @@ moment leaves every match's annotations as they were or as they are now, never h
 
 >>> import tempfile
 >>> from pathlib import Path
->>> from analysis.annotate import Annotation
->>> from reports.warehouse.store import open_warehouse
+>>> from twentynine.analysis.annotate import Annotation
+>>> from twentynine.reports.warehouse.store import open_warehouse
 >>> note = Annotation("m1", 1, 20, "N", "card", "exact", "7H", "JH", 10.0, 14.0, 4.0,
 ...     "card_points", None, None, None, None, "7H gave away 4 points", "{}", 0)
 >>> with open_warehouse(Path(tempfile.mkdtemp()) / "w.duckdb") as wh:
@@ -27,10 +27,10 @@ from contextlib import suppress
 import duckdb
 import pyarrow as pa
 
-from analysis.annotate import FIELDS, Annotation
-from reports.warehouse import ddl
-from reports.warehouse.errors import LoadFailedError
-from reports.warehouse.store import Warehouse
+from twentynine.analysis.annotate import FIELDS, Annotation
+from twentynine.reports.warehouse import ddl
+from twentynine.reports.warehouse.errors import LoadFailedError
+from twentynine.reports.warehouse.store import Warehouse
 
 
 def annotations_table(notes: Sequence[Annotation]) -> pa.Table:

@@ -5,7 +5,7 @@
 it is; it writes into a temporary folder beside ``DIR`` and renames it at the end, so ``DIR``
 appears whole or not at all.
 
->>> from reports.warehouse.store import QueryResult
+>>> from twentynine.reports.warehouse.store import QueryResult
 >>> print(format_result(QueryResult(("name", "rate"), ("VARCHAR", "DOUBLE"),
 ...                                 [("Asha", 0.5), ("Bikash", None)]), "table"))
 name    rate
@@ -32,8 +32,8 @@ from typing import Any, Final, Literal
 import duckdb
 import orjson
 
-from reports.warehouse.errors import ExportFailedError
-from reports.warehouse.store import DEFAULT_DB, QueryResult, open_warehouse
+from twentynine.reports.warehouse.errors import ExportFailedError
+from twentynine.reports.warehouse.store import DEFAULT_DB, QueryResult, open_warehouse
 
 OutputFormat = Literal["table", "csv", "json"]
 FORMATS: Final[tuple[str, ...]] = ("table", "csv", "json")

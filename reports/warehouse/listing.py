@@ -20,9 +20,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from reports.warehouse.readback import read_match
-from reports.warehouse.store import DEFAULT_DB, QueryResult, Warehouse, open_warehouse
-from schema.log import MatchLog
+from twentynine.reports.warehouse.readback import read_match
+from twentynine.reports.warehouse.store import DEFAULT_DB, QueryResult, Warehouse, open_warehouse
+from twentynine.schema.log import MatchLog
 
 MATCH_COLUMNS: Final = ("no", "match_id", "date", "rules", "players", "deals", "result", "findings")
 """The listing's columns; ``no`` counts from 1 in the order read (or stored)."""

@@ -23,8 +23,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from reports.warehouse.store import LoadSummary
-from reports.warehouse.store import Progress as ProgressCallback
+from twentynine.reports.warehouse.store import LoadSummary
+from twentynine.reports.warehouse.store import Progress as ProgressCallback
 
 
 @contextmanager

@@ -6,9 +6,9 @@ as null and a field left out read back alike.
 
 >>> import tempfile
 >>> from pathlib import Path
->>> from replay import random_match
->>> from reports.warehouse.store import open_warehouse
->>> from schema import Rules
+>>> from twentynine.replay import random_match
+>>> from twentynine.reports.warehouse.store import open_warehouse
+>>> from twentynine.schema import Rules
 >>> log = random_match(Rules.preset("classic29"), seed=4)
 >>> with open_warehouse(Path(tempfile.mkdtemp()) / "w.duckdb") as wh:
 ...     _ = wh.load([log])
@@ -23,9 +23,9 @@ from typing import Any
 
 import orjson
 
-from reports.warehouse.errors import WarehouseError
-from reports.warehouse.store import Warehouse
-from schema.log import MatchLog
+from twentynine.reports.warehouse.errors import WarehouseError
+from twentynine.reports.warehouse.store import Warehouse
+from twentynine.schema.log import MatchLog
 
 _ACTION_FIELDS = ("bid", "card", "suit", "seventh", "mode", "t", "note")
 _JSON_NAMES = {"bid": "value"}

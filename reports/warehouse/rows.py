@@ -21,8 +21,8 @@ the quickest way for each kind (a model's ``__dict__``, a struct's slots); an ac
 fields are read after its ``type``, never after pydantic's ``isinstance``, which runs in
 Python.
 
->>> from replay import audit_match, random_match
->>> from schema import Rules
+>>> from twentynine.replay import audit_match, random_match
+>>> from twentynine.schema import Rules
 >>> log = random_match(Rules.preset("pagat"), seed=3)
 >>> batch = Batch(dt.datetime(2026, 1, 1))
 >>> batch.add(log, audit_match(log), "x.jsonl", 1) == len(log.deals)
@@ -45,12 +45,12 @@ from typing import Any, Final
 import numpy as np
 import pyarrow as pa
 
-from replay import AuditedMatch, DealFacts, Finding, TrickFacts
-from reports.warehouse.ddl import ACTION_CODES, HAND_FEATURES, TABLES
-from schema.cards import RANKS, SUITS, Card, Seat, Team
-from schema.fastlog import content_fingerprint, recorded_thrown_in
-from schema.log import Deal, dump_json
-from schema.shapes import ActionLike, DealLike, MatchLike
+from twentynine.replay import AuditedMatch, DealFacts, Finding, TrickFacts
+from twentynine.reports.warehouse.ddl import ACTION_CODES, HAND_FEATURES, TABLES
+from twentynine.schema.cards import RANKS, SUITS, Card, Seat, Team
+from twentynine.schema.fastlog import content_fingerprint, recorded_thrown_in
+from twentynine.schema.log import Deal, dump_json
+from twentynine.schema.shapes import ActionLike, DealLike, MatchLike
 
 INT64_MIN: Final = -(2**63)
 INT64_MAX: Final = 2**63 - 1
@@ -206,10 +206,10 @@ def check_ranges(rows: Sequence[tuple[Any, ...]], bounds: Sequence[Bound]) -> No
     """Raise :class:`RowError` when a value does not fit its column (a SMALLINT holds up to
     32,767): only a log no real match gives holds such a number, and it must not stop a load.
 
-    >>> check_ranges([(1, 40_000)], [(1, "deals.points_ns", -32_768, 32_767)])
+    >>> check_ranges([(1, 40_000)], [(1, "deals.points_ns", -32_768, 32_767)])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    reports.warehouse.rows.RowError: deals.points_ns 40000 is out of range (-32768 to 32767)
+    twentynine.reports.warehouse.rows.RowError: deals.points_ns 40000 is out of range (-32768 ...
     """
     for row in rows:
         for place, name, low, high in bounds:

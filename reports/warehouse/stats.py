@@ -6,9 +6,9 @@ column of ``player_stats`` counts, and ``docs/warehouse.md`` shows the same tabl
 
 >>> import tempfile
 >>> from pathlib import Path
->>> from replay import random_match
->>> from reports.warehouse.store import open_warehouse
->>> from schema import Rules
+>>> from twentynine.replay import random_match
+>>> from twentynine.reports.warehouse.store import open_warehouse
+>>> from twentynine.schema import Rules
 >>> with open_warehouse(Path(tempfile.mkdtemp()) / "w.duckdb") as wh:
 ...     _ = wh.load([random_match(Rules.preset("pagat"), seed=2)])
 ...     stats = player_stats(wh, "Bot N")
@@ -28,9 +28,9 @@ from typing import Any, Final, NamedTuple
 
 import numpy as np
 
-from reports.warehouse import ddl
-from reports.warehouse.errors import WarehouseError
-from reports.warehouse.store import DEFAULT_DB, QueryResult, Warehouse, open_warehouse
+from twentynine.reports.warehouse import ddl
+from twentynine.reports.warehouse.errors import WarehouseError
+from twentynine.reports.warehouse.store import DEFAULT_DB, QueryResult, Warehouse, open_warehouse
 
 
 class Stat(NamedTuple):

@@ -9,8 +9,8 @@ rest. A match already stored (same ``match_id``: the log's ``id``, or its conten
 counted and skipped.
 
 >>> import tempfile
->>> from replay import random_match
->>> from schema import Rules
+>>> from twentynine.replay import random_match
+>>> from twentynine.schema import Rules
 >>> db = Path(tempfile.mkdtemp()) / "w.duckdb"
 >>> with open_warehouse(db) as wh:
 ...     first = wh.load([random_match(Rules.preset("pagat"), seed=1)])
@@ -38,10 +38,10 @@ from typing import Any, Final
 import duckdb
 import pyarrow as pa
 
-from replay import AuditedMatch, audit_match
-from reports.warehouse import DEFAULT_DB as DEFAULT_DB  # noqa: PLC0414 (named here too)
-from reports.warehouse import ddl
-from reports.warehouse.errors import (
+from twentynine.replay import AuditedMatch, audit_match
+from twentynine.reports.warehouse import DEFAULT_DB as DEFAULT_DB  # noqa: PLC0414 (named here too)
+from twentynine.reports.warehouse import ddl
+from twentynine.reports.warehouse.errors import (
     LoadFailedError,
     NotAWarehouseError,
     QueryFailedError,
@@ -53,9 +53,9 @@ from reports.warehouse.errors import (
     WarehouseOutdatedError,
     WarehouseTooNewError,
 )
-from reports.warehouse.rows import Batch, RowError
-from schema.fastlog import content_fingerprint
-from schema.shapes import MatchLike
+from twentynine.reports.warehouse.rows import Batch, RowError
+from twentynine.schema.fastlog import content_fingerprint
+from twentynine.schema.shapes import MatchLike
 
 BATCH_DEALS: Final = 10_000
 """Deals per transaction: big enough for bulk speed, small enough that a killed load loses
@@ -273,8 +273,8 @@ class Warehouse:
         batch is rolled back; earlier ones stay).
 
         >>> import tempfile
-        >>> from replay import random_match
-        >>> from schema import Rules
+        >>> from twentynine.replay import random_match
+        >>> from twentynine.schema import Rules
         >>> with open_warehouse(Path(tempfile.mkdtemp()) / "w.duckdb") as wh:
         ...     s = wh.load([random_match(Rules.preset("bhoos"), seed=s) for s in (1, 2)])
         >>> s.stored, s.deals > 0
@@ -784,11 +784,11 @@ def open_warehouse(
     >>> open_warehouse("/no/such/dir/w.duckdb", read_only=True)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    reports.warehouse.errors.WarehouseMissingError: /no/such/dir/w.duckdb: no such warehouse; ...
+    twentynine.reports.warehouse.errors.WarehouseMissingError: /no/such/dir/w.duckdb: no such ...
     >>> open_warehouse("md:club")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    reports.warehouse.errors.WarehouseError: md:club: not a local file path; ...
+    twentynine.reports.warehouse.errors.WarehouseError: md:club: not a local file path; ...
     """
     name = str(path)
     path = Path(path)
