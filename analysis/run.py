@@ -24,6 +24,7 @@ from typing import NamedTuple, ParamSpec, TypeVar
 from twentynine.analysis.annotate import KINDS, Annotation
 from twentynine.analysis.fair import FAIR_KINDS, fair_deal
 from twentynine.analysis.hindsight import HINDSIGHT_KINDS, hindsight_deal
+from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
 from twentynine.schema.log import Deal, MatchLog
 from twentynine.schema.rules import Rules
@@ -63,12 +64,14 @@ def parse_only(text: str | None) -> frozenset[str]:
 
 
 class AnalysisOptions(NamedTuple):
-    """What to annotate and how: kinds, samples a fair decision starts with, seed."""
+    """What to annotate and how: kinds, samples a fair decision starts with, seed, and the
+    contract model that judges the bids (None: the shipped one)."""
 
     kinds: frozenset[str] = frozenset(KINDS)
     samples: int = DEFAULT_SAMPLES
     seed: int = 0
     from_trick: int = 1
+    model: ContractModel | None = None
 
 
 class DealTask(NamedTuple):
@@ -105,6 +108,7 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             samples=options.samples,
             seed=options.seed,
             from_trick=options.from_trick,
+            model=options.model,
         )
     if options.kinds & SINGLE_HAND_KINDS and options.from_trick <= 1:
         notes += single_hand_deal(

@@ -78,44 +78,80 @@ def cards(text: str) -> tuple[Card, ...]:
     return tuple(Card.parse(t) for t in text.split())
 
 
-_ACE_TEN: Final = frozenset({Rank.ACE, Rank.TEN})
+SUIT_ORDER: Final = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+"""The order that breaks ties between suits."""
+
+# A card's class in a tally: the jack, the nine, the ace or ten, any other (no points).
+_CLASS: Final = {Rank.JACK: 0, Rank.NINE: 1, Rank.ACE: 2, Rank.TEN: 2}
 
 
-def _count(four: Sequence[Card], test: Callable[[Card], bool]) -> float:
-    return float(sum(1 for c in four if test(c)))
+class Tally(NamedTuple):
+    """The four cards counted once: per suit (in :data:`SUIT_ORDER`) the jacks, nines, aces
+    and tens, and the other cards, and the card points; what every feature is read from."""
+
+    by_suit: tuple[tuple[int, int, int, int, int], ...]
+    jacks: int
+    nines: int
+    aces_tens: int
+    points: int
+    suits: int
 
 
-Feature = Callable[[ContractView, Suit], float]
+def tally(four: Sequence[Card]) -> Tally:
+    """Count the four cards by suit and class.
+
+    >>> tally(cards("JH 9H AS 7C")).by_suit[1], tally(cards("JH 9H AS 7C")).points
+    ((1, 1, 0, 0, 5), 6)
+    """
+    counts = [[0, 0, 0, 0, 0] for _ in SUIT_ORDER]
+    for card in four:
+        row = counts[SUIT_ORDER.index(card.suit)]
+        row[_CLASS.get(card.rank, 3)] += 1
+        row[4] += card.points
+    by_suit = tuple((a, b, c, d, e) for a, b, c, d, e in counts)
+    return Tally(
+        by_suit,
+        sum(r[0] for r in by_suit),
+        sum(r[1] for r in by_suit),
+        sum(r[2] for r in by_suit),
+        sum(r[4] for r in by_suit),
+        sum(1 for r in by_suit if any(r[:4])),
+    )
+
+
+Feature = Callable[[ContractView, Tally, int], float]
+"""A feature: a number from the view, its tally and the trump's index in :data:`SUIT_ORDER`."""
 
 FEATURES: Final[dict[str, Feature]] = {
     # the four cards against a trump suit
-    "trump_jack": lambda v, t: _count(v.four, lambda c: c.suit is t and c.rank is Rank.JACK),
-    "trump_nine": lambda v, t: _count(v.four, lambda c: c.suit is t and c.rank is Rank.NINE),
-    "trump_ace_ten": lambda v, t: _count(v.four, lambda c: c.suit is t and c.rank in _ACE_TEN),
-    "trump_low": lambda v, t: _count(v.four, lambda c: c.suit is t and c.points == 0),
-    "trump_length": lambda v, t: _count(v.four, lambda c: c.suit is t),
-    "trump_points": lambda v, t: float(sum(c.points for c in v.four if c.suit is t)),
-    "side_jacks": lambda v, t: _count(v.four, lambda c: c.suit is not t and c.rank is Rank.JACK),
-    "side_nines": lambda v, t: _count(v.four, lambda c: c.suit is not t and c.rank is Rank.NINE),
-    "side_ace_ten": lambda v, t: _count(v.four, lambda c: c.suit is not t and c.rank in _ACE_TEN),
+    "trump_jack": lambda v, h, t: h.by_suit[t][0],
+    "trump_nine": lambda v, h, t: h.by_suit[t][1],
+    "trump_ace_ten": lambda v, h, t: h.by_suit[t][2],
+    "trump_low": lambda v, h, t: h.by_suit[t][3],
+    "trump_length": lambda v, h, t: sum(h.by_suit[t][:4]),
+    "trump_points": lambda v, h, t: h.by_suit[t][4],
+    "side_jacks": lambda v, h, t: h.jacks - h.by_suit[t][0],
+    "side_nines": lambda v, h, t: h.nines - h.by_suit[t][1],
+    "side_ace_ten": lambda v, h, t: h.aces_tens - h.by_suit[t][2],
     # the four cards whatever the trump
-    "jacks": lambda v, t: _count(v.four, lambda c: c.rank is Rank.JACK),
-    "nines": lambda v, t: _count(v.four, lambda c: c.rank is Rank.NINE),
-    "points": lambda v, t: float(sum(c.points for c in v.four)),
-    "void_suits": lambda v, t: float(4 - len({c.suit for c in v.four})),
+    "jacks": lambda v, h, t: h.jacks,
+    "nines": lambda v, h, t: h.nines,
+    "points": lambda v, h, t: h.points,
+    "void_suits": lambda v, h, t: 4 - h.suits,
     # the call and the auction
-    "level": lambda v, t: float(v.level - LEVEL_BASE),
-    "position_1": lambda v, t: float(v.position == 1),
-    "position_2": lambda v, t: float(v.position == 2),
-    "position_3": lambda v, t: float(v.position == 3),
-    "contested": lambda v, t: float(v.opponent_bid),
-    "partner_bid": lambda v, t: float(v.partner_bid),
-    "forced": lambda v, t: float(v.forced),
+    "level": lambda v, h, t: v.level - LEVEL_BASE,
+    "position_1": lambda v, h, t: v.position == 1,
+    "position_2": lambda v, h, t: v.position == 2,
+    "position_3": lambda v, h, t: v.position == 3,
+    "contested": lambda v, h, t: v.opponent_bid,
+    "partner_bid": lambda v, h, t: v.partner_bid,
+    "forced": lambda v, h, t: v.forced,
 }
-"""Every feature a model file may name: a number from the view and a trump suit."""
-
-SUIT_ORDER: Final = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
-"""The order that breaks ties between suits."""
+"""Every feature a model file may name: ``trump_*`` count the trump's cards of the four by
+class (``trump_low``: king, queen, eight and seven), ``side_*`` those of the other suits;
+``level`` is the call less 16; ``position_n`` is 1 for the bidder n-th from the dealer;
+``contested``, ``partner_bid``: someone of that side had bid before; ``forced``: the
+dealer's call at the minimum after nobody bid."""
 
 
 def feature_vector(names: Sequence[str], view: ContractView, suit: Suit) -> tuple[float, ...]:
@@ -125,7 +161,9 @@ def feature_vector(names: Sequence[str], view: ContractView, suit: Suit) -> tupl
     >>> feature_vector(["trump_jack", "trump_low", "side_jacks", "level"], view, Suit.HEARTS)
     (1.0, 1.0, 1.0, 1.0)
     """
-    return tuple(FEATURES[name](view, suit) for name in names)
+    hand = tally(view.four)
+    t = SUIT_ORDER.index(suit)
+    return tuple(float(FEATURES[name](view, hand, t)) for name in names)
 
 
 def longest_suit(four: Sequence[Card]) -> Suit:
@@ -142,6 +180,10 @@ def longest_suit(four: Sequence[Card]) -> Suit:
         return (len(mine), sum(c.points for c in mine), strength, -SUIT_ORDER.index(suit))
 
     return max(SUIT_ORDER, key=key)
+
+
+Speech = tuple[Seat, str, int | None]
+"""One step of an auction: who spoke, ``bid``, ``pass`` or ``ditto``, and a bid's value."""
 
 
 def caller_view(
@@ -165,35 +207,54 @@ def caller_view(
     four = tuple(c for c in held if c is not None)
     if len(four) < 4:
         return None
-    # the auction as the caller saw it at its last bid: the standing bid, who had bid
+    auction: list[Speech] = []
+    for action in deal.actions:
+        if action.type == "bid":
+            auction.append((action.seat, "bid", action.value))
+        elif action.type in ("pass", "ditto"):
+            auction.append((action.seat, action.type, None))
+        elif auction:
+            break  # the auction is over
+    position = deal.dealer.order_from(direction).index(caller) or 4
+    return view_at_last_bid(four, position, caller, auction, min_bid)
+
+
+def view_at_last_bid(
+    four: Sequence[Card],
+    position: int,
+    caller: Seat,
+    auction: Iterable[Speech],
+    min_bid: int = LEVEL_BASE,
+) -> ContractView | None:
+    """The view of ``caller`` (at ``position`` from the dealer, holding ``four``) at its
+    last bid or Ditto of ``auction`` (None: it never bid).
+
+    >>> auction = [(Seat.E, "pass", None), (Seat.S, "pass", None), (Seat.W, "pass", None),
+    ...            (Seat.N, "bid", 16)]
+    >>> view = view_at_last_bid(cards("JH 9H AS 7C"), 4, Seat.N, auction)
+    >>> view.level, view.standing, view.forced
+    (16, None, True)
+    """
     last: tuple[int | None, bool, bool] | None = None
     level = 0
     standing: int | None = None
     partner = opponent = False
-    for action in deal.actions:
-        if action.type not in ("bid", "pass", "ditto"):
-            if last is not None:
-                break
-            continue
-        if action.type == "pass":
-            continue
-        value = action.value if action.type == "bid" else standing
+    for seat, kind, bid in auction:
+        value = bid if kind == "bid" else standing if kind == "ditto" else None
         if value is None:
-            continue  # a Ditto with nothing to match: the auditor's finding, not a call
-        if action.seat is caller:
+            continue  # a pass, or a Ditto with nothing to match (the auditor's finding)
+        if seat is caller:
             last, level = (standing, partner, opponent), value
-        elif action.seat is caller.partner:
+        elif seat is caller.partner:
             partner = True
         else:
             opponent = True
         standing = max(standing or 0, value)
     if last is None:
         return None
-    order = deal.dealer.order_from(direction)
-    position = order.index(caller) or 4
     before, partner_bid, opponent_bid = last
     forced = position == 4 and before is None and level == min_bid
-    return ContractView(four, position, level, before, partner_bid, opponent_bid, forced)
+    return ContractView(tuple(four), position, level, before, partner_bid, opponent_bid, forced)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,21 +285,29 @@ class ContractModel:
 
     def logit(self, view: ContractView, suit: Suit) -> float:
         """The log-odds of making the call with ``suit`` as trump."""
-        x = self.vector(view, suit)
-        return self.intercept + sum(b * v for b, v in zip(self.coefficients, x, strict=True))
+        return self._logits(view, tally(view.four))[SUIT_ORDER.index(suit)]
+
+    def _logits(self, view: ContractView, hand: Tally) -> list[float]:
+        """The log-odds with each suit of :data:`SUIT_ORDER` as trump."""
+        terms = [(FEATURES[n], b) for n, b in zip(self.features, self.coefficients, strict=True)]
+        return [self.intercept + sum(b * f(view, hand, t) for f, b in terms) for t in range(4)]
+
+    def _pick(self, view: ContractView, logits: Sequence[float]) -> int:
+        if view.trump is not None:
+            return SUIT_ORDER.index(view.trump)
+        if self.trump == "longest":
+            return SUIT_ORDER.index(longest_suit(view.four))
+        return max(range(4), key=lambda t: (logits[t], -t))
 
     def best_suit(self, view: ContractView) -> Suit:
         """The trump the view's chance is taken against: the chosen one when the view has
         it, else the one the model's rule picks (ties: the order S, H, D, C)."""
-        if view.trump is not None:
-            return view.trump
-        if self.trump == "longest":
-            return longest_suit(view.four)
-        return max(SUIT_ORDER, key=lambda s: (self.logit(view, s), -SUIT_ORDER.index(s)))
+        return SUIT_ORDER[self._pick(view, self._logits(view, tally(view.four)))]
 
     def chance(self, view: ContractView) -> float:
         """The chance that the caller's side makes the call, from the bidder's view."""
-        return _sigmoid(self.logit(view, self.best_suit(view)))
+        logits = self._logits(view, tally(view.four))
+        return _sigmoid(logits[self._pick(view, logits)])
 
     def chances_by_suit(self, view: ContractView) -> dict[Suit, float]:
         """The chance with each suit as trump (the view's own trump set aside).
