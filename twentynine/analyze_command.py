@@ -20,6 +20,7 @@ import typer
 from rich.console import Console
 
 from twentynine.analysis.annotate import Annotation
+from twentynine.analysis.models.contract import ModelError, load_model
 from twentynine.analysis.run import (
     DEFAULT_SAMPLES,
     ONLY_GROUPS,
@@ -88,6 +89,14 @@ def analyze_command(
             help=f"The input format, of: {', '.join(FORMAT_NAMES)}; detected when not given.",
         ),
     ] = None,
+    model_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--model",
+            metavar="FILE",
+            help="Judge the bids by this contract model (`twentynine calibration --fit`).",
+        ),
+    ] = None,
 ) -> None:
     """Annotate every card, show, bid, trump choice and double (docs/analysis.md).
 
@@ -101,7 +110,11 @@ def analyze_command(
         kinds = parse_only(only)
     except ValueError as exc:
         raise _fail(f"--only: {exc}") from None
-    options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed)
+    try:
+        model = load_model(model_file) if model_file is not None else None
+    except ModelError as exc:
+        raise _fail(str(exc)) from None
+    options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed, model=model)
     matches, sourced, unreadable = _read_matches(paths, from_format)
     if not matches:
         raise typer.Exit(2)  # each unreadable input has had its line

@@ -463,16 +463,31 @@ def model_from_json(body: Any) -> ContractModel:
 
 
 def load_model(path: str | Path) -> ContractModel:
-    """The model in a file; :class:`ModelError` (one line) when it cannot be used."""
+    """The model in a file; :class:`ModelError` (one line naming the file) when it cannot
+    be used.
+
+    >>> try:
+    ...     load_model("/no/such/model.json")
+    ... except ModelError as exc:
+    ...     print(exc)
+    /no/such/model.json: cannot read the model: No such file or directory
+    """
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise ModelError(f"cannot read the model {str(path)!r}: {exc.strerror}") from None
+        raise ModelError(f"{path}: cannot read the model: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ModelError(f"{path}: not a contract model (not UTF-8 text)") from None
     try:
         body = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ModelError(f"{path}: not JSON ({exc.msg}, line {exc.lineno})") from None
-    return model_from_json(body)
+        raise ModelError(
+            f"{path}: not a contract model (not JSON: {exc.msg}, line {exc.lineno})"
+        ) from None
+    try:
+        return model_from_json(body)
+    except ModelError as exc:
+        raise ModelError(f"{path}: {exc}") from None
 
 
 @functools.cache

@@ -426,9 +426,12 @@ def fit_record(
     l2: float,
     out_of_fold: Evaluation | None,
     baseline: Evaluation | None = None,
+    *,
+    how: str = "leave one file out",
     today: dt.date | None = None,
 ) -> dict[str, Any]:
-    """The ``fit`` entry of a model file: when, on what, how, and how well out of fold."""
+    """The ``fit`` entry of a model file: when, on what, how, and how well out of fold
+    (``how``: the folds)."""
     record: dict[str, Any] = {
         "date": (today or dt.date.today()).isoformat(),
         "files": list(sources),
@@ -438,7 +441,7 @@ def fit_record(
         "method": "logistic regression, L2 on the coefficients, IRLS",
     }
     if out_of_fold is not None:
-        record["out_of_fold"] = "leave one file out"
+        record["out_of_fold"] = how
         record["metrics"] = out_of_fold.as_json()
     if baseline is not None:
         record["baseline"] = {"features": list(BASELINE), "metrics": baseline.as_json()}
