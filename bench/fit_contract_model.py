@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 # Run as a script, bench/ comes first on the path: put the repository root before it.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -31,6 +33,7 @@ from twentynine.analysis.models.fit import (
     L2,
     ContractRow,
     Evaluation,
+    auc,
     contract_rows,
     cross_validate,
     evaluate,
@@ -75,7 +78,24 @@ def print_evaluation(name: str, e: Evaluation) -> None:
         print(f"| {title} | predicted | observed | calls |")
         print("|---|---:|---:|---:|")
         for b in bands:
-            print(f"| {b.label} | {b.predicted:.3f} | {b.observed:.3f} | {b.count} |")
+            print(f"| {b.label} | {b.predicted:.3f} | {b.observed:.3f} | {b.calls} |")
+
+
+def auc_gain(
+    rows: list[ContractRow], p: np.ndarray, q: np.ndarray, seed: int, draws: int = 1000
+) -> tuple[float, float]:
+    """The 95% interval of AUC(p) - AUC(q), both on the same resampled deals."""
+    y = np.array([float(r.made) for r in rows])
+    index: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        index.setdefault(r.deal, []).append(i)
+    deals = [np.array(v) for v in index.values()]
+    rng = np.random.default_rng(seed)
+    gains = []
+    for _ in range(draws):
+        picked = np.concatenate([deals[k] for k in rng.integers(0, len(deals), len(deals))])
+        gains.append(auc(p[picked], y[picked]) - auc(q[picked], y[picked]))
+    return float(np.percentile(gains, 2.5)), float(np.percentile(gains, 97.5))
 
 
 def main() -> int:
@@ -93,14 +113,16 @@ def main() -> int:
         f"({time.perf_counter() - start:.1f} s)"
     )
     results = {}
+    predicted = []
     for name, features, trump in (
         ("baseline: four-card counts against the longest suit", BASELINE, "longest"),
         ("shipped: trump cards by class, side jacks, level", FEATURES, "best"),
     ):
         folds = cross_validate(rows, features, trump=trump, l2=args.l2)  # type: ignore[arg-type]
+        predicted.append(folds.predicted)
         probe = fit_model(rows, features, trump=trump, l2=args.l2)  # type: ignore[arg-type]
         results[name] = evaluate(
-            rows, folds.predicted, folds.base, model=probe, seed=args.seed, folds=folds.folds
+            rows, folds.predicted, folds.base, seed=args.seed, folds=folds.folds
         )
         print_evaluation(name, results[name])
         print(
@@ -111,6 +133,11 @@ def main() -> int:
             )
         )
     baseline, shipped = results.values()
+    low, high = auc_gain(rows, predicted[1], predicted[0], args.seed)
+    print(
+        f"\nAUC shipped - baseline: {shipped.auc - baseline.auc:+.3f} (95% {low:+.3f} to "
+        f"{high:+.3f}, resampling deals)"
+    )
     if args.write:
         record = fit_record(rows, sorted(set(files)), args.l2, shipped, baseline)
         model = fit_model(rows, FEATURES, l2=args.l2, fit=record)

@@ -110,7 +110,7 @@ def calibration_command(
         f"{plural(len(rows), 'scored contract')}"
     )
     typer.echo(f"\nmodel {name}")
-    typer.echo(_tables(evaluate(rows, predict(model, rows), model=model, seed=seed)))
+    typer.echo(_tables(evaluate(rows, predict(model, rows), seed=seed)))
     if output is not None:
         if len(rows) < FEW_CALLS:
             typer.echo(

@@ -46,6 +46,7 @@ from twentynine.analysis.models.contract import (
     parameters_version,
 )
 from twentynine.replay import audit_match
+from twentynine.schema.cards import Suit
 from twentynine.schema.log import MatchLog
 
 Floats = npt.NDArray[np.float64]
@@ -67,14 +68,17 @@ L2: Final = 5.0
 """The penalty on the squared coefficients: small against a few thousand rows, enough to
 keep a feature that a club's few hundred calls hardly see near 0 rather than at +-10."""
 
+_SUIT_LETTERS: Final = frozenset(s.value for s in Suit)
+
 BANDS: Final = 5
 BOOTSTRAP: Final = 2000
 
 
 class ContractRow(NamedTuple):
     """One scored contract: the caller's view at its last bid, whether its side made the
-    call, the group it is held out with (its file) and the deal it belongs to (rows of the
-    same cards resample together)."""
+    call, the group it is held out with (its file), the deal it belongs to (rows of the
+    same cards resample together), where it is, and the trump the caller then chose (None:
+    not recorded)."""
 
     view: ContractView
     made: bool
@@ -82,6 +86,7 @@ class ContractRow(NamedTuple):
     deal: str
     match_id: str
     number: int
+    trump: Suit | None = None
 
 
 def _deal_key(match: MatchLog, number: int) -> str:
@@ -138,6 +143,7 @@ def contract_rows(
                     _deal_key(match, facts.number),
                     match.match_id,
                     facts.number,
+                    Suit(facts.trump) if facts.trump in _SUIT_LETTERS else None,
                 )
             )
     return rows
@@ -325,13 +331,12 @@ def evaluate(
     p: Sequence[float] | Floats,
     base: Sequence[float] | Floats | None = None,
     *,
-    model: ContractModel | None = None,
     seed: int = 0,
     folds: Sequence[tuple[str, int, float]] = (),
 ) -> Evaluation:
     """The figures of predictions ``p`` for ``rows`` against the base rate ``base`` (by
-    default the rows' own make-rate). ``model`` picks the trump whose length the rows are
-    grouped by (by default the longest suit)."""
+    default the rows' own make-rate). By trump length: the length in the caller's first
+    four of the trump it chose (the longest suit where the log does not say)."""
     if not rows:
         raise ValueError("no scored contract to measure")
     pred = np.asarray(p, dtype=float)
@@ -344,7 +349,7 @@ def evaluate(
     levels = [str(r.view.level) if r.view.level < 19 else "19+" for r in rows]
     lengths = []
     for r in rows:
-        suit = model.best_suit(r.view) if model is not None else longest_suit(r.view.four)
+        suit = r.trump if r.trump is not None else longest_suit(r.view.four)
         lengths.append(str(sum(1 for c in r.view.four if c.suit is suit)))
     return Evaluation(
         count=len(rows),

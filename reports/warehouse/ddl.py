@@ -428,7 +428,8 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c(
             "method",
             "VARCHAR",
-            "`exact` (hindsight, all cards known) or `sampled` (what the seat knew).",
+            "`exact` (hindsight, all cards known) or `sampled` (what the seat knew: sampled "
+            "layouts, or for a bid the contract model).",
             null=False,
         ),
         _c(
@@ -455,8 +456,18 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
             "`card_points`, `make_probability` or `game_points` (expected score).",
             null=False,
         ),
-        _c("samples", "INTEGER", "Layouts sampled (sampled annotations only)."),
-        _c("ci_low", "DOUBLE", "Low end of the 95% interval of `loss` (sampled only)."),
+        _c(
+            "samples",
+            "INTEGER",
+            "Layouts sampled (sampled annotations only; NULL for a bid, judged by the contract "
+            "model without layouts).",
+        ),
+        _c(
+            "ci_low",
+            "DOUBLE",
+            "Low end of the 95% interval of `loss` (sampled only; for a bid, the contract "
+            "model's own uncertainty).",
+        ),
         _c("ci_high", "DOUBLE", "High end of that interval (sampled only)."),
         _c(
             "label",
