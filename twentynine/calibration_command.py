@@ -41,7 +41,6 @@ from twentynine.textout import error_line, plural, printable, text_table, warnin
 
 FEW_CALLS = 1000
 """Fewer scored calls than this make a refit mostly noise: said in a warning."""
-SHIPPED_FIT = "the shipped model was fitted on 3,658 (compare the two tables out of fold)"
 
 MAX_FOLDS = 10
 """Out-of-fold checks of a refit on one file: the matches dealt into this many folds."""
@@ -113,10 +112,7 @@ def calibration_command(
     typer.echo(_tables(evaluate(rows, predict(model, rows), seed=seed)))
     if output is not None:
         if len(rows) < FEW_CALLS:
-            typer.echo(
-                warning_line(f"{plural(len(rows), 'call')} are few to fit on: {SHIPPED_FIT}"),
-                err=True,
-            )
+            typer.echo(warning_line(_few(len(rows))), err=True)
         refit = _refit(rows, files, seed)
         try:
             output.write_text(refit.dumps(), encoding="utf-8")
@@ -125,6 +121,12 @@ def calibration_command(
         typer.echo(f"wrote {printable(str(output))} ({refit.version})", err=True)
     if unreadable:
         raise typer.Exit(2)
+
+
+def _few(calls: int) -> str:
+    fit = shipped_model().fit or {}
+    shipped = f" (the shipped model's: {fit['calls']:,})" if "calls" in fit else ""
+    return f"{plural(calls, 'call')} are few to fit on{shipped}: compare the figures out of fold"
 
 
 def _read(paths: list[str], from_format: str | None) -> tuple[list[MatchLog], list[str], int]:

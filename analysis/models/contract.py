@@ -27,11 +27,11 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, NamedTuple
 
-from twentynine.schema.cards import Card, Direction, Rank, Seat, Suit
+from twentynine.schema.cards import ALL_CARDS, Card, Direction, Rank, Seat, Suit
 from twentynine.schema.shapes import DealLike
 
 FORMAT: Final = "twentynine.contract_model"
@@ -80,6 +80,8 @@ def cards(text: str) -> tuple[Card, ...]:
 
 SUIT_ORDER: Final = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 """The order that breaks ties between suits."""
+
+_TOTALS: Final = frozenset({"jacks", "nines", "points"})
 
 # A card's class in a tally: the jack, the nine, the ace or ten, any other (no points).
 _CLASS: Final = {Rank.JACK: 0, Rank.NINE: 1, Rank.ACE: 2, Rank.TEN: 2}
@@ -152,6 +154,18 @@ class (``trump_low``: king, queen, eight and seven), ``side_*`` those of the oth
 ``level`` is the call less 16; ``position_n`` is 1 for the bidder n-th from the dealer;
 ``contested``, ``partner_bid``: someone of that side had bid before; ``forced``: the
 dealer's call at the minimum after nobody bid."""
+
+_PER_CARD: Final = frozenset(
+    name for name in FEATURES if name.startswith(("trump_", "side_")) or name in _TOTALS
+)
+"""The features that are sums over the four cards: a model adds them up a card at a time."""
+
+_VIEW_ONLY: Final = frozenset(
+    {"level", "position_1", "position_2", "position_3", "contested", "partner_bid", "forced"}
+)
+"""The features read from the view alone, not from its cards."""
+
+_NO_CARDS: Final = tally(())
 
 
 def feature_vector(names: Sequence[str], view: ContractView, suit: Suit) -> tuple[float, ...]:
@@ -274,9 +288,32 @@ class ContractModel:
     covariance: tuple[tuple[float, ...], ...]
     trump: TrumpRule = "best"
     fit: Mapping[str, Any] | None = None
+    _card_weights: tuple[tuple[float, ...], ...] = field(init=False, repr=False, compare=False)
+    """Per card (by :attr:`Card.index`), what it adds to the log-odds with each suit of
+    :data:`SUIT_ORDER` as trump: the per-card features' terms, worked out once."""
+    _view_terms: tuple[tuple[str, float], ...] = field(init=False, repr=False, compare=False)
+    """The features read from the view alone (the level, the auction) and their weights."""
+    _hand_terms: tuple[tuple[str, float], ...] = field(init=False, repr=False, compare=False)
+    """The features of the four cards that are not a sum over them (void suits)."""
 
     def __post_init__(self) -> None:
         _validate(self)
+        terms = list(zip(self.features, self.coefficients, strict=True))
+        weights = []
+        for card in ALL_CARDS:
+            alone = ContractView((card,), 1, LEVEL_BASE)
+            hand = tally(alone.four)
+            weights.append(
+                tuple(
+                    sum(b * float(FEATURES[n](alone, hand, t)) for n, b in terms if n in _PER_CARD)
+                    for t in range(4)
+                )
+            )
+        object.__setattr__(self, "_card_weights", tuple(weights))
+        view_terms = tuple((n, b) for n, b in terms if n in _VIEW_ONLY)
+        object.__setattr__(self, "_view_terms", view_terms)
+        hand_terms = tuple((n, b) for n, b in terms if n not in _PER_CARD | _VIEW_ONLY)
+        object.__setattr__(self, "_hand_terms", hand_terms)
 
     # ---------------------------------------------------------------- predictions
     def vector(self, view: ContractView, suit: Suit) -> tuple[float, ...]:
@@ -285,12 +322,23 @@ class ContractModel:
 
     def logit(self, view: ContractView, suit: Suit) -> float:
         """The log-odds of making the call with ``suit`` as trump."""
-        return self._logits(view, tally(view.four))[SUIT_ORDER.index(suit)]
+        return self._logits(view)[SUIT_ORDER.index(suit)]
 
-    def _logits(self, view: ContractView, hand: Tally) -> list[float]:
-        """The log-odds with each suit of :data:`SUIT_ORDER` as trump."""
-        terms = [(FEATURES[n], b) for n, b in zip(self.features, self.coefficients, strict=True)]
-        return [self.intercept + sum(b * f(view, hand, t) for f, b in terms) for t in range(4)]
+    def _logits(self, view: ContractView) -> list[float]:
+        """The log-odds with each suit of :data:`SUIT_ORDER` as trump: a sum of what each
+        card adds (the per-card features) and of the other features' terms."""
+        base = self.intercept
+        for name, b in self._view_terms:
+            base += b * float(FEATURES[name](view, _NO_CARDS, 0))
+        if self._hand_terms:
+            hand = tally(view.four)
+            for name, b in self._hand_terms:
+                base += b * float(FEATURES[name](view, hand, 0))
+        s = h = d = c = base
+        for card in view.four:
+            ws, wh, wd, wc = self._card_weights[card.index]
+            s, h, d, c = s + ws, h + wh, d + wd, c + wc
+        return [s, h, d, c]
 
     def _pick(self, view: ContractView, logits: Sequence[float]) -> int:
         if view.trump is not None:
@@ -302,11 +350,11 @@ class ContractModel:
     def best_suit(self, view: ContractView) -> Suit:
         """The trump the view's chance is taken against: the chosen one when the view has
         it, else the one the model's rule picks (ties: the order S, H, D, C)."""
-        return SUIT_ORDER[self._pick(view, self._logits(view, tally(view.four)))]
+        return SUIT_ORDER[self._pick(view, self._logits(view))]
 
     def chance(self, view: ContractView) -> float:
         """The chance that the caller's side makes the call, from the bidder's view."""
-        logits = self._logits(view, tally(view.four))
+        logits = self._logits(view)
         return _sigmoid(logits[self._pick(view, logits)])
 
     def chances_by_suit(self, view: ContractView) -> dict[Suit, float]:
