@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from twentynine.analysis.models.contract import SHIPPED_PATH
 from twentynine.analysis.models.fit import (
     BASELINE,
-    FEATURES,
     L2,
+    MODEL_FEATURES,
     ContractRow,
     Evaluation,
     auc,
@@ -116,7 +116,7 @@ def main() -> int:
     predicted = []
     for name, features, trump in (
         ("baseline: four-card counts against the longest suit", BASELINE, "longest"),
-        ("shipped: trump cards by class, side jacks, level", FEATURES, "best"),
+        ("shipped: trump cards by class, side jacks, level", MODEL_FEATURES, "best"),
     ):
         folds = cross_validate(rows, features, trump=trump, l2=args.l2)  # type: ignore[arg-type]
         predicted.append(folds.predicted)
@@ -140,7 +140,7 @@ def main() -> int:
     )
     if args.write:
         record = fit_record(rows, sorted(set(files)), args.l2, shipped, baseline)
-        model = fit_model(rows, FEATURES, l2=args.l2, fit=record)
+        model = fit_model(rows, MODEL_FEATURES, l2=args.l2, fit=record)
         SHIPPED_PATH.write_text(model.dumps(), encoding="utf-8")
         print(f"\nwrote {SHIPPED_PATH} ({model.version})")
     print(f"\n{time.perf_counter() - start:.1f} s")

@@ -23,8 +23,8 @@ from twentynine.analysis.models.contract import (
     shipped_model,
 )
 from twentynine.analysis.models.fit import (
-    FEATURES,
     L2,
+    MODEL_FEATURES,
     ContractRow,
     Evaluation,
     contract_rows,
@@ -178,14 +178,14 @@ def _refit(rows: Sequence[ContractRow], files: Sequence[str], seed: int) -> Cont
         how = f"matches dealt into {folds} folds (seed {seed})"
     held_out: Evaluation | None = None
     if len({r.group for r in grouped}) >= 2:
-        checked = cross_validate(grouped, FEATURES, l2=L2)
+        checked = cross_validate(grouped, MODEL_FEATURES, l2=L2)
         held_out = evaluate(
             grouped, checked.predicted, checked.base, seed=seed, folds=checked.folds
         )
         typer.echo(f"\nrefitted, out of fold ({how})")
         typer.echo(_tables(held_out))
     record = fit_record(rows, [Path(f).name for f in files], L2, held_out, how=how)
-    return fit_model(rows, FEATURES, l2=L2, fit=record)
+    return fit_model(rows, MODEL_FEATURES, l2=L2, fit=record)
 
 
 def _tables(e: Evaluation) -> str:

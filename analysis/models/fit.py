@@ -36,7 +36,6 @@ import numpy as np
 import numpy.typing as npt
 
 from twentynine.analysis.models.contract import (
-    SUIT_ORDER,
     ContractModel,
     ContractView,
     TrumpRule,
@@ -51,7 +50,7 @@ from twentynine.schema.log import MatchLog
 
 Floats = npt.NDArray[np.float64]
 
-FEATURES: Final = (
+MODEL_FEATURES: Final = (
     "trump_jack",
     "trump_nine",
     "trump_ace_ten",
@@ -180,7 +179,7 @@ def _irls(x: Floats, y: Floats, l2: float) -> tuple[Floats, Floats]:
 
 def fit_model(
     rows: Sequence[ContractRow],
-    features: Sequence[str] = FEATURES,
+    features: Sequence[str] = MODEL_FEATURES,
     *,
     trump: TrumpRule = "best",
     l2: float = L2,
@@ -400,7 +399,7 @@ class CrossValidation(NamedTuple):
 
 def cross_validate(
     rows: Sequence[ContractRow],
-    features: Sequence[str] = FEATURES,
+    features: Sequence[str] = MODEL_FEATURES,
     *,
     trump: TrumpRule = "best",
     l2: float = L2,
@@ -455,9 +454,8 @@ def fit_record(
 
 __all__ = [
     "BASELINE",
-    "FEATURES",
     "L2",
-    "SUIT_ORDER",
+    "MODEL_FEATURES",
     "Band",
     "ContractRow",
     "CrossValidation",
