@@ -23,6 +23,7 @@ from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.run import (
     DEFAULT_SAMPLES,
     ONLY_GROUPS,
+    SEEDS,
     AnalysisOptions,
     annotate_matches,
     parse_only,
@@ -62,7 +63,14 @@ def analyze_command(
     ] = DEFAULT_SAMPLES,
     jobs: Annotated[int, typer.Option("--jobs", min=1, metavar="J", help="Worker processes.")] = 1,
     seed: Annotated[
-        int, typer.Option("--seed", metavar="S", help="Same seed, same annotations.")
+        int,
+        typer.Option(
+            "--seed",
+            min=SEEDS.start,
+            max=SEEDS.stop - 1,
+            metavar="S",
+            help="Same seed, same annotations (a signed 64-bit integer).",
+        ),
     ] = 0,
     only: Annotated[
         str | None,
