@@ -29,6 +29,8 @@ from twentynine.analysis.run import (
     parse_only,
 )
 from twentynine.importers.formats import FORMAT_NAMES, read_paths
+from twentynine.outputs import refuse_overwrite
+from twentynine.reports.warehouse import companions
 from twentynine.reports.warehouse.annotations import replace_annotations
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.store import SourcedMatch, open_warehouse
@@ -110,6 +112,8 @@ def analyze_command(
     except ValueError as exc:
         raise _fail(f"--only: {exc}") from None
     options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed)
+    if db is not None:
+        refuse_overwrite([db, *companions(db)[:1]], inputs=paths)
     matches, sourced, unreadable = _read_matches(paths, from_format)
     if not matches:
         raise typer.Exit(2)  # each unreadable input has had its line
