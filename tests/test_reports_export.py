@@ -79,13 +79,15 @@ def test_export_is_partitioned_parquet_that_duckdb_reads(db: Path, tmp_path: Pat
 def test_the_export_holds_every_table_of_the_catalog_with_its_rows(
     db: Path, tmp_path: Path
 ) -> None:
+    log = random_match(Rules.preset("bhoos"), 4, max_deals=2)
+    match_id = log.match_id
     with open_warehouse(db) as wh:
-        match_id = str(wh.query("SELECT min(match_id) FROM matches").rows[0][0])
+        wh.load([log])
         note = Annotation(
             match_id, 1, 20, "N", "card", "exact", "7H", "JH", 10.0, 14.0, 4.0, "card_points",
             None, None, None, None, "7H gave away 4 points", "{}", 0,
         )  # fmt: skip
-        replace_annotations(wh, match_id, [note, note._replace(action=21)])
+        replace_annotations(wh, log, [note, note._replace(action=21)])
     out = tmp_path / "export"
     export_parquet(out, db=db)
     with duckdb.connect(str(db), read_only=True) as con:

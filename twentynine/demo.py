@@ -14,7 +14,7 @@ from typing import Final
 
 import orjson
 
-from twentynine.analysis.run import AnalysisOptions, annotate_matches
+from twentynine.analysis.run import AnalysisOptions, annotate_deal, match_tasks
 from twentynine.frames import render_step
 from twentynine.importers.formats import expand_inputs, import_paths, read_any, write_matches
 from twentynine.loading import load_paths
@@ -228,19 +228,19 @@ def _analyze(match_file: Path, database: Path, echo: Echo, result: DemoResult) -
         "on what each seat knew"
     )
     match = next(r.match for r in read_any(match_file) if r.match)
-    first = match.model_copy(update={"deals": match.deals[:DEMO_ANALYZED_DEALS]})
     options = AnalysisOptions(samples=DEMO_SAMPLES, seed=0)
+    tasks = match_tasks(match, options)[:DEMO_ANALYZED_DEALS]
+    notes = [note for task in tasks for note in annotate_deal(task)]
     with open_warehouse(database) as wh:
-        for match_id, notes in annotate_matches([first], options):
-            replace_annotations(wh, match_id, notes)
-            kinds = sorted({note.kind for note in notes})
-            labelled = sum(1 for note in notes if note.label)
-            echo(
-                f"   {plural(len(notes), 'annotation')} ({', '.join(kinds)}), "
-                f"{labelled} labelled inaccuracy, mistake or blunder"
-            )
-            if not {"card", "bid", "par"} <= set(kinds):
-                result.failures.append("the analysis should judge the cards, bids and par")
+        replace_annotations(wh, match, notes)  # the stored match's, for its first deals
+    kinds = sorted({note.kind for note in notes})
+    labelled = sum(1 for note in notes if note.label)
+    echo(
+        f"   {plural(len(notes), 'annotation')} ({', '.join(kinds)}), "
+        f"{labelled} labelled inaccuracy, mistake or blunder"
+    )
+    if not {"card", "bid", "par"} <= set(kinds):
+        result.failures.append("the analysis should judge the cards, bids and par")
 
 
 def _render_reports(
