@@ -29,7 +29,7 @@ with LocalCluster(
     processes=False,
     protocol="tcp",
     host="127.0.0.1",
-    dashboard_address=None,
+    dashboard_address=":0",  # a free port for its web server (8787 may be taken)
 ) as cluster:
     print(cluster.scheduler_address, flush=True)
     sys.stdin.read()
