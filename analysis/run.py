@@ -36,6 +36,10 @@ DEFAULT_SAMPLES = 32
 """Samples a fair decision takes (half when the first half settles its label; more while a
 label is in doubt and more could settle it: :func:`analysis.judging.judge`)."""
 
+SEEDS = range(-(2**63), 2**63)
+"""The seeds an analysis takes: a signed 64-bit integer, what the warehouse's ``seed`` column
+(BIGINT) and readers of the JSON lines keep exactly."""
+
 ONLY_GROUPS: dict[str, frozenset[str]] = {
     "cards": frozenset({"card", "par"}),
     "shows": frozenset({"show"}),
@@ -165,7 +169,12 @@ def annotate_matches(
 
     Deals go to ``executor`` (in this process when None) as tasks, at most ``window``
     matches ahead of the one being given back; ``on_deal`` is called as each deal is done.
+    Raises ``ValueError`` at once for a seed out of :data:`SEEDS`.
     """
+    if options.seed not in SEEDS:
+        raise ValueError(
+            f"seed {options.seed} is out of range: give {SEEDS.start} to {SEEDS.stop - 1}"
+        )
     pool = executor if executor is not None else in_process()
     pending: list[tuple[str, list[Future[list[Annotation]]]]] = []
     for match in matches:

@@ -116,12 +116,12 @@ def test_refusals_are_one_line(logs: list[Path], tmp_path: Path) -> None:
     )
     _refused(
         ["calibration", log, "--fit", "-o", log],
-        f"{log}: an input of this run is not written over; name another file",
+        f"the output {log} is also an input: write to another file",
     )
     folder = str(logs[1].parent)
     _refused(
         ["calibration", folder, "--fit", "-o", str(logs[1])],
-        f"{logs[1]}: an input of this run is not written over; name another file",
+        f"the output {logs[1]} is also an input: write to another file",
     )
     _refused(
         ["calibration", log, "--fit", "-o", str(SHIPPED_PATH)],

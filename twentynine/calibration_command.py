@@ -36,6 +36,7 @@ from twentynine.analysis.models.fit import (
 )
 from twentynine.importers.formats import FORMAT_NAMES, read_paths
 from twentynine.options import fail
+from twentynine.outputs import refuse_overwrite
 from twentynine.schema.log import MatchLog
 from twentynine.textout import error_line, plural, printable, text_table, warning_line
 
@@ -157,9 +158,7 @@ def _check_output(output: Path, inputs: Sequence[str]) -> None:
     target = output.resolve()
     if target == SHIPPED_PATH.resolve():
         raise fail(f"{output}: the shipped model is not written over; name another file")
-    for name in inputs:
-        if name != "-" and Path(name).resolve() == target:
-            raise fail(f"{output}: an input of this run is not written over; name another file")
+    refuse_overwrite([output], inputs=inputs)
     if target.is_dir():
         raise fail(f"{output}: a folder; name a file to write the model to")
 

@@ -27,6 +27,8 @@ import datetime as dt
 import gc
 import os
 import re
+import shutil
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
@@ -218,10 +220,18 @@ _READ_ONLY_STATEMENTS: Final = frozenset({"SELECT", "EXPLAIN", "PRAGMA", "CALL"}
 class Warehouse:
     """An open warehouse file. Use :func:`open_warehouse`; close it, or use ``with``."""
 
-    def __init__(self, path: Path, con: duckdb.DuckDBPyConnection, *, read_only: bool) -> None:
+    def __init__(
+        self,
+        path: Path,
+        con: duckdb.DuckDBPyConnection,
+        *,
+        read_only: bool,
+        scratch: Path | None = None,
+    ) -> None:
         self.path = path
         self.con = con
         self.read_only = read_only
+        self.scratch = scratch
 
     def __enter__(self) -> Warehouse:
         return self
@@ -235,8 +245,10 @@ class Warehouse:
         self.close()
 
     def close(self) -> None:
-        """Close the connection (DuckDB checkpoints on close)."""
+        """Close the connection (DuckDB checkpoints on close), and remove its scratch folder."""
         self.con.close()
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
 
     @property
     def name(self) -> str:
@@ -437,7 +449,8 @@ class Warehouse:
 
 def _statement_kind(statement: duckdb.Statement) -> str:
     """A statement's type name (``SELECT``, ...); DuckDB's Python API has no name for some
-    types (UPDATE EXTENSIONS): the statement's first words then."""
+    types (UPDATE EXTENSIONS): the statement's first words then, which no list of reads
+    holds, so that a statement of a type unknown here is refused as a write."""
     try:
         return statement.type.name
     except ValueError:
@@ -812,13 +825,20 @@ def open_warehouse(
         "autoinstall_known_extensions": False,
         "autoload_known_extensions": False,
     }
+    scratch: Path | None = None
     if export_to is None:  # the export's folder can only be allowed once DuckDB runs
         config["enable_external_access"] = False
         config["lock_configuration"] = read_only  # the loader sets its own memory settings
+    if read_only and export_to is None:
+        # SQL may read the files of DuckDB's temporary folder (<db>.tmp beside the file, where
+        # anyone may have put anything): a reader spills into a fresh folder of its own.
+        scratch = _scratch_folder(name)
+        config["temp_directory"] = str(scratch)
     try:
         # DuckDB reads some relative names (md:x) as remote: it is given the absolute path
         con = duckdb.connect(str(path.absolute()), read_only=read_only, config=config)
     except duckdb.Error as exc:
+        _remove(scratch)
         raise _open_error(name, exc) from None
     try:
         if export_to is not None:
@@ -826,8 +846,23 @@ def open_warehouse(
         _prepare(con, name, read_only=read_only)
     except BaseException:
         con.close()
+        _remove(scratch)
         raise
-    return Warehouse(path, con, read_only=read_only)
+    return Warehouse(path, con, read_only=read_only, scratch=scratch)
+
+
+def _scratch_folder(name: str) -> Path:
+    try:
+        return Path(tempfile.mkdtemp(prefix="twentynine-query-"))
+    except OSError as exc:
+        raise WarehouseError(
+            name, f"cannot make a temporary folder: {exc.strerror or exc}"
+        ) from None
+
+
+def _remove(folder: Path | None) -> None:
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 _DIGITS: Final = re.compile(r"[0-9]+")  # str.isdigit() takes "²", which int() refuses
@@ -983,9 +1018,10 @@ def run_query(sql: str, *, db: str | Path = DEFAULT_DB) -> QueryResult:
             raise QueryFailedError(wh.name, _first_line(exc)) from None
         if len(statements) > 1:
             for statement in statements:  # a write is refused first, as alone
-                if statement.type.name not in _READ_ONLY_STATEMENTS:
-                    raise QueryRefusedError(wh.name, statement.type.name)
-            kinds = ", ".join(statement.type.name for statement in statements)
+                kind = _statement_kind(statement)
+                if kind not in _READ_ONLY_STATEMENTS:
+                    raise QueryRefusedError(wh.name, kind)
+            kinds = ", ".join(_statement_kind(statement) for statement in statements)
             raise QueryFailedError(
                 wh.name,
                 f"one statement at a time: this text holds {len(statements)} ({kinds}); "
