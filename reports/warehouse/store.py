@@ -27,8 +27,6 @@ import datetime as dt
 import gc
 import os
 import re
-import shutil
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
@@ -220,18 +218,10 @@ _READ_ONLY_STATEMENTS: Final = frozenset({"SELECT", "EXPLAIN", "PRAGMA", "CALL"}
 class Warehouse:
     """An open warehouse file. Use :func:`open_warehouse`; close it, or use ``with``."""
 
-    def __init__(
-        self,
-        path: Path,
-        con: duckdb.DuckDBPyConnection,
-        *,
-        read_only: bool,
-        scratch: Path | None = None,
-    ) -> None:
+    def __init__(self, path: Path, con: duckdb.DuckDBPyConnection, *, read_only: bool) -> None:
         self.path = path
         self.con = con
         self.read_only = read_only
-        self.scratch = scratch
 
     def __enter__(self) -> Warehouse:
         return self
@@ -245,10 +235,8 @@ class Warehouse:
         self.close()
 
     def close(self) -> None:
-        """Close the connection (DuckDB checkpoints on close), and remove its scratch folder."""
+        """Close the connection (DuckDB checkpoints on close)."""
         self.con.close()
-        if self.scratch is not None:
-            shutil.rmtree(self.scratch, ignore_errors=True)
 
     @property
     def name(self) -> str:
@@ -825,20 +813,18 @@ def open_warehouse(
         "autoinstall_known_extensions": False,
         "autoload_known_extensions": False,
     }
-    scratch: Path | None = None
     if export_to is None:  # the export's folder can only be allowed once DuckDB runs
         config["enable_external_access"] = False
         config["lock_configuration"] = read_only  # the loader sets its own memory settings
     if read_only and export_to is None:
         # SQL may read the files of DuckDB's temporary folder (<db>.tmp beside the file, where
-        # anyone may have put anything): a reader spills into a fresh folder of its own.
-        scratch = _scratch_folder(name)
-        config["temp_directory"] = str(scratch)
+        # anyone may have put anything): a reader has none, and spills nothing to disk (the
+        # same for every reader: DuckDB opens a file twice in one process only alike)
+        config["temp_directory"] = ""
     try:
         # DuckDB reads some relative names (md:x) as remote: it is given the absolute path
         con = duckdb.connect(str(path.absolute()), read_only=read_only, config=config)
     except duckdb.Error as exc:
-        _remove(scratch)
         raise _open_error(name, exc) from None
     try:
         if export_to is not None:
@@ -846,23 +832,8 @@ def open_warehouse(
         _prepare(con, name, read_only=read_only)
     except BaseException:
         con.close()
-        _remove(scratch)
         raise
-    return Warehouse(path, con, read_only=read_only, scratch=scratch)
-
-
-def _scratch_folder(name: str) -> Path:
-    try:
-        return Path(tempfile.mkdtemp(prefix="twentynine-query-"))
-    except OSError as exc:
-        raise WarehouseError(
-            name, f"cannot make a temporary folder: {exc.strerror or exc}"
-        ) from None
-
-
-def _remove(folder: Path | None) -> None:
-    if folder is not None:
-        shutil.rmtree(folder, ignore_errors=True)
+    return Warehouse(path, con, read_only=read_only)
 
 
 _DIGITS: Final = re.compile(r"[0-9]+")  # str.isdigit() takes "²", which int() refuses
