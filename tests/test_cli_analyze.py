@@ -181,3 +181,18 @@ def test_a_killed_run_leaves_each_match_whole(logs: Path, tmp_path: Path, delay:
             con.execute("SELECT match_id, count(*) FROM annotations GROUP BY 1").fetchall()
         )
     assert counts == per_match
+
+
+def test_jobs_and_samples_beyond_the_limits_are_refused(logs: Path) -> None:
+    """One line and exit 2 before any work: a process count or a sample count that would
+    swamp the machine or never finish (twentynine.limits)."""
+    from twentynine.limits import MAX_SAMPLES, max_jobs
+
+    for option, value in (("--jobs", max_jobs() + 1), ("--samples", MAX_SAMPLES + 1)):
+        result = runner.invoke(app, ["analyze", str(logs), *ONLY, option, str(value)])
+        assert result.exit_code == 2, (option, result.output)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"twentynine: {option} {value}: at most")
+        assert not result.stdout
+    at_the_limit = runner.invoke(app, ["analyze", str(logs), *ONLY, "--samples", str(MAX_SAMPLES)])
+    assert at_the_limit.exit_code == 0, at_the_limit.output

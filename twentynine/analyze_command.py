@@ -28,6 +28,7 @@ from twentynine.analysis.run import (
     parse_only,
 )
 from twentynine.importers.formats import FORMAT_NAMES, read_paths
+from twentynine.limits import check_jobs, check_samples
 from twentynine.reports.warehouse.annotations import replace_annotations
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.store import SourcedMatch, open_warehouse
@@ -101,6 +102,9 @@ def analyze_command(
         kinds = parse_only(only)
     except ValueError as exc:
         raise _fail(f"--only: {exc}") from None
+    for refusal in (check_jobs(jobs), check_samples(samples)):
+        if refusal is not None:
+            raise _fail(refusal)
     options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed)
     matches, sourced, unreadable = _read_matches(paths, from_format)
     if not matches:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, overload
 import typer
 from typer.core import TyperArgument, TyperGroup
 
+from twentynine.limits import LOAD_JOBS
 from twentynine.options import (
     EXIT_BAD_INPUT,
     EXIT_FINDINGS,
@@ -527,7 +528,11 @@ def load_command(
     jobs: Annotated[
         int,
         typer.Option(
-            "--jobs", min=1, max=2, metavar="N", help="2: read and audit in a second process."
+            "--jobs",
+            min=min(LOAD_JOBS),
+            max=max(LOAD_JOBS),
+            metavar="N",
+            help="2: read and audit in a second process.",
         ),
     ] = 1,
 ) -> None:

@@ -26,6 +26,7 @@ import msgspec
 from twentynine.importers.canonical import Match, Record
 from twentynine.importers.errors import no_such_path, unknown_format
 from twentynine.importers.formats import FORMAT_NAMES, FORMATS, Reading, read_paths
+from twentynine.limits import LOAD_JOBS
 from twentynine.reports.warehouse.store import (
     BATCH_DEALS,
     DEFAULT_DB,
@@ -44,8 +45,6 @@ from twentynine.reports.warehouse.store import (
 )
 from twentynine.schema.fastlog import decode_encoded, is_decoded
 
-JOBS: Final = (1, 2)
-"""How many processes a load may use: one, or a reader and auditor beside the writer."""
 _IN_FLIGHT: Final = 3  # batches and units handed over, not yet taken: bounds --jobs 2's memory
 _UNITS_AHEAD: Final = 1  # units handed to a busy writer that it has not started yet
 _CLOSING_UNITS: Final = 4  # units left to read when each unit becomes a batch of its own
@@ -81,7 +80,7 @@ def load_paths(
     paths = list(paths)
     if from_format is not None and from_format not in FORMATS:
         raise ValueError(unknown_format(from_format, FORMAT_NAMES))
-    if jobs not in JOBS:
+    if jobs not in LOAD_JOBS:
         raise ValueError(f"--jobs {jobs}: give 1 or 2")
     missing = [str(path) for path in paths if str(path) != "-" and not _exists(Path(path))]
     if missing and len(missing) == len(paths):  # nothing to read: no warehouse made for it
