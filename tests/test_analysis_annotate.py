@@ -411,3 +411,24 @@ def test_a_pass_the_figures_would_rather_see_a_bid_gets_no_label() -> None:
         assert json.loads(note.detail)["judgement"] == "underbid"
         assert note.explanation.endswith(PASS_NOT_LABELLED)
         assert note.loss > 0
+
+
+def test_a_deal_whose_trump_suit_is_not_recorded_gets_no_exact_annotation() -> None:
+    """`"suit": null` (a recorder who did not see it): the solver cannot play the deal, so
+    hindsight leaves it out and says why, instead of raising."""
+    from twentynine.analysis.hindsight import unjudged
+    from twentynine.schema.log import TrumpAction
+
+    log = random_match(Rules.preset("bangladesh"), seed=3)
+    rules, deal = log.resolved_rules(), log.deals[0]
+    assert unjudged(rules, deal) is None and hindsight_deal(log.match_id, rules, deal, 1)
+    hidden = deal.model_copy(
+        update={
+            "actions": [
+                a.model_copy(update={"suit": None}) if isinstance(a, TrumpAction) else a
+                for a in deal.actions
+            ]
+        }
+    )
+    assert unjudged(rules, hidden) == "the trump suit is not recorded"
+    assert hindsight_deal(log.match_id, rules, hidden, 1) == []

@@ -196,3 +196,32 @@ def test_jobs_and_samples_beyond_the_limits_are_refused(logs: Path) -> None:
         assert not result.stdout
     at_the_limit = runner.invoke(app, ["analyze", str(logs), *ONLY, "--samples", str(MAX_SAMPLES)])
     assert at_the_limit.exit_code == 0, at_the_limit.output
+
+
+def _unrecorded_trump(logs: Path, tmp_path: Path) -> tuple[Path, str]:
+    """The two matches of ``logs``, the first with its trump suit left out (`"suit": null`,
+    as a recorder who did not see it writes it), and that match's id."""
+    lines = logs.read_text().splitlines()
+    first = json.loads(lines[0])
+    for action in first["deals"][0]["actions"]:
+        if action["type"] == "trump":
+            action["suit"] = None
+    path = tmp_path / "hidden-trump.jsonl"
+    path.write_text(json.dumps(first) + "\n" + lines[1] + "\n")
+    return path, first["id"]
+
+
+def test_a_trump_suit_not_recorded_is_a_warning_not_a_traceback(logs: Path, tmp_path: Path) -> None:
+    path, hidden = _unrecorded_trump(logs, tmp_path)
+    result = runner.invoke(app, ["analyze", str(path), *ONLY])
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert warnings == [
+        f"twentynine: warning: {path}:1: match {hidden}, deal 1: cards and shows not judged: "
+        "the trump suit is not recorded"
+    ]
+    lines = _lines(result.stdout)
+    assert lines and {line["match_id"] for line in lines} == {
+        json.loads(logs.read_text().splitlines()[1])["id"]
+    }

@@ -20,6 +20,7 @@ import typer
 from rich.console import Console
 
 from twentynine.analysis.annotate import Annotation
+from twentynine.analysis.hindsight import HINDSIGHT_KINDS, unjudged
 from twentynine.analysis.run import (
     DEFAULT_SAMPLES,
     ONLY_GROUPS,
@@ -33,7 +34,7 @@ from twentynine.reports.warehouse.annotations import replace_annotations
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.store import SourcedMatch, open_warehouse
 from twentynine.schema.log import MatchLog
-from twentynine.textout import error_line, plural
+from twentynine.textout import error_line, plural, warning_line
 
 LABEL_WORDS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
@@ -106,7 +107,7 @@ def analyze_command(
         if refusal is not None:
             raise _fail(refusal)
     options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed)
-    matches, sourced, unreadable = _read_matches(paths, from_format)
+    matches, sourced, unreadable = _read_matches(paths, from_format, kinds)
     if not matches:
         raise typer.Exit(2)  # each unreadable input has had its line
     deals = sum(len(m.deals) for m in matches)
@@ -134,10 +135,11 @@ def analyze_command(
 
 
 def _read_matches(
-    paths: list[str], from_format: str | None
+    paths: list[str], from_format: str | None, kinds: frozenset[str]
 ) -> tuple[list[MatchLog], list[SourcedMatch], int]:
     """The matches read, the same with their files and lines (what the warehouse stores),
-    and how many inputs could not be read (each named on stderr)."""
+    and how many inputs could not be read (each named on stderr); a warning for the deals
+    whose cards and shows cannot be judged, when ``kinds`` asks for them."""
     try:
         records = read_paths(paths, from_format)
     except ValueError as exc:  # no match log in the paths, or an unknown --from
@@ -153,7 +155,31 @@ def _read_matches(
             continue
         matches.append(record.match)
         sourced.append(SourcedMatch(record.match, record.source, record.line))
+        if kinds & HINDSIGHT_KINDS:
+            _warn_unjudged(sourced[-1])
     return matches, sourced, unreadable
+
+
+def _warn_unjudged(sourced: SourcedMatch) -> None:
+    """One warning line for each reason some deals of the match get no exact annotations."""
+    match = sourced.match
+    assert isinstance(match, MatchLog)
+    rules = match.resolved_rules()
+    deals: dict[str, list[int]] = {}
+    for number, deal in enumerate(match.deals, start=1):
+        reason = unjudged(rules, deal, number)
+        if reason is not None:
+            deals.setdefault(reason, []).append(number)
+    for reason, numbers in deals.items():
+        which = "deal" if len(numbers) == 1 else "deals"
+        listed = ", ".join(map(str, numbers))
+        typer.echo(
+            warning_line(
+                f"{sourced.where}: match {match.match_id}, {which} {listed}: "
+                f"cards and shows not judged: {reason}"
+            ),
+            err=True,
+        )
 
 
 @contextmanager
