@@ -28,13 +28,14 @@ from twentynine.analysis.run import (
     annotate_matches,
     parse_only,
 )
+from twentynine.cli import say_unreadable
 from twentynine.importers.formats import FORMAT_NAMES, read_paths
 from twentynine.limits import check_jobs, check_samples
 from twentynine.reports.warehouse.annotations import replace_annotations
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.store import SourcedMatch, open_warehouse
 from twentynine.schema.log import MatchLog
-from twentynine.textout import error_line, plural, warning_line
+from twentynine.textout import plural, warning_line
 
 LABEL_WORDS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
@@ -150,8 +151,7 @@ def _read_matches(
     for record in records:
         if record.match is None:
             unreadable += 1
-            for problem in record.problems:
-                typer.echo(error_line(str(problem)), err=True)
+            say_unreadable(record)
             continue
         matches.append(record.match)
         sourced.append(SourcedMatch(record.match, record.source, record.line))

@@ -44,6 +44,7 @@ from twentynine.reports.warehouse.store import (
     open_warehouse,
 )
 from twentynine.schema.fastlog import decode_encoded, is_decoded
+from twentynine.textout import unreadable_lines
 
 _IN_FLIGHT: Final = 3  # batches and units handed over, not yet taken: bounds --jobs 2's memory
 _UNITS_AHEAD: Final = 1  # units handed to a busy writer that it has not started yet
@@ -128,8 +129,7 @@ def _matches(
         summary.bytes_read = reading.bytes_read
         summary.unreadable = reading.unreadable
         if record.match is None:
-            lines = [str(problem) for problem in record.problems]
-            summary.skip_unreadable(lines or [f"{record.where}: unreadable"])
+            summary.skip_unreadable(unreadable_lines(record))
             continue
         yield SourcedMatch(record.match, record.source, record.line, record.document)
     summary.bytes_read = reading.bytes_read
