@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
@@ -36,6 +36,7 @@ from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.store import SourcedMatch, open_warehouse
 from twentynine.schema.log import MatchLog
 from twentynine.textout import plural, warning_line
+from twentynine.workers import process_pool
 
 LABEL_WORDS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
@@ -202,11 +203,8 @@ def _executor(jobs: int, cluster: str | None) -> Iterator[Executor | None]:
     if jobs == 1:
         yield None
         return
-    pool = ProcessPoolExecutor(max_workers=jobs)
-    try:
+    with process_pool(jobs) as pool:
         yield pool
-    finally:
-        pool.shutdown(cancel_futures=True)
 
 
 @contextmanager

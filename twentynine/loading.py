@@ -45,6 +45,7 @@ from twentynine.reports.warehouse.store import (
 )
 from twentynine.schema.fastlog import decode_encoded, is_decoded
 from twentynine.textout import unreadable_lines
+from twentynine.workers import end_with_parent
 
 _IN_FLIGHT: Final = 3  # batches and units handed over, not yet taken: bounds --jobs 2's memory
 _UNITS_AHEAD: Final = 1  # units handed to a busy writer that it has not started yet
@@ -272,6 +273,7 @@ def _build_batches(
     work by how fast each process goes (``writer``, its parent's pid: it stops when that
     is gone).
     ``stdin`` is the parent's standard input (``-``), which multiprocessing closes here."""
+    end_with_parent(writer)
     sys.stdin = os.fdopen(stdin, "r")
     gc.disable()  # as the one-process load: many acyclic rows, nothing for the collector
     summary = _summary("", reading)
