@@ -159,10 +159,14 @@ def annotate_matches(
 ) -> Iterator[tuple[str, list[Annotation]]]:
     """Each match's id and all its annotations, match after match in the input's order.
 
-    Deals go to ``executor`` (in this process when None) as tasks, at most ``window``
-    matches ahead of the one being given back; ``on_deal`` is called as each deal is done.
+    ``matches`` is read as the work goes (it may be a stream): deals go to ``executor`` as
+    tasks, at most ``window`` matches ahead of the one being given back, so that memory holds
+    a few matches whatever the input's length; in this process (``executor`` None) each match
+    is given back as soon as it is done, before the next is read. ``on_deal`` is called as
+    each deal is done.
     """
     pool = executor if executor is not None else in_process()
+    ahead = window if executor is not None else 0
     pending: list[tuple[str, list[Future[list[Annotation]]]]] = []
     for match in matches:
         futures = [pool.submit(annotate_deal, task) for task in match_tasks(match, options)]
@@ -170,7 +174,7 @@ def annotate_matches(
             for future in futures:
                 future.add_done_callback(lambda _: on_deal())
         pending.append((match.match_id, futures))
-        while len(pending) > window:
+        while len(pending) > ahead:
             yield _collect(pending.pop(0))
     while pending:
         yield _collect(pending.pop(0))

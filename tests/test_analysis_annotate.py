@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -432,3 +432,22 @@ def test_a_deal_whose_trump_suit_is_not_recorded_gets_no_exact_annotation() -> N
     )
     assert unjudged(rules, hidden) == "the trump suit is not recorded"
     assert hindsight_deal(log.match_id, rules, hidden, 1) == []
+
+
+def test_each_match_is_given_back_as_soon_as_it_is_done() -> None:
+    """In this process, a match's annotations come back before the next match is read:
+    memory holds one match, whatever the input's length."""
+    read: list[str] = []
+
+    def matches() -> Iterator[MatchLog]:
+        for seed in (3, 2, 5):
+            log = random_match(Rules.preset("pagat"), seed=seed)
+            read.append(log.match_id)
+            yield log.model_copy(update={"deals": log.deals[:1], "result": None})
+
+    options = AnalysisOptions(kinds=frozenset({"card"}), from_trick=8)
+    given = []
+    for match_id, _ in annotate_matches(matches(), options):
+        given.append(match_id)
+        assert read == given
+    assert len(given) == 3

@@ -8,10 +8,11 @@ match's annotations whole. cli.py registers :func:`analyze_command`.
 from __future__ import annotations
 
 import sys
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from contextlib import contextmanager
+from itertools import chain
 from pathlib import Path
 from typing import Annotated
 
@@ -29,6 +30,7 @@ from twentynine.analysis.run import (
     parse_only,
 )
 from twentynine.cli import say_unreadable
+from twentynine.importers.canonical import Record
 from twentynine.importers.formats import FORMAT_NAMES, read_paths
 from twentynine.limits import check_jobs, check_samples
 from twentynine.reports.warehouse.annotations import replace_annotations
@@ -109,56 +111,92 @@ def analyze_command(
         if refusal is not None:
             raise _fail(refusal)
     options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed)
-    matches, sourced, unreadable = _read_matches(paths, from_format, kinds)
-    if not matches:
-        raise typer.Exit(2)  # each unreadable input has had its line
-    deals = sum(len(m.deals) for m in matches)
-    counts: Counter[str] = Counter()
-    card_losses: list[float] = []
-    try:
-        with _executor(jobs, cluster) as pool, _progress(deals) as tick:
-            results = annotate_matches(matches, options, pool, on_deal=tick)
-            if db is None:
-                for _, notes in results:
-                    _tally(notes, counts, card_losses)
-                    for note in notes:  # JSON lines are UTF-8 (10♦), whatever the locale
-                        sys.stdout.buffer.write(orjson.dumps(note.as_dict()) + b"\n")
-            else:
-                with open_warehouse(db) as wh:
-                    wh.load(sourced)  # with their files, which a later load names
-                    for match_id, notes in results:
-                        replace_annotations(wh, match_id, notes)
-                        _tally(notes, counts, card_losses)
-    except WarehouseError as exc:
-        raise _fail(str(exc), exc.exit_code) from None
-    typer.echo(_summary(len(matches), deals, counts, card_losses, db), err=True)
-    if unreadable:
-        raise typer.Exit(2)
-
-
-def _read_matches(
-    paths: list[str], from_format: str | None, kinds: frozenset[str]
-) -> tuple[list[MatchLog], list[SourcedMatch], int]:
-    """The matches read, the same with their files and lines (what the warehouse stores),
-    and how many inputs could not be read (each named on stderr); a warning for the deals
-    whose cards and shows cannot be judged, when ``kinds`` asks for them."""
     try:
         records = read_paths(paths, from_format)
     except ValueError as exc:  # no match log in the paths, or an unknown --from
         raise _fail(str(exc)) from None
-    matches: list[MatchLog] = []
-    sourced: list[SourcedMatch] = []
-    unreadable = 0
-    for record in records:
-        if record.match is None:
-            unreadable += 1
-            say_unreadable(record)
-            continue
-        matches.append(record.match)
-        sourced.append(SourcedMatch(record.match, record.source, record.line))
-        if kinds & HINDSIGHT_KINDS:
-            _warn_unjudged(sourced[-1])
-    return matches, sourced, unreadable
+    inputs = _Inputs(records, exact=bool(kinds & HINDSIGHT_KINDS))
+    matches = inputs.matches()
+    first = next(matches, None)
+    if first is None:
+        raise typer.Exit(2)  # each unreadable input has had its line; nothing made
+    tally = _Tally()
+    try:
+        with _executor(jobs, cluster) as pool, _progress() as tick, _output(db) as output:
+            window = 2 * jobs if cluster is None else 64  # enough to keep every worker busy
+            results = annotate_matches(
+                chain([first], matches), options, pool, on_deal=tick, window=window
+            )
+            for match_id, notes in results:  # each match written or stored once done
+                output(inputs.done(match_id), notes)
+                tally.add(notes)
+    except WarehouseError as exc:
+        raise _fail(str(exc), exc.exit_code) from None
+    typer.echo(tally.summary(inputs.read, inputs.deals, db), err=True)
+    if inputs.unreadable:
+        raise typer.Exit(2)
+
+
+class _Inputs:
+    """The matches of the inputs as they are read, each kept with its file and line until it
+    is done; what cannot be read is named and counted, and a warning names the deals whose
+    cards and shows cannot be judged (``exact``: when they are asked for)."""
+
+    def __init__(self, records: Iterator[Record[MatchLog]], *, exact: bool) -> None:
+        self._records = records
+        self._exact = exact
+        self._in_flight: deque[SourcedMatch] = deque()
+        self.read = 0
+        self.deals = 0
+        self.unreadable = 0
+
+    def matches(self) -> Iterator[MatchLog]:
+        """The readable matches, in reading order."""
+        for record in self._records:
+            if record.match is None:
+                self.unreadable += 1
+                say_unreadable(record)
+                continue
+            sourced = SourcedMatch(record.match, record.source, record.line)
+            if self._exact:
+                _warn_unjudged(sourced)
+            self.read += 1
+            self.deals += len(record.match.deals)
+            self._in_flight.append(sourced)
+            yield record.match
+
+    def done(self, match_id: str) -> SourcedMatch:
+        """The match whose annotations came back (they come in reading order), with its
+        file and line; it is no longer kept."""
+        sourced = self._in_flight.popleft()
+        assert sourced.match.match_id == match_id, (sourced.match.match_id, match_id)
+        return sourced
+
+
+Output = Callable[[SourcedMatch, list[Annotation]], None]
+"""Writes or stores a match's annotations once they are all done."""
+
+
+@contextmanager
+def _output(db: Path | None) -> Iterator[Output]:
+    """JSON lines on standard output (each match's flushed at once), or the warehouse ``db``:
+    each match stored (as ``load`` stores it, with its file) with its annotations."""
+    if db is None:
+
+        def write(_: SourcedMatch, notes: list[Annotation]) -> None:
+            for note in notes:  # JSON lines are UTF-8 (10♦), whatever the locale
+                sys.stdout.buffer.write(orjson.dumps(note.as_dict()) + b"\n")
+            sys.stdout.buffer.flush()
+
+        yield write
+        return
+    with open_warehouse(db) as wh:
+
+        def store(sourced: SourcedMatch, notes: list[Annotation]) -> None:
+            wh.load([sourced])  # with its file, which a later load names
+            replace_annotations(wh, sourced.match.match_id, notes)
+
+        yield store
 
 
 def _warn_unjudged(sourced: SourcedMatch) -> None:
@@ -208,42 +246,53 @@ def _executor(jobs: int, cluster: str | None) -> Iterator[Executor | None]:
 
 
 @contextmanager
-def _progress(total: int) -> Iterator[Callable[[], None] | None]:
-    """A progress bar of deals on standard error when that is a terminal."""
+def _progress() -> Iterator[Callable[[], None] | None]:
+    """A count of the deals done on standard error when that is a terminal (the input is read
+    as the work goes: how many deals it holds is not known up front)."""
     if not sys.stderr.isatty():
         yield None
         return
     from rich.progress import Progress
 
     with Progress(console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("analysing deals", total=total)
+        task = progress.add_task("analysing deals", total=None)
         yield lambda: progress.advance(task)
 
 
-def _tally(notes: list[Annotation], counts: Counter[str], card_losses: list[float]) -> None:
-    for note in notes:
-        counts[note.kind] += 1
-        if note.label:
-            counts[note.label] += 1
-        if note.kind == "card" and note.method == "exact":
-            card_losses.append(note.loss)
+class _Tally:
+    """What the annotations add up to, match after match: counts by kind and label, and the
+    points lost by the cards judged exactly."""
 
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.cards = 0
+        self.card_loss = 0.0
 
-def _summary(
-    matches: int, deals: int, counts: Counter[str], card_losses: list[float], db: Path | None
-) -> str:
-    total = sum(v for k, v in counts.items() if k not in LABEL_WORDS)
-    text = f"{plural(matches, 'match')}, {plural(deals, 'deal')}: {plural(total, 'annotation')}"
-    if card_losses:
-        average = sum(card_losses) / len(card_losses)
-        text += f"; {plural(len(card_losses), 'card')} judged, {average:.2f} points lost a card"
-    labels = [
-        f"{counts[k]} {k if counts[k] == 1 else many}"
-        for k, many in LABEL_WORDS.items()
-        if counts[k]
-    ]
-    if labels:
-        text += "; " + ", ".join(labels)
-    if db is not None:
-        text += f" -> {db}"
-    return text
+    def add(self, notes: list[Annotation]) -> None:
+        for note in notes:
+            self.counts[note.kind] += 1
+            if note.label:
+                self.counts[note.label] += 1
+            if note.kind == "card" and note.method == "exact":
+                self.cards += 1
+                self.card_loss += note.loss
+
+    def summary(self, matches: int, deals: int, db: Path | None) -> str:
+        """The line ``analyze`` ends with."""
+        counts = self.counts
+        total = sum(v for k, v in counts.items() if k not in LABEL_WORDS)
+        text = f"{plural(matches, 'match')}, {plural(deals, 'deal')}: "
+        text += plural(total, "annotation")
+        if self.cards:
+            average = self.card_loss / self.cards
+            text += f"; {plural(self.cards, 'card')} judged, {average:.2f} points lost a card"
+        labels = [
+            f"{counts[k]} {k if counts[k] == 1 else many}"
+            for k, many in LABEL_WORDS.items()
+            if counts[k]
+        ]
+        if labels:
+            text += "; " + ", ".join(labels)
+        if db is not None:
+            text += f" -> {db}"
+        return text
