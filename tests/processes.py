@@ -1,14 +1,22 @@
-"""Real processes for the tests: a command's children, whether they still run, and a clean
-end for whatever a test started (Linux: read from /proc)."""
+"""Real processes for the tests: a command's children, whether they still run, a clean end
+for whatever a test started (Linux: read from /proc), a command's output line by line as it
+comes, and what a running command has stored so far."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import queue
+import shutil
 import signal
+import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO
+
+import duckdb
 
 PROC = Path("/proc")
 
@@ -57,3 +65,40 @@ def kill_all(pids: list[int], word: str = "twentynine") -> None:
         if word.encode() in command:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def output_lines(stream: IO[bytes]) -> tuple[queue.Queue[bytes], threading.Thread]:
+    """The lines of ``stream`` as a thread reads them (for waits with a time limit), and the
+    thread, which closes the stream at its end."""
+    lines: queue.Queue[bytes] = queue.Queue()
+
+    def read() -> None:
+        with stream:
+            for line in stream:
+                lines.put(line)
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    return lines, thread
+
+
+def stored_matches(db: Path) -> int:
+    """How many matches ``db`` holds with annotations, read from a copy of the file and its
+    write-ahead log (the running command keeps the file locked; 0 while there is none)."""
+    if not db.exists():
+        return 0
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / db.name
+        try:
+            shutil.copy(db, copy)
+            wal = db.with_name(db.name + ".wal")
+            if wal.exists():
+                shutil.copy(wal, copy.with_name(copy.name + ".wal"))
+            with duckdb.connect(str(copy), read_only=True) as con:
+                row = con.execute(
+                    "SELECT count(DISTINCT m.match_id) FROM matches m "
+                    "JOIN annotations a ON a.match_id = m.match_id"
+                ).fetchone()
+        except (OSError, duckdb.Error):  # caught mid-write: look again
+            return 0
+    return int(row[0]) if row else 0

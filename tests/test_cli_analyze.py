@@ -4,22 +4,17 @@ from __future__ import annotations
 
 import json
 import os
-import queue
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
-import threading
 import time
 from pathlib import Path
-from typing import IO
 
 import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from tests.processes import wait_until
+from tests.processes import output_lines, stored_matches, wait_until
 from twentynine.analysis.annotate import FIELDS
 from twentynine.cli import app
 from twentynine.importers.formats import write_matches
@@ -233,21 +228,6 @@ def test_a_trump_suit_not_recorded_is_a_warning_not_a_traceback(logs: Path, tmp_
     }
 
 
-def _output_lines(stream: IO[bytes]) -> tuple[queue.Queue[bytes], threading.Thread]:
-    """The lines of ``stream`` as a thread reads them (for waits with a time limit), and the
-    thread, which closes the stream at its end."""
-    lines: queue.Queue[bytes] = queue.Queue()
-
-    def read() -> None:
-        with stream:
-            for line in stream:
-                lines.put(line)
-
-    thread = threading.Thread(target=read, daemon=True)
-    thread.start()
-    return lines, thread
-
-
 @pytest.mark.parametrize("store", [False, True])
 def test_each_match_is_written_once_done_before_the_input_ends(
     logs: Path, tmp_path: Path, store: bool
@@ -264,13 +244,13 @@ def test_each_match_is_written_once_done_before_the_input_ends(
             args, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors
         )
     assert process.stdin is not None and process.stdout is not None
-    lines, reader = _output_lines(process.stdout)
+    lines, reader = output_lines(process.stdout)
     try:
         with process.stdin as feed:
             feed.write(first)
             feed.flush()
             if store:
-                assert wait_until(lambda: _stored_matches(db) == 1, 120), "not stored"
+                assert wait_until(lambda: stored_matches(db) == 1, 120), "not stored"
             else:
                 line = json.loads(lines.get(timeout=120))
                 assert line["match_id"] == json.loads(first)["id"]
@@ -281,26 +261,4 @@ def test_each_match_is_written_once_done_before_the_input_ends(
         process.wait(timeout=60)
         reader.join(timeout=60)
     if store:
-        assert _stored_matches(db) == 2
-
-
-def _stored_matches(db: Path) -> int:
-    """How many matches ``db`` holds with annotations, read from a copy of the file and its
-    write-ahead log (the running command keeps the file locked; 0 while there is none)."""
-    if not db.exists():
-        return 0
-    with tempfile.TemporaryDirectory() as folder:
-        copy = Path(folder) / db.name
-        try:
-            shutil.copy(db, copy)
-            wal = db.with_name(db.name + ".wal")
-            if wal.exists():
-                shutil.copy(wal, copy.with_name(copy.name + ".wal"))
-            with duckdb.connect(str(copy), read_only=True) as con:
-                row = con.execute(
-                    "SELECT count(DISTINCT m.match_id) FROM matches m "
-                    "JOIN annotations a ON a.match_id = m.match_id"
-                ).fetchone()
-        except (OSError, duckdb.Error):  # caught mid-write: look again
-            return 0
-    return int(row[0]) if row else 0
+        assert stored_matches(db) == 2

@@ -30,9 +30,11 @@ from twentynine.analysis.run import (
     parse_only,
 )
 from twentynine.cli import say_unreadable
+from twentynine.cluster import ClusterError, cluster_executor
 from twentynine.importers.canonical import Record
 from twentynine.importers.formats import FORMAT_NAMES, read_paths
-from twentynine.limits import check_jobs, check_samples
+from twentynine.limits import WAIT_SECONDS, check_jobs, check_samples
+from twentynine.loading import _discard, _exists
 from twentynine.reports.warehouse.annotations import replace_annotations
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.store import SourcedMatch, open_warehouse
@@ -86,6 +88,16 @@ def analyze_command(
             help="A Dask scheduler's address, e.g. tcp://127.0.0.1:8786 (the 'cluster' extra).",
         ),
     ] = None,
+    wait: Annotated[
+        float,
+        typer.Option(
+            "--wait",
+            min=1,
+            metavar="SECONDS",
+            help="With --cluster: how long to wait for a worker, or for the scheduler to "
+            "answer, before giving up.",
+        ),
+    ] = WAIT_SECONDS,
     from_format: Annotated[
         str | None,
         typer.Option(
@@ -121,8 +133,10 @@ def analyze_command(
     if first is None:
         raise typer.Exit(2)  # each unreadable input has had its line; nothing made
     tally = _Tally()
+    done: int | None = None  # matches done, once the executor is there
     try:
-        with _executor(jobs, cluster) as pool, _progress() as tick, _output(db) as output:
+        with _executor(jobs, cluster, wait) as pool, _progress() as tick, _output(db) as output:
+            done = 0
             window = 2 * jobs if cluster is None else 64  # enough to keep every worker busy
             results = annotate_matches(
                 chain([first], matches), options, pool, on_deal=tick, window=window
@@ -130,8 +144,16 @@ def analyze_command(
             for match_id, notes in results:  # each match written or stored once done
                 output(inputs.done(match_id), notes)
                 tally.add(notes)
+                done += 1
     except WarehouseError as exc:
         raise _fail(str(exc), exc.exit_code) from None
+    except ClusterError as exc:  # what was done before it is written or stored
+        if done is None:  # not connected: nothing began
+            raise _fail(str(exc)) from None
+        if not done:
+            raise _fail(f"{exc}; nothing analysed") from None
+        kept = f"stored in {db}" if db is not None else "written"
+        raise _fail(f"{exc}; {plural(done, 'match')} analysed before it, each {kept}") from None
     typer.echo(tally.summary(inputs.read, inputs.deals, db), err=True)
     if inputs.unreadable:
         raise typer.Exit(2)
@@ -180,7 +202,8 @@ Output = Callable[[SourcedMatch, list[Annotation]], None]
 @contextmanager
 def _output(db: Path | None) -> Iterator[Output]:
     """JSON lines on standard output (each match's flushed at once), or the warehouse ``db``:
-    each match stored (as ``load`` stores it, with its file) with its annotations."""
+    each match stored (as ``load`` stores it, with its file) with its annotations; a
+    warehouse made for a run that stored nothing is not left behind."""
     if db is None:
 
         def write(_: SourcedMatch, notes: list[Annotation]) -> None:
@@ -190,13 +213,21 @@ def _output(db: Path | None) -> Iterator[Output]:
 
         yield write
         return
-    with open_warehouse(db) as wh:
+    made = not _exists(db)
+    stored = 0
+    try:
+        with open_warehouse(db) as wh:
 
-        def store(sourced: SourcedMatch, notes: list[Annotation]) -> None:
-            wh.load([sourced])  # with its file, which a later load names
-            replace_annotations(wh, sourced.match.match_id, notes)
+            def store(sourced: SourcedMatch, notes: list[Annotation]) -> None:
+                nonlocal stored
+                wh.load([sourced])  # with its file, which a later load names
+                replace_annotations(wh, sourced.match.match_id, notes)
+                stored += 1
 
-        yield store
+            yield store
+    finally:
+        if made and not stored:  # a run that stored nothing leaves no new warehouse behind
+            _discard(db)
 
 
 def _warn_unjudged(sourced: SourcedMatch) -> None:
@@ -222,27 +253,21 @@ def _warn_unjudged(sourced: SourcedMatch) -> None:
 
 
 @contextmanager
-def _executor(jobs: int, cluster: str | None) -> Iterator[Executor | None]:
+def _executor(jobs: int, cluster: str | None, wait: float) -> Iterator[Executor | None]:
     """Processes on this machine (none for one job), or a Dask cluster's executor."""
     if cluster is not None:
-        try:
-            from distributed import Client
-        except ImportError:
-            raise _fail("--cluster needs Dask distributed: install the 'cluster' extra") from None
-        try:
-            client = Client(cluster, timeout="5s")  # type: ignore[no-untyped-call]
-        except (OSError, TimeoutError) as exc:
-            raise _fail(f"--cluster {cluster}: cannot reach the scheduler ({exc})") from None
-        try:
-            yield client.get_executor()  # type: ignore[no-untyped-call]
-        finally:
-            client.close()  # type: ignore[no-untyped-call]
+        with cluster_executor(cluster, wait=wait, say=_notice) as pool:
+            yield pool
         return
     if jobs == 1:
         yield None
         return
     with process_pool(jobs) as pool:
         yield pool
+
+
+def _notice(message: str) -> None:
+    typer.echo(warning_line(message), err=True)
 
 
 @contextmanager
