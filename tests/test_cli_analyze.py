@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import duckdb
@@ -232,9 +233,11 @@ def test_a_trump_suit_not_recorded_is_a_warning_not_a_traceback(logs: Path, tmp_
 def test_each_match_is_written_once_done_before_the_input_ends(
     logs: Path, tmp_path: Path, store: bool
 ) -> None:
-    """Standard input stays open after the first match: its annotations come out (or it is
-    stored, with them) before the second match is even sent."""
+    """Standard input stays open after each match: its annotations come out (or it is stored,
+    with them) before the next match is sent, and the second, done moments after the first
+    was stored, is stored while the run waits for more."""
     first, second = logs.read_bytes().splitlines(keepends=True)
+    ids = [json.loads(line)["id"] for line in (first, second)]
     first = first.rstrip(b"\n") + b" " * (64 * 1024) + b"\n"  # past the format detection's head
     db = tmp_path / "w.duckdb"
     args = [sys.executable, "-m", "twentynine", "analyze", "-", *ONLY]
@@ -247,14 +250,15 @@ def test_each_match_is_written_once_done_before_the_input_ends(
     lines, reader = output_lines(process.stdout)
     try:
         with process.stdin as feed:
-            feed.write(first)
-            feed.flush()
-            if store:
-                assert wait_until(lambda: stored_matches(db) == 1, 120), "not stored"
-            else:
-                line = json.loads(lines.get(timeout=120))
-                assert line["match_id"] == json.loads(first)["id"]
-            feed.write(second)
+            for count, (line, match_id) in enumerate(zip((first, second), ids, strict=True)):
+                feed.write(line)
+                feed.flush()
+                if store:
+                    done = wait_until(partial(_stored_is, db, count + 1), 120)
+                    assert done, (tmp_path / "stderr.txt").read_text()
+                else:  # a line of this match comes (after the rest of the one before)
+                    while (written := json.loads(lines.get(timeout=120))["match_id"]) != match_id:
+                        assert written in ids[:count]
         assert process.wait(timeout=120) == 0, (tmp_path / "stderr.txt").read_text()
     finally:
         process.kill()
@@ -262,3 +266,7 @@ def test_each_match_is_written_once_done_before_the_input_ends(
         reader.join(timeout=60)
     if store:
         assert stored_matches(db) == 2
+
+
+def _stored_is(db: Path, count: int) -> bool:
+    return stored_matches(db) == count

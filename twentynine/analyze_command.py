@@ -8,6 +8,8 @@ match's annotations whole. cli.py registers :func:`analyze_command`.
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
@@ -33,11 +35,11 @@ from twentynine.cli import say_unreadable
 from twentynine.cluster import ClusterError, cluster_executor
 from twentynine.importers.canonical import Record
 from twentynine.importers.formats import FORMAT_NAMES, read_paths
-from twentynine.limits import WAIT_SECONDS, check_jobs, check_samples
+from twentynine.limits import STORE_SECONDS, WAIT_SECONDS, check_jobs, check_samples
 from twentynine.loading import _discard, _exists
 from twentynine.reports.warehouse.annotations import replace_annotations
 from twentynine.reports.warehouse.errors import WarehouseError
-from twentynine.reports.warehouse.store import SourcedMatch, open_warehouse
+from twentynine.reports.warehouse.store import SourcedMatch, Warehouse, open_warehouse
 from twentynine.schema.log import MatchLog
 from twentynine.textout import plural, warning_line
 from twentynine.workers import process_pool
@@ -214,20 +216,74 @@ def _output(db: Path | None) -> Iterator[Output]:
         yield write
         return
     made = not _exists(db)
-    stored = 0
+    stored: _Stored | None = None
     try:
-        with open_warehouse(db) as wh:
-
-            def store(sourced: SourcedMatch, notes: list[Annotation]) -> None:
-                nonlocal stored
-                wh.load([sourced])  # with its file, which a later load names
-                replace_annotations(wh, sourced.match.match_id, notes)
-                stored += 1
-
-            yield store
+        with open_warehouse(db) as wh, _Stored(wh) as stored:
+            yield stored
     finally:
-        if made and not stored:  # a run that stored nothing leaves no new warehouse behind
+        if made and (stored is None or not stored.count):  # nothing stored: no new file left
             _discard(db)
+
+
+class _Stored:
+    """Stores each match done, with its file and line (as ``load`` does) and its
+    annotations, at once, unless a store came less than :data:`STORE_SECONDS` before:
+    storing a batch costs the warehouse about as much as storing one match, so quick matches
+    go in together, each within those seconds of being done (a thread stores them while
+    the run waits), and every one is stored when the run ends, however it ends."""
+
+    def __init__(self, wh: Warehouse) -> None:
+        self._wh = wh
+        self._lock = threading.Lock()
+        self._done: list[tuple[SourcedMatch, list[Annotation]]] = []
+        self._last = -STORE_SECONDS
+        self._failed: BaseException | None = None
+        self._stop = threading.Event()
+        self._timer = threading.Thread(target=self._store_late, name="store", daemon=True)
+        self.count = 0
+
+    def __enter__(self) -> _Stored:
+        self._timer.start()
+        return self
+
+    def __call__(self, sourced: SourcedMatch, notes: list[Annotation]) -> None:
+        with self._lock:
+            self._raise()
+            self._done.append((sourced, notes))
+            if time.monotonic() - self._last >= STORE_SECONDS:
+                self._store()
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._timer.join()
+        with self._lock:
+            self._raise()
+            self._store()
+
+    def _store_late(self) -> None:
+        while not self._stop.wait(STORE_SECONDS / 4):
+            with self._lock:
+                if self._failed is None and time.monotonic() - self._last >= STORE_SECONDS:
+                    try:
+                        self._store()
+                    except BaseException as exc:  # the run raises it at its next store
+                        self._failed = exc
+
+    def _raise(self) -> None:
+        if self._failed is not None:
+            failed, self._failed = self._failed, None
+            self._done.clear()  # the warehouse refused them: not tried again
+            raise failed
+
+    def _store(self) -> None:
+        if not self._done:
+            return
+        done, self._done = self._done, []
+        self._wh.load([sourced for sourced, _ in done])  # with their files, which load names
+        for sourced, notes in done:
+            replace_annotations(self._wh, sourced.match.match_id, notes)
+            self.count += 1
+        self._last = time.monotonic()
 
 
 def _warn_unjudged(sourced: SourcedMatch) -> None:

@@ -32,6 +32,10 @@ WAIT_SECONDS: Final = 60.0
 or once its workers are gone) before it gives up (``--wait``)."""
 WAIT_NOTICE_SECONDS: Final = 10.0
 """How often a run that waits for a worker says so on standard error."""
+STORE_SECONDS: Final = 2.0
+"""How long a match ``analyze --db`` has finished may wait to be stored: one done within this
+of the last store waits to go in with others (a store costs about the same for one match as
+for many); a slower match is stored as soon as it is done."""
 
 
 def usable_cpus() -> int:
