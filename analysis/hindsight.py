@@ -18,7 +18,7 @@ the total minus it).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from twentynine.analysis.annotate import Alternative, Annotation, choice_words, detail_json
 from twentynine.analysis.positions import (
@@ -90,7 +90,7 @@ def hindsight_deal(
     seed: int = 0,
     from_trick: int = 1,
 ) -> list[Annotation]:
-    """The exact annotations of one deal (none when the log lacks any of the 32 cards).
+    """The exact annotations of one deal (none when :func:`unjudged` says why not).
 
     ``from_trick`` (1-based) judges only the cards and shows of that trick on, and leaves
     the par out unless it is 1 (the endings are cheap to solve: tests use that).
@@ -101,6 +101,8 @@ def hindsight_deal(
     notes: list[Annotation] = []
     losses: dict[Team, float] = {Team.NS: 0.0, Team.EW: 0.0}
     positions = list(deal_positions(rules, deal, number))
+    if _trump_unrecorded(positions):
+        return []
     solver = _Solver(positions)
     lead: Position | None = None
     for pos in positions:
@@ -132,6 +134,32 @@ def hindsight_deal(
         if par is not None:
             notes.append(par)
     return notes
+
+
+def unjudged(rules: Rules, deal: Deal, number: int = 1) -> str | None:
+    """Why the exact annotations leave ``deal`` out, in words (None when they judge it):
+    the solver needs every card, and the trump suit once the play begins (a log may leave it
+    out: `"suit": null`, a recorder who did not see it).
+
+    >>> from twentynine.replay import random_match
+    >>> from twentynine.schema import Rules
+    >>> log = random_match(Rules.preset("bhoos"), seed=4)
+    >>> unjudged(log.resolved_rules(), log.deals[0]) is None
+    True
+    """
+    if not all_hands_known(deal):
+        return "not every card is recorded"
+    if _trump_unrecorded(deal_positions(full_play_rules(rules), deal, number)):
+        return "the trump suit is not recorded"
+    return None
+
+
+def _trump_unrecorded(positions: Iterable[Position]) -> bool:
+    """Whether the trump suit is unknown at the first lead (the solver cannot play on)."""
+    for pos in positions:
+        if pos.action.type in ("play", "show") and pos.state.phase_name == "play":
+            return pos.state.trump < 0
+    return False
 
 
 class _Solver:

@@ -408,7 +408,9 @@ class _Prefixed(io.RawIOBase):
             view[:size] = self._head[:size]
             self._head = self._head[size:]
             return size
-        data = self._rest.read(len(view))
+        # what is there, not a full buffer: a pipe's reader gets each line once it is sent
+        read = getattr(self._rest, "read1", self._rest.read)
+        data = read(len(view))
         view[: len(data)] = data
         return len(data)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -445,3 +445,43 @@ def test_a_pass_the_figures_would_rather_see_a_bid_gets_no_label() -> None:
         assert json.loads(note.detail)["judgement"] == "underbid"
         assert note.explanation.endswith(PASS_NOT_LABELLED)
         assert note.loss > 0
+
+
+def test_a_deal_whose_trump_suit_is_not_recorded_gets_no_exact_annotation() -> None:
+    """`"suit": null` (a recorder who did not see it): the solver cannot play the deal, so
+    hindsight leaves it out and says why, instead of raising."""
+    from twentynine.analysis.hindsight import unjudged
+    from twentynine.schema.log import TrumpAction
+
+    log = random_match(Rules.preset("bangladesh"), seed=3)
+    rules, deal = log.resolved_rules(), log.deals[0]
+    assert unjudged(rules, deal) is None and hindsight_deal(log.match_id, rules, deal, 1)
+    hidden = deal.model_copy(
+        update={
+            "actions": [
+                a.model_copy(update={"suit": None}) if isinstance(a, TrumpAction) else a
+                for a in deal.actions
+            ]
+        }
+    )
+    assert unjudged(rules, hidden) == "the trump suit is not recorded"
+    assert hindsight_deal(log.match_id, rules, hidden, 1) == []
+
+
+def test_each_match_is_given_back_as_soon_as_it_is_done() -> None:
+    """In this process, a match's annotations come back before the next match is read:
+    memory holds one match, whatever the input's length."""
+    read: list[str] = []
+
+    def matches() -> Iterator[MatchLog]:
+        for seed in (3, 2, 5):
+            log = random_match(Rules.preset("pagat"), seed=seed)
+            read.append(log.match_id)
+            yield log.model_copy(update={"deals": log.deals[:1], "result": None})
+
+    options = AnalysisOptions(kinds=frozenset({"card"}), from_trick=8)
+    given = []
+    for match_id, _ in annotate_matches(matches(), options):
+        given.append(match_id)
+        assert read == given
+    assert len(given) == 3

@@ -11,13 +11,14 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, overload
 
 import typer
 from typer.core import TyperArgument, TyperGroup
 
+from twentynine.limits import LOAD_JOBS
 from twentynine.options import (
     EXIT_BAD_INPUT,
     EXIT_FINDINGS,
@@ -273,6 +274,47 @@ def _read_inputs(
     return records
 
 
+def say_unreadable(record: Record[Any]) -> None:
+    """Name a document that could not be read: one error line for each of its problems
+    (``textout.unreadable_lines``). The command goes on with the other documents."""
+    from twentynine.textout import unreadable_lines
+
+    for line in unreadable_lines(record):
+        typer.echo(error_line(line), err=True)
+
+
+class Skipping:
+    """Goes past the documents that could not be read, naming each (:func:`say_unreadable`)
+    and counting them: ``replay``, ``report match`` and ``solve`` pick their match among
+    the others, and exit 2 once done when one was skipped, as ``audit`` does."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.read = 0
+
+    def readable(self, records: Iterable[Record[MatchLog]]) -> Iterator[tuple[str, MatchLog]]:
+        """Each readable record's match id and match, in reading order."""
+        for record in records:
+            if record.match is None:
+                self.count += 1
+                say_unreadable(record)
+                continue
+            self.read += 1
+            yield record.match.match_id, record.match
+
+    def not_found(self, message: str) -> typer.Exit:
+        """The exit when the match wanted is not among those read: ``message`` in one line,
+        or nothing more when no document could be read (each is already named)."""
+        if self.count and not self.read:
+            return typer.Exit(EXIT_BAD_INPUT)
+        return fail(message)
+
+    def exit(self) -> None:
+        """Exit 2 when a document was skipped (each is already named)."""
+        if self.count:
+            raise typer.Exit(EXIT_BAD_INPUT)
+
+
 def warn_empty(files: list[Path]) -> None:
     """A warning line for each file that holds nothing but white space: no match in it."""
     from twentynine.importers.errors import empty_file
@@ -474,14 +516,15 @@ def replay_command(
         raise fail(f"--rules: {exc}") from None
     if (path is None) == (db is None):
         raise fail("give a file or folder of match logs, or --db FILE (not both)")
+    skipped = Skipping()
     try:
         if db is not None:
             chosen = stored_match(match_id, db=db)
         else:
             records = _read_inputs([str(path)], from_format, fast=False)
-            chosen = pick_match(match_id, _replayable(records))
+            chosen = pick_match(match_id, skipped.readable(records))
     except MatchNotFoundError as exc:
-        raise fail(f"{path or db}: {exc}") from None
+        raise skipped.not_found(f"{path or db}: {exc}") from None
     except WarehouseError as exc:
         raise fail(str(exc), exc.exit_code) from None
     where = f"{path or db}: match {chosen.match_id}"
@@ -507,17 +550,11 @@ def replay_command(
 
     if interactive:
         show_deals(frames_of, len(chosen.deals), sys.stdout, deal=deal, frame=frame)
-        return
-    frames = frames_of(deal)
-    shown = frames if at is None and not finding else [frames[frame]]
-    show_frames(shown, sys.stdout, interactive=False)
-
-
-def _replayable(records: Iterator[Record[MatchLog]]) -> Iterator[tuple[str, MatchLog]]:
-    for record in records:
-        if record.match is None:
-            raise fail(str(record.problems[0]))
-        yield record.match.match_id, record.match
+    else:
+        frames = frames_of(deal)
+        shown = frames if at is None and not finding else [frames[frame]]
+        show_frames(shown, sys.stdout, interactive=False)
+    skipped.exit()
 
 
 @app.command("load")
@@ -534,7 +571,11 @@ def load_command(
     jobs: Annotated[
         int,
         typer.Option(
-            "--jobs", min=1, max=2, metavar="N", help="2: read and audit in a second process."
+            "--jobs",
+            min=min(LOAD_JOBS),
+            max=max(LOAD_JOBS),
+            metavar="N",
+            help="2: read and audit in a second process.",
         ),
     ] = 1,
 ) -> None:

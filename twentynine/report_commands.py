@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from twentynine.analysis.annotate import Annotation
+from twentynine.cli import Skipping
 from twentynine.importers.formats import atomic_file, read_paths
 from twentynine.options import MatchOption
 from twentynine.outputs import refuse_overwrite
@@ -67,24 +68,22 @@ def _annotations(db: Path | None, match_id: str) -> list[Annotation] | None:
         raise _fail(str(exc)) from None
 
 
-def find_match(path: str, match_id: str | None) -> MatchLog:
+def find_match(path: str, match_id: str | None, skipped: Skipping) -> MatchLog:
     """The match that ``match_id`` names in ``path`` (its id, or its number in `twentynine
-    matches`; the first without one); a one-line exit when there is none."""
+    matches`; the first without one), going past what cannot be read (``skipped`` names
+    and counts it); a one-line exit when there is none."""
 
     def candidates() -> Iterator[tuple[str, MatchLog]]:
         try:
             records = read_paths([path])
         except ValueError:  # no match log there: none to pick, as pick_match says
             return
-        for record in records:
-            if record.match is None:
-                raise _fail(str(record.problems[0]))
-            yield record.match.match_id, record.match
+        yield from skipped.readable(records)
 
     try:
         return pick_match(match_id, candidates())
     except MatchNotFoundError as exc:
-        raise _fail(f"{path}: {exc}") from None
+        raise skipped.not_found(f"{path}: {exc}") from None
 
 
 def write_match_report(match: MatchLog, out: Path, annotations: list[Annotation] | None) -> None:
@@ -127,8 +126,9 @@ def match_command(
     refuse_overwrite(
         [out], inputs=[path] if path is not None else [], warehouses=[db or DEFAULT_DB]
     )
+    skipped = Skipping()
     if path is not None:
-        match = find_match(path, match_id)
+        match = find_match(path, match_id, skipped)
     else:
         assert db is not None
         try:
@@ -142,6 +142,7 @@ def match_command(
     except OSError as exc:
         raise _fail(f"cannot write {out}: {exc.strerror or exc}") from None
     typer.echo(f"match report ({plural(len(match.deals), 'deal')}) -> {out}", err=True)
+    skipped.exit()
 
 
 def examples_folder(out: Path) -> Path:

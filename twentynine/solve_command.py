@@ -141,20 +141,19 @@ def solve_command(
     \b
     Example: twentynine solve sample_logs/bhoos.json --deal 1 --at 10
     """
-    from twentynine.cli import _read_inputs, fail
+    from twentynine.cli import Skipping, _read_inputs, fail
 
     chosen: MatchLog | None = None
     seen = 0
-    for record in _read_inputs([path], from_format, fast=False):
-        if record.match is None:
-            raise fail(str(record.problems[0]))
+    skipped = Skipping()
+    for found_id, match in skipped.readable(_read_inputs([path], from_format, fast=False)):
         seen += 1
-        if match_id is None or record.match.match_id == match_id:
-            chosen = record.match
+        if match_id is None or found_id == match_id:
+            chosen = match
             break
     if chosen is None:
         wanted = f"no match with id {match_id!r}" if match_id else "no match"
-        raise fail(f"{path}: {wanted} among {plural(seen, 'match')}")
+        raise skipped.not_found(f"{path}: {wanted} among {plural(seen, 'match')}")
     if deal_number > len(chosen.deals):
         raise fail(f"{path}: match {chosen.match_id} has {plural(len(chosen.deals), 'deal')}")
     try:
@@ -179,9 +178,10 @@ def solve_command(
             "actions": [_action_json(action, value) for action, value in solution.actions],
         }
         typer.echo(json.dumps(payload, indent=2))
-        return
-    heading = (
-        f"match {chosen.match_id} · deal {deal_number} of {len(chosen.deals)}"
-        f" · before action {index}"
-    )
-    typer.echo(render_text(state, solution, heading, colour=sys.stdout.isatty()))
+    else:
+        heading = (
+            f"match {chosen.match_id} · deal {deal_number} of {len(chosen.deals)}"
+            f" · before action {index}"
+        )
+        typer.echo(render_text(state, solution, heading, colour=sys.stdout.isatty()))
+    skipped.exit()
