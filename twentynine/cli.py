@@ -303,6 +303,17 @@ def import_command(
         ),
     ],
     from_format: FromOption = None,
+    first_seat: Annotated[
+        int | None,
+        typer.Option(
+            "--first-seat",
+            min=0,
+            max=3,
+            metavar="I",
+            help="bhoos-play: the playerIds index that bids and leads first, for a game whose "
+            "payloads do not show it (else 1 is assumed, with a warning).",
+        ),
+    ] = None,
 ) -> None:
     """Convert logs from any known format into canonical match logs, with counts.
 
@@ -318,7 +329,7 @@ def import_command(
     inputs = expand_inputs(paths)
     refuse_overwrite([out], inputs=inputs, warehouses=[DEFAULT_DB])
     warn_empty(inputs)
-    summary = import_paths(paths, from_format, out)
+    summary = import_paths(paths, from_format, out, first_seat=first_seat)
     for line in summary.lines(ERROR_PREFIX):
         typer.echo(printable(line), err=True)
     raise typer.Exit(summary.exit_code)
