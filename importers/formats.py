@@ -41,6 +41,7 @@ from twentynine.importers.errors import (
 )
 from twentynine.schema.fastlog import is_decoded
 from twentynine.schema.log import MatchLog
+from twentynine.schema.words import plural
 
 HEAD_SIZE: Final = 64 * 1024
 READ_BUFFER: Final = 1 << 20
@@ -571,12 +572,10 @@ class ImportSummary:
         if self.problems_dropped:
             lines.append(f"... and {self.problems_dropped} more problems")
         lines.extend(self.duplicate_lines[:MAX_KEPT_PROBLEMS])
-        files = "file" if self.files == 1 else "files"
-        matches = "match" if self.found == 1 else "matches"
-        duplicates = "duplicate" if self.duplicates == 1 else "duplicates"
         lines.append(
-            f"{self.found} {matches} found in {self.files} {files}: {self.imported} imported, "
-            f"{self.skipped} skipped, {self.duplicates} {duplicates} -> {self.output}"
+            f"{plural(self.found, 'match')} found in {plural(self.files, 'file')}: "
+            f"{self.imported} imported, {self.skipped} skipped, "
+            f"{plural(self.duplicates, 'duplicate')} -> {self.output}"
         )
         if self.error is not None:
             lines.append(f"{prefix or 'error: '}{self.error}")

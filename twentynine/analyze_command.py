@@ -36,7 +36,8 @@ from twentynine.reports.warehouse.annotations import annotations_refusal, replac
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.store import SourcedMatch, Warehouse, open_warehouse
 from twentynine.schema.log import MatchLog
-from twentynine.textout import error_line, plural
+from twentynine.schema.words import plural
+from twentynine.textout import error_line
 
 LABEL_WORDS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
@@ -259,11 +260,7 @@ def _summary(
     if card_losses:
         average = sum(card_losses) / len(card_losses)
         text += f"; {plural(len(card_losses), 'card')} judged, {average:.2f} points lost a card"
-    labels = [
-        f"{counts[k]} {k if counts[k] == 1 else many}"
-        for k, many in LABEL_WORDS.items()
-        if counts[k]
-    ]
+    labels = [plural(counts[k], k, many) for k, many in LABEL_WORDS.items() if counts[k]]
     if labels:
         text += "; " + ", ".join(labels)
     if db is not None:

@@ -36,7 +36,8 @@ from twentynine.options import (
 )
 from twentynine.reports.warehouse import DEFAULT_DB
 from twentynine.schema.cards import Seat
-from twentynine.textout import error_line, plural, printable, text_table, warning_line
+from twentynine.schema.words import plural
+from twentynine.textout import error_line, printable, text_table, warning_line
 
 if TYPE_CHECKING:
     from twentynine.importers.canonical import Match, Record

@@ -24,6 +24,7 @@ from twentynine.reports.warehouse.rows import preset_of
 from twentynine.schema.cards import HAND_SUIT_ORDER, Card, Seat, Suit, Team
 from twentynine.schema.log import MatchLog, player_name
 from twentynine.schema.rules import Rules
+from twentynine.schema.words import signed
 from twentynine.textout import printable
 
 _SYMBOL: Final = {suit.value: suit.symbol for suit in Suit}
@@ -100,7 +101,7 @@ def outcome_text(facts: DealFacts) -> str:
     >>> outcome_text(facts).startswith(("thrown in", "NS", "EW", "single hand"))
     True
     """
-    change = ", ".join(f"{team.value} {facts.score_change[team]:+d}" for team in Team)
+    change = ", ".join(f"{team.value} {signed(facts.score_change[team])}" for team in Team)
     after = ", ".join(f"{team.value} {facts.score_after[team]}" for team in Team)
     if facts.thrown_in is not None:
         return f"thrown in ({facts.thrown_in}); score {after}"
@@ -206,7 +207,7 @@ def _tricks(step: StepView) -> list[str]:
             f"{seat.value} {card_text(card)}{'*' if seat is trick.winner else ' '}"
             for seat, card in trick.cards
         )
-        lines.append(f"{number:>2}  {cards}   {trick.winner.value} +{trick.points}")
+        lines.append(f"{number:>2}  {cards}   {trick.winner.value} {signed(trick.points)}")
     return lines
 
 

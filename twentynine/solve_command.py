@@ -20,7 +20,8 @@ from twentynine.frames import hand_text
 from twentynine.replay import DealState
 from twentynine.schema.cards import SEATS, Seat, Suit, Team
 from twentynine.schema.log import Action, MatchLog
-from twentynine.textout import plural, text_table
+from twentynine.schema.words import plural
+from twentynine.textout import text_table
 
 _RED_SUITS = (Suit.HEARTS.symbol, Suit.DIAMONDS.symbol)
 

@@ -23,6 +23,7 @@ from typing import Any, Final, TypeVar
 from twentynine.reports.warehouse.readback import read_match
 from twentynine.reports.warehouse.store import DEFAULT_DB, QueryResult, Warehouse, open_warehouse
 from twentynine.schema.log import MatchLog
+from twentynine.schema.words import plural
 
 MATCH_COLUMNS: Final = ("no", "match_id", "date", "rules", "players", "deals", "result", "findings")
 """The listing's columns; ``no`` counts from 1 in the order read (or stored)."""
@@ -102,7 +103,7 @@ def pick_match(wanted: str | None, candidates: Iterable[tuple[str, T]]) -> T:
         seen.append((match_id, item))
     if wanted is not None and wanted.isdigit() and 1 <= int(wanted) <= len(seen):
         return seen[int(wanted) - 1][1]
-    count = f"{len(seen)} match" + ("" if len(seen) == 1 else "es")
+    count = plural(len(seen), "match")
     if wanted is None:
         raise MatchNotFoundError(f"no match among {count}")
     message = f"no match with id {wanted!r} among {count}"

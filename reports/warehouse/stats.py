@@ -31,6 +31,7 @@ import numpy as np
 from twentynine.reports.warehouse import ddl
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.store import DEFAULT_DB, QueryResult, Warehouse, open_warehouse
+from twentynine.schema.words import part_of
 
 
 class Stat(NamedTuple):
@@ -508,7 +509,8 @@ def _one_deal_note(wh: Warehouse, scope: str, params: dict[str, Any]) -> list[st
     if not players or single / players <= ONE_DEAL_SHARE:
         return []
     return [
-        f"{single:,} of {players:,} players have played a single deal (does the source give "
+        f"{part_of(single, players, 'player')} {'has' if single == 1 else 'have'} played a "
+        "single deal (does the source give "
         "players a new id every game?): per-player rates say little here; "
         "`twentynine stats --by role` counts the same deals by auction position (P1-P4) and "
         "by caller, partner and defender"
