@@ -477,6 +477,8 @@ def stats_report(wh: Warehouse, request: StatsRequest) -> StatsReport:
     notes: list[str] = []
     if not request.by_role and request.player is None:
         notes.extend(_one_deal_note(wh, scope, in_scope))
+    if request.since is not None:
+        notes.extend(_undated_note(wh, request.preset))
     result = with_intervals(result)
     if request.columns:
         wanted = [*names[:2]]
@@ -514,6 +516,26 @@ def _one_deal_note(wh: Warehouse, scope: str, params: dict[str, Any]) -> list[st
         "players a new id every game?): per-player rates say little here; "
         "`twentynine stats --by role` counts the same deals by auction position (P1-P4) and "
         "by caller, partner and defender"
+    ]
+
+
+def _undated_note(wh: Warehouse, preset: str | None) -> list[str]:
+    """What ``--since`` leaves out without a word otherwise: the matches with no date."""
+    where = "" if preset is None else " WHERE preset = $preset"
+    params = {} if preset is None else {"preset": preset}
+    undated, total = wh.query(
+        f"SELECT count(*) FILTER (started_at IS NULL), count(*) FROM matches{where}", params
+    ).rows[0]
+    if not undated:
+        return []
+    return [
+        f"{part_of(undated, total, 'match')} "
+        + (
+            "has no date (no start or date in its meta) and is"
+            if undated == 1
+            else "have no date (no start or date in their meta) and are"
+        )
+        + " left out by --since"
     ]
 
 
