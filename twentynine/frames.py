@@ -183,7 +183,12 @@ def _contract(step: StepView) -> str:
     return f"{seat.value} {call}{ladder} · stake {step.stake}"
 
 
-def _trump(status: str) -> str:
+def trump_text(status: str) -> str:
+    """The engine's trump status with the suit as its symbol.
+
+    >>> trump_text("known to the caller: H"), trump_text("shown: no trump")
+    ('known to the caller: ♥', 'shown: no trump')
+    """
     return re.sub(r"\b([SHDC])$", lambda m: _SYMBOL[m.group(1)], status)
 
 
@@ -194,7 +199,7 @@ def _panel(step: StepView, order: Sequence[Seat]) -> list[str]:
         *_auction_grid(step, order),
         "",
         "Contract  " + _contract(step),
-        "Trump     " + _trump(step.trump),
+        "Trump     " + trump_text(step.trump),
         "Points    " + points,
         "Needs     " + _needs_text(step),
     ]
