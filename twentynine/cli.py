@@ -473,7 +473,7 @@ def replay_command(
     \b
     Example: twentynine replay sample_logs/bad/revoke.json --deal 1 --at 7 --seat W
     """
-    from twentynine.frames import deal_frames, first_finding
+    from twentynine.frames import deal_frames, finding_frames, first_finding
     from twentynine.pager import show_deals, show_frames
     from twentynine.replay import audit_match
     from twentynine.reports.warehouse.errors import WarehouseError
@@ -518,7 +518,9 @@ def replay_command(
         return deal_frames(chosen, number, seat=seat, rules=rules, color=interactive)
 
     if interactive:
-        show_deals(frames_of, len(chosen.deals), sys.stdout, deal=deal, frame=frame)
+        findings = finding_frames(audit_match(chosen, rules))
+        deals = len(chosen.deals)
+        show_deals(frames_of, deals, sys.stdout, deal=deal, frame=frame, findings=findings)
         return
     frames = frames_of(deal)
     shown = frames if at is None and not finding else [frames[frame]]

@@ -308,6 +308,23 @@ def deal_frames(
     ]
 
 
+def finding_frames(audited: AuditedMatch) -> dict[int, list[int]]:
+    """Each deal's frames with a finding: the frame after its action, or -1 (the deal's last
+    frame) for a finding about the whole deal; for the pager's "next finding".
+
+    >>> from twentynine.replay import audit_match, random_match
+    >>> from twentynine.schema import Rules
+    >>> finding_frames(audit_match(random_match(Rules.preset("pagat"), seed=1)))
+    {}
+    """
+    frames: dict[int, list[int]] = {}
+    for finding in audited.findings:
+        if finding.deal is not None:
+            at = finding.action + 1 if finding.action is not None else -1
+            frames.setdefault(finding.deal, []).append(at)
+    return frames
+
+
 def first_finding(audited: AuditedMatch, deal_number: int | None = None) -> tuple[int, int] | None:
     """Where the first finding of a match (or of one deal) is: its deal and frame number
     (the frame after its action; the deal's last frame for a finding about the whole deal).
