@@ -758,7 +758,7 @@ def _run(
     for read in records:
         number = reading.current
         summary.found += 1
-        summary.notes.extend(read.notes[: MAX_KEPT_PROBLEMS - len(summary.notes)])
+        summary.notes.extend(read.notes[: max(0, MAX_KEPT_PROBLEMS - len(summary.notes))])
         record = _as_models(read) if layout != "jsonl" else read
         summary.add_problems(record.problems)
         match = record.match

@@ -43,6 +43,9 @@ def test_stats_shows_the_first_columns_within_80_characters_with_dashes(club: Pa
     header = everything.stdout.splitlines()[0].split()
     assert header[:4] == ["player_id", "name", "matches", "deals"] and len(header) > 30
     assert "findings_per_100_deals" in header and "NULL" not in everything.stdout
+    # sorted by a column not among the first: that column is shown too, last
+    ordered = runner.invoke(app, ["stats", "--db", str(club), "--sort", "ask_rate"])
+    assert ordered.stdout.splitlines()[0].split()[-1] == "ask_rate"
 
 
 def test_a_long_name_is_cut_to_fit_the_terminal(tmp_path: Path) -> None:

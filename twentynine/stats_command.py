@@ -105,7 +105,7 @@ def stats_command(
         if player is not None:
             result = result.transposed()
         elif columns is None:
-            result, left_out = first_columns(result, by.value)
+            result, left_out = first_columns(result, by.value, sort)
             notes.append(f"{left_out} more columns with --columns all (docs/warehouse.md)")
             result = fitted(result, max(NARROWEST, shutil.get_terminal_size().columns))
         result = with_dashes(result)
@@ -114,16 +114,21 @@ def stats_command(
         typer.echo(f"note: {note}", err=True)
 
 
-def first_columns(result: QueryResult, by: str) -> tuple[QueryResult, int]:
-    """The columns of :data:`FIRST_COLUMNS` of a table, and how many were left out.
+def first_columns(result: QueryResult, by: str, sort: str | None = None) -> tuple[QueryResult, int]:
+    """The columns of :data:`FIRST_COLUMNS` of a table, with the column it is sorted by, and
+    how many were left out.
 
     >>> from twentynine.reports.warehouse.store import QueryResult
     >>> r = QueryResult(("player_id", "name", "deals", "calls", "make_rate", "break_rate", "x"),
     ...                 ("VARCHAR",) * 7, [("a", "a", 3, 1, "1.000", None, 0)])
     >>> first_columns(r, "player")[0].columns, first_columns(r, "player")[1]
     (('name', 'deals', 'calls', 'make_rate', 'break_rate'), 2)
+    >>> first_columns(r, "player", sort="x")[0].columns[-1]
+    'x'
     """
     keep = list(FIRST_COLUMNS[by])
+    if sort is not None and sort in result.columns and sort not in keep:
+        keep.append(sort)
     at = {name: i for i, name in enumerate(result.columns)}
     if by == "player" and any(row[at["player_id"]] != row[at["name"]] for row in result.rows):
         keep.insert(0, "player_id")
