@@ -93,3 +93,11 @@ def test_the_link_beside_a_finding_is_not_called_show(tmp_path: Path) -> None:
     assert made.exit_code == 0, made.output
     page = out.read_text(encoding="utf-8")
     assert '">go to step</a>' in page and '">show</a>' not in page
+
+
+def test_a_one_deal_match_report_says_1_deal(tmp_path: Path) -> None:
+    out = tmp_path / "one.html"
+    made = runner.invoke(app, ["report", "match", str(one_deal_file(tmp_path)), "-o", str(out)])
+    assert made.exit_code == 0, made.output
+    page = out.read_text(encoding="utf-8")
+    assert "· 1 deal ·" in page and "1 deals" not in page
