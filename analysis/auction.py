@@ -50,6 +50,7 @@ from twentynine.analysis.solver import solve_value
 from twentynine.replay import DealState
 from twentynine.schema.cards import Seat
 from twentynine.schema.log import BidAction
+from twentynine.schema.words import signed
 
 AUCTION_KINDS = frozenset({"bid", "trump", "double", "redouble", "set"})
 
@@ -205,15 +206,18 @@ def _bid_explanation(verdict: Judgement, levels: Sequence[int]) -> str:
             return f"pass was right: {lowest} would have a chance to make: {means[lowest][1]:.0%}"
         return (
             f"{best} would have a chance to make: {means[best][1]:.0%} "
-            f"({means[best][0]:+.2f} game points against 0 for passing); {top}"
+            f"({signed(means[best][0], 2)} game points against 0 for passing); {top}"
         )
     p = means[chosen][1]
     if best == chosen:
-        return f"{chosen}: chance to make: {p:.0%} with your 4 cards ({top})"
+        return f"{chosen} was the best choice, chance to make: {p:.0%} with your 4 cards ({top})"
     if best == "pass":
-        return f"{chosen}: chance to make: {p:.0%} ({means[chosen][0]:+.2f} game points): pass"
+        return (
+            f"{chosen} would have a chance to make: {p:.0%} "
+            f"({signed(means[chosen][0], 2)} game points): pass"
+        )
     return (
-        f"{chosen}: chance to make: {p:.0%}; {best} was enough, chance to make: "
+        f"{chosen} had a chance to make: {p:.0%}; {best} was enough, chance to make: "
         f"{means[best][1]:.0%} ({top})"
     )
 
@@ -329,7 +333,7 @@ def _doubling_notes(
         goal = "beaten" if defending else "made"
         explanation = (
             f"the call is {goal} {m[chosen][1]:.0%} of the time from your view: "
-            f"{yes} {m[yes][0]:+.2f}, {no} {m[no][0]:+.2f} game points"
+            f"{yes} {signed(m[yes][0], 2)}, {no} {signed(m[no][0], 2)} game points"
         )
         fake = Position(pos.at, pos.action.model_copy(update={"seat": seat}), pos.state)
         notes.append(

@@ -35,6 +35,7 @@ from twentynine.replay import DealState
 from twentynine.schema.cards import Team
 from twentynine.schema.log import Action, Deal, PlayAction, TrumpAction
 from twentynine.schema.rules import Rules
+from twentynine.schema.words import plural
 
 HINDSIGHT_KINDS = frozenset({"card", "show", "par"})
 
@@ -277,10 +278,10 @@ def _card_note(
     team = action.seat.team.value
     card, other = choice_words(played), choice_words(best_text)
     if chosen == best:
-        explanation = f"{card} was a best card: {team} keeps {best} points with best play"
+        explanation = f"{card} was a best card: {team} keeps {plural(best, 'point')} with best play"
     else:
         explanation = (
-            f"{card} gave away {best - chosen} points: {other} kept {best} for {team}, "
+            f"{card} gave away {plural(best - chosen, 'point')}: {other} kept {best} for {team}, "
             f"{card} leaves {chosen}"
         )
     alternatives = [Alternative(action_text(a), float(v)) for a, v in cards]
@@ -312,10 +313,10 @@ def _show_note(
     best = chosen if value_chosen >= value_other else other
     team = pos.action.seat.team.value
     if show_value == play_value:
-        explanation = f"asking or playing on: {team} keeps {show_value} points either way"
+        explanation = f"asking or playing on: {team} keeps {plural(show_value, 'point')} either way"
     else:
         explanation = (
-            f"asking for the trump here keeps {show_value} points for {team}, "
+            f"asking for the trump here keeps {plural(show_value, 'point')} for {team}, "
             f"playing on {play_value}"
         )
     alternatives = sorted(

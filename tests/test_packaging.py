@@ -63,7 +63,8 @@ def test_the_wheel_installs_one_import_name(tmp_path: Path) -> None:
         source,
         symlinks=True,
         ignore=shutil.ignore_patterns(
-            ".git", "build", "dist", "*.egg-info", "*.so", "__pycache__", ".*_cache", "demo_out"
+            *(".git", ".venv", "venv", "build", "dist", "*.egg-info", "*.so", "__pycache__"),
+            *(".*_cache", "demo_out"),
         ),
     )
     built = subprocess.run(

@@ -164,6 +164,23 @@ def test_jump_to_the_next_finding_and_open_a_step_by_its_address(
     assert opened.errors == [] and linked.errors == []
 
 
+def test_next_finding_says_when_there_is_none(browser: Any, match_page: Path) -> None:
+    match = _sample("bad/mixed.json")
+    last = len(match.deals)
+    end = f"#deal={last}&action={len(match.deals[-1].actions) - 1}"
+    opened = Opened(browser, match_page.as_uri() + end)
+    page = opened.page
+    assert opened.text("#seek-note") == ""
+    page.click("button[data-go=next-finding]")
+    assert opened.text("#seek-note") == "no finding after this step"
+    assert page.url.endswith(end)  # it stays where it was
+    page.click("button[data-go=next-note]")
+    assert opened.text("#seek-note") == "no annotation after this step"
+    page.keyboard.press("Home")
+    assert opened.text("#seek-note") == ""  # said once, gone at the next step
+    assert opened.errors == []
+
+
 def test_a_seat_view_hides_the_other_hands(browser: Any, match_page: Path, tmp_path: Path) -> None:
     match = _sample("bad/mixed.json")
     opened = Opened(browser, match_page.as_uri() + "#deal=2&action=12")

@@ -45,7 +45,8 @@ from twentynine.reports.warehouse.annotations import annotations_refusal, replac
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.store import SourcedMatch, Warehouse, open_warehouse
 from twentynine.schema.log import MatchLog
-from twentynine.textout import error_line, plural, warning_line
+from twentynine.schema.words import plural
+from twentynine.textout import error_line, warning_line
 from twentynine.workers import process_pool
 
 LABEL_WORDS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
@@ -433,11 +434,7 @@ class _Tally:
         if self.cards:
             average = self.card_loss / self.cards
             text += f"; {plural(self.cards, 'card')} judged, {average:.2f} points lost a card"
-        labels = [
-            f"{counts[k]} {k if counts[k] == 1 else many}"
-            for k, many in LABEL_WORDS.items()
-            if counts[k]
-        ]
+        labels = [plural(counts[k], k, many) for k, many in LABEL_WORDS.items() if counts[k]]
         if labels:
             text += "; " + ", ".join(labels)
         if db is not None:

@@ -25,7 +25,8 @@ from twentynine.options import (
 from twentynine.replay import AuditError, audit_match
 from twentynine.replay.summary import AuditSummary, FindingRow, finding_row, seldom_collected
 from twentynine.schema.rules import Rules, RulesError, resolve_rules
-from twentynine.textout import plural, printable
+from twentynine.schema.words import plural
+from twentynine.textout import printable
 
 
 def audit_command(

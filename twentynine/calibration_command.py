@@ -38,7 +38,8 @@ from twentynine.importers.formats import FORMAT_NAMES, read_paths
 from twentynine.options import fail
 from twentynine.outputs import refuse_overwrite
 from twentynine.schema.log import MatchLog
-from twentynine.textout import error_line, plural, printable, text_table, warning_line
+from twentynine.schema.words import plural, signed
+from twentynine.textout import error_line, printable, text_table, warning_line
 
 FEW_CALLS = 1000
 """Fewer scored calls than this make a refit mostly noise: said in a warning."""
@@ -196,7 +197,8 @@ def _tables(e: Evaluation) -> str:
 
     lines = [
         f"made {e.made:.3f}; AUC {e.auc:.3f}; Brier {e.brier:.4f} against {e.base_brier:.4f} "
-        f"for the base rate: {e.brier_gain:+.4f} (95% {e.gain_low:+.4f} to {e.gain_high:+.4f})",
+        f"for the base rate: {signed(e.brier_gain, 4)} "
+        f"(95% {signed(e.gain_low, 4)} to {signed(e.gain_high, 4)})",
         f"calibration error {100 * e.ece:.1f} points, largest band gap {100 * e.max_gap:.1f}",
         "",
         table("band", e.bands),

@@ -37,7 +37,8 @@ from twentynine.options import (
 )
 from twentynine.reports.warehouse import DEFAULT_DB
 from twentynine.schema.cards import Seat
-from twentynine.textout import error_line, plural, printable, text_table, warning_line
+from twentynine.schema.words import plural
+from twentynine.textout import error_line, printable, text_table, warning_line
 
 if TYPE_CHECKING:
     from twentynine.importers.canonical import Match, Record
@@ -345,6 +346,17 @@ def import_command(
         ),
     ],
     from_format: FromOption = None,
+    first_seat: Annotated[
+        int | None,
+        typer.Option(
+            "--first-seat",
+            min=0,
+            max=3,
+            metavar="I",
+            help="bhoos-play: the playerIds index that bids and leads first, for a game whose "
+            "payloads do not show it (else 1 is assumed, with a warning).",
+        ),
+    ] = None,
 ) -> None:
     """Convert logs from any known format into canonical match logs, with counts.
 
@@ -360,7 +372,7 @@ def import_command(
     inputs = expand_inputs(paths)
     refuse_overwrite([out], inputs=inputs, warehouses=[DEFAULT_DB])
     warn_empty(inputs)
-    summary = import_paths(paths, from_format, out)
+    summary = import_paths(paths, from_format, out, first_seat=first_seat)
     for line in summary.lines(ERROR_PREFIX):
         typer.echo(printable(line), err=True)
     raise typer.Exit(summary.exit_code)
@@ -503,7 +515,7 @@ def replay_command(
     \b
     Example: twentynine replay sample_logs/bad/revoke.json --deal 1 --at 7 --seat W
     """
-    from twentynine.frames import deal_frames, first_finding
+    from twentynine.frames import deal_frames, finding_frames, first_finding
     from twentynine.pager import show_deals, show_frames
     from twentynine.replay import audit_match
     from twentynine.reports.warehouse.errors import WarehouseError
@@ -549,7 +561,9 @@ def replay_command(
         return deal_frames(chosen, number, seat=seat, rules=rules, color=interactive)
 
     if interactive:
-        show_deals(frames_of, len(chosen.deals), sys.stdout, deal=deal, frame=frame)
+        findings = finding_frames(audit_match(chosen, rules))
+        deals = len(chosen.deals)
+        show_deals(frames_of, deals, sys.stdout, deal=deal, frame=frame, findings=findings)
     else:
         frames = frames_of(deal)
         shown = frames if at is None and not finding else [frames[frame]]

@@ -31,7 +31,7 @@ from twentynine.reports.warehouse.store import QueryResult, open_warehouse, run_
 from twentynine.sample_logs import SAMPLES_DIR
 from twentynine.schema.cards import Seat
 from twentynine.schema.rules import Rules
-from twentynine.textout import plural
+from twentynine.schema.words import plural
 
 Echo = Callable[[str], None]
 

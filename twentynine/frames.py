@@ -24,6 +24,7 @@ from twentynine.reports.warehouse.rows import preset_of
 from twentynine.schema.cards import HAND_SUIT_ORDER, Card, Seat, Suit, Team
 from twentynine.schema.log import MatchLog, player_name
 from twentynine.schema.rules import Rules
+from twentynine.schema.words import signed
 from twentynine.textout import printable
 
 _SYMBOL: Final = {suit.value: suit.symbol for suit in Suit}
@@ -100,7 +101,7 @@ def outcome_text(facts: DealFacts) -> str:
     >>> outcome_text(facts).startswith(("thrown in", "NS", "EW", "single hand"))
     True
     """
-    change = ", ".join(f"{team.value} {facts.score_change[team]:+d}" for team in Team)
+    change = ", ".join(f"{team.value} {signed(facts.score_change[team])}" for team in Team)
     after = ", ".join(f"{team.value} {facts.score_after[team]}" for team in Team)
     if facts.thrown_in is not None:
         return f"thrown in ({facts.thrown_in}); score {after}"
@@ -182,7 +183,12 @@ def _contract(step: StepView) -> str:
     return f"{seat.value} {call}{ladder} · stake {step.stake}"
 
 
-def _trump(status: str) -> str:
+def trump_text(status: str) -> str:
+    """The engine's trump status with the suit as its symbol.
+
+    >>> trump_text("known to the caller: H"), trump_text("shown: no trump")
+    ('known to the caller: ♥', 'shown: no trump')
+    """
     return re.sub(r"\b([SHDC])$", lambda m: _SYMBOL[m.group(1)], status)
 
 
@@ -193,7 +199,7 @@ def _panel(step: StepView, order: Sequence[Seat]) -> list[str]:
         *_auction_grid(step, order),
         "",
         "Contract  " + _contract(step),
-        "Trump     " + _trump(step.trump),
+        "Trump     " + trump_text(step.trump),
         "Points    " + points,
         "Needs     " + _needs_text(step),
     ]
@@ -206,7 +212,7 @@ def _tricks(step: StepView) -> list[str]:
             f"{seat.value} {card_text(card)}{'*' if seat is trick.winner else ' '}"
             for seat, card in trick.cards
         )
-        lines.append(f"{number:>2}  {cards}   {trick.winner.value} +{trick.points}")
+        lines.append(f"{number:>2}  {cards}   {trick.winner.value} {signed(trick.points)}")
     return lines
 
 
@@ -300,6 +306,23 @@ def deal_frames(
         )
         for i, step in enumerate(steps)
     ]
+
+
+def finding_frames(audited: AuditedMatch) -> dict[int, list[int]]:
+    """Each deal's frames with a finding: the frame after its action, or -1 (the deal's last
+    frame) for a finding about the whole deal; for the pager's "next finding".
+
+    >>> from twentynine.replay import audit_match, random_match
+    >>> from twentynine.schema import Rules
+    >>> finding_frames(audit_match(random_match(Rules.preset("pagat"), seed=1)))
+    {}
+    """
+    frames: dict[int, list[int]] = {}
+    for finding in audited.findings:
+        if finding.deal is not None:
+            at = finding.action + 1 if finding.action is not None else -1
+            frames.setdefault(finding.deal, []).append(at)
+    return frames
 
 
 def first_finding(audited: AuditedMatch, deal_number: int | None = None) -> tuple[int, int] | None:

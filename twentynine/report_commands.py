@@ -28,7 +28,7 @@ from twentynine.reports.warehouse.listing import MatchNotFoundError, pick_match,
 from twentynine.reports.warehouse.readback import read_match
 from twentynine.reports.warehouse.store import DEFAULT_DB, open_warehouse
 from twentynine.schema.log import MatchLog
-from twentynine.textout import plural
+from twentynine.schema.words import plural
 
 report_app = typer.Typer(
     name="report",

@@ -32,18 +32,6 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def plural(count: int, word: str) -> str:
-    """``3 errors``, ``1 error``.
-
-    >>> plural(1, "match"), plural(2, "match")
-    ('1 match', '2 matches')
-    """
-    if count == 1:
-        return f"{count} {word}"
-    suffix = "es" if word.endswith(("s", "ch", "sh", "x")) else "s"
-    return f"{count} {word}{suffix}"
-
-
 # C0 and C1 controls, DEL, and the bidirectional overrides that reorder what follows them
 _CONTROLS: Final = [
     *range(0x20),

@@ -27,12 +27,14 @@ from twentynine.reports.html.viewer import (
     CARD_LABELS,
     deal_data,
     decided_by,
+    defends,
     note_text,
     seat_names,
     suit_words,
 )
 from twentynine.schema.cards import SEATS, Card, Seat, Suit, Team, cards_as_read
 from twentynine.schema.log import Deal, MatchLog, PlayAction
+from twentynine.schema.words import plural, signed
 
 _RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
@@ -164,7 +166,8 @@ def _finding(f: Finding) -> FindingView:
 
 def _note(a: Annotation, deal: Deal, names: dict[str, str]) -> NoteView:
     kind = a.kind.replace("_", " ")  # single_hand
-    return NoteView(a.label, kind, decided_by(a, deal, names), a.method, note_text(a))
+    text = note_text(a, defending=defends(a, deal))
+    return NoteView(a.label, kind, decided_by(a, deal, names), a.method, text)
 
 
 def _said(text: str) -> str:
@@ -268,7 +271,9 @@ def _headline(facts: DealFacts, names: dict[str, str]) -> str:
         return "unfinished"
     change = facts.score_change[facts.caller.team]
     verb = "made" if facts.made else "failed"
-    return f"{facts.caller.value} {verb} {facts.call} ({change:+d} for {facts.caller.team.value})"
+    return (
+        f"{facts.caller.value} {verb} {facts.call} ({signed(change)} for {facts.caller.team.value})"
+    )
 
 
 def _contract(facts: DealFacts, names: dict[str, str]) -> str:
@@ -291,7 +296,7 @@ def _show_text(facts: DealFacts, names: dict[str, str], says: list[str]) -> str:
         side = "won" if trick.winner.team is show.seat.team else "lost"
         text += (
             f"; {show.seat.value} ({names[show.seat.value]})'s side {side} that trick "
-            f"({trick.points} points)"
+            f"({plural(trick.points, 'point')})"
         )
     return text
 
@@ -358,7 +363,7 @@ def match_context(
         rules=rules,
         preset=_preset(match),
         result=f"NS {score[Team.NS]}, EW {score[Team.EW]}: {winner} won",
-        findings_count=f"{errors} errors, {warnings} warnings",
+        findings_count=f"{plural(errors, 'error')}, {plural(warnings, 'warning')}",
         match_findings=tuple(_finding(f) for f in audited.findings if f.deal is None),
         analyzed=annotations is not None,
         notes_count=len(notes),

@@ -30,6 +30,7 @@ from twentynine.reports.warehouse.stats import (
     wilson_interval,
 )
 from twentynine.reports.warehouse.store import QueryResult, Warehouse
+from twentynine.schema.words import decimal, plural
 
 CHART_PLAYERS: Final = 8
 """Players drawn in the per-player charts: the ones with the most deals."""
@@ -129,7 +130,7 @@ def _mean(value: float | None, *, few: bool, count: int | None = None) -> Cell:
     if value is None:
         return Cell("-", None)
     suffix = f" (n={count})" if count is not None else ""
-    return Cell(f"{value:.1f}{suffix}", float(value))
+    return Cell(f"{decimal(value, 1)}{suffix}", float(value))
 
 
 def _rows(result: QueryResult) -> list[dict[str, Any]]:
@@ -203,9 +204,9 @@ def _stat_cells(
         rate_cell(p, "defender_not_asked_trick_win_rate", few=few),
         _rate(p["doubles_won"], p["doubles"], few=few, what="double"),
         Cell(
-            f"{p['findings_per_100_deals']:.1f}",
+            decimal(p["findings_per_100_deals"], 1),
             float(p["findings_per_100_deals"]),
-            f"{p['findings']} findings in {p['deals']} deals",
+            f"{plural(p['findings'], 'finding')} in {plural(p['deals'], 'deal')}",
             findings_link,
         ),
     )
@@ -249,8 +250,8 @@ def _player_tables(
     tables = [
         Table(
             "players",
-            f"Players with {min_deals} deals or more (a heading sorts; a linked figure opens "
-            "an example deal)",
+            f"Players with {plural(min_deals, 'deal')} or more (a heading sorts; a linked figure "
+            "opens an example deal)",
             _PLAYER_HEADINGS,
             tuple(rows),
         )
@@ -259,7 +260,8 @@ def _player_tables(
         tables.append(
             Table(
                 "players-few",
-                f"{len(few_rows)} players with fewer than {min_deals} deals: too few deals",
+                f"{plural(len(few_rows), 'player')} with fewer than {plural(min_deals, 'deal')}: "
+                "too few deals",
                 _PLAYER_HEADINGS,
                 tuple(few_rows),
                 collapsed=True,
@@ -300,7 +302,10 @@ def _partnership_tables(wh: Warehouse, min_deals: int) -> tuple[Table, ...]:
     )
     tables = [Table("partnerships", "Partnerships", headings, tuple(rows))]
     if few_rows:
-        caption = f"{len(few_rows)} partnerships with fewer than {min_deals} deals together"
+        caption = (
+            f"{plural(len(few_rows), 'partnership')} with fewer than {plural(min_deals, 'deal')} "
+            "together"
+        )
         tables.append(Table("partnerships-few", caption, headings, tuple(few_rows), True))
     return tuple(tables)
 
@@ -441,7 +446,7 @@ def _charts(
         go.Bar(
             x=[int(r[0]) for r in points],
             y=[round(float(r[1]), 2) for r in points],
-            hovertext=[f"{int(r[2])} deals" for r in points],
+            hovertext=[plural(int(r[2]), "deal") for r in points],
             name="caller's side took (average)",
         )
     )
@@ -539,7 +544,7 @@ def _charts(
             go.Bar(
                 x=[name for name, _ in judged],
                 y=[round(float(a.average_card_loss or 0), 3) for _, a in judged],
-                hovertext=[f"{a.cards_judged} cards judged" for _, a in judged],
+                hovertext=[f"{plural(a.cards_judged, 'card')} judged" for _, a in judged],
             )
         )
         lost.update_layout(
@@ -559,7 +564,13 @@ def players_context(wh: Warehouse, min_deals: int, link: Linker) -> PlayersConte
     analysis = _analysis(wh)
     totals = wh.query("SELECT count(*), sum(deals) FROM matches").rows[0]
     players = wh.query("SELECT count(*) FROM players").rows[0][0]
-    summary = f"{int(totals[0]):,} matches, {int(totals[1] or 0):,} deals, {int(players):,} players"
+    summary = ", ".join(
+        (
+            plural(int(totals[0]), "match"),
+            plural(int(totals[1] or 0), "deal"),
+            plural(int(players), "player"),
+        )
+    )
     tables: tuple[Table, ...] = (_role_table(wh, link),)
     if not by_role:
         tables = (

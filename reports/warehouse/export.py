@@ -36,6 +36,7 @@ import orjson
 
 from twentynine.reports.warehouse.errors import ExportFailedError
 from twentynine.reports.warehouse.store import DEFAULT_DB, QueryResult, open_warehouse
+from twentynine.schema.words import plural
 
 OutputFormat = Literal["table", "csv", "json"]
 FORMATS: Final[tuple[str, ...]] = ("table", "csv", "json")
@@ -126,10 +127,9 @@ class ExportSummary:
 
     def lines(self) -> list[str]:
         """One line per table, then the total."""
-        out = [f"{table}: {rows} rows" for table, rows in self.rows.items()]
-        out.append(
-            f"exported {len(self.rows)} tables ({self.files} Parquet files) -> {self.directory}"
-        )
+        out = [f"{table}: {plural(rows, 'row')}" for table, rows in self.rows.items()]
+        tables, files = plural(len(self.rows), "table"), plural(self.files, "Parquet file")
+        out.append(f"exported {tables} ({files}) -> {self.directory}")
         return out
 
 

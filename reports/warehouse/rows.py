@@ -53,6 +53,7 @@ from twentynine.schema.fastlog import content_fingerprint, recorded_thrown_in
 from twentynine.schema.log import Deal, dump_json
 from twentynine.schema.rules import Rules
 from twentynine.schema.shapes import ActionLike, DealLike, MatchLike
+from twentynine.schema.words import plural
 
 INT64_MIN: Final = -(2**63)
 INT64_MAX: Final = 2**63 - 1
@@ -749,7 +750,7 @@ class Batch:
         for trick in tricks:
             pad = 4 - len(trick.cards)
             if pad < 0:
-                raise RowError(f"trick {trick.number} has {len(trick.cards)} cards")
+                raise RowError(f"trick {trick.number} has {plural(len(trick.cards), 'card')}")
             seats.append("".join([s for s, _ in trick.cards]) + "-" * pad)
             cards.append("".join([c.text for _, c in trick.cards]) + "--" * pad)
         self.trick_leaders.append("".join([t.leader for t in tricks]))

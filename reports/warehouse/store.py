@@ -56,6 +56,7 @@ from twentynine.reports.warehouse.errors import (
 from twentynine.reports.warehouse.rows import Batch, RowError
 from twentynine.schema.fastlog import content_fingerprint
 from twentynine.schema.shapes import MatchLike
+from twentynine.schema.words import plural
 
 BATCH_DEALS: Final = 10_000
 """Deals per transaction: big enough for bulk speed, small enough that a killed load loses
@@ -150,12 +151,11 @@ class LoadSummary:
             out.append(f"nothing new: every match read was already stored in {self.database}")
         if self.discarded:
             out.append(f"nothing stored: {self.database} was not created")
-        files = "file" if self.files == 1 else "files"
-        matches = "match" if self.read == 1 else "matches"
         replaced = f", {self.replaced} replaced" if self.replaced else ""
         out.append(
-            f"{self.read} {matches} read from {self.files} {files}: {self.stored} stored "
-            f"({self.deals} deals, {self.findings} findings{replaced}), {self.duplicates} "
+            f"{plural(self.read, 'match')} read from {plural(self.files, 'file')}: "
+            f"{self.stored} stored ({plural(self.deals, 'deal')}, "
+            f"{plural(self.findings, 'finding')}{replaced}), {self.duplicates} "
             f"already stored, {self.skipped} skipped -> {self.database}"
         )
         return out
