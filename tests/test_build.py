@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from twentynine.analysis.solver import solver_build
 from twentynine.replay import deal
 from twentynine.replay._engine import (
     COMPILED,
@@ -98,3 +99,7 @@ def test_the_engine_is_compiled_where_expected() -> None:
     for name in ("replay.audit", "replay.match", "importers._bhoos", "importers.bhoos_archive"):
         module = importlib.import_module(f"twentynine.{name}")
         assert str(module.__file__).endswith(tuple(EXTENSION_SUFFIXES)), module.__file__
+    # the solver's kernel too (analysis/_ckernel.c), which the solver runs by default
+    kernel = importlib.import_module("twentynine.analysis._ckernel")
+    assert str(kernel.__file__).endswith(tuple(EXTENSION_SUFFIXES)), kernel.__file__
+    assert solver_build() == COMPILED
