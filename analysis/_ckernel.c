@@ -9,6 +9,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include <stdlib.h>
 
 /* -- a position's row, as analysis/_kernel.py numbers it ------------------------------- */
 enum {
@@ -38,8 +39,11 @@ static const uint32_t SUIT_MASK[4] = {0xFFu, 0xFF00u, 0xFF0000u, 0xFF000000u};
 typedef struct {
     int show, must_trump, must_overtrump, pagat, end_decided, total, bonus;
     int pair_lowers_from, pair_points, min_bid, max_bid, under_half, dir;
-    int64_t generation;
+    uint64_t generation;
     int trump, reverse, caller, seventh, single, team, target, call, pair_open;
+    /* After the show: how strongly each card stands in a trick led in each suit (0: it
+     * cannot win), for the plain loops. */
+    uint8_t strength[4][32];
 } Game;
 
 typedef struct {
@@ -50,16 +54,27 @@ typedef struct {
     int points[2];
 } Pos;
 
-/* The transposition table's entries, then the reply table's. */
-#define TT_BITS 20
-#define TT_SIZE (1 << TT_BITS)
-#define REPLY_BITS 16
+/* The transposition table: buckets of four 16-byte entries, one cache line each, so that a
+ * look-up reads one line (the table, 1 MiB, stays in the L2 cache). An entry's first word is
+ * its key (the cards by relative ranks, the leader, the show, the points where the early end
+ * depends on them: 40 bits), the deal's generation (18 bits) and the best move (6 bits); the
+ * second, the owners word of the key (49 bits) and the bounds of the points still to come
+ * (6 bits each, 63 for none above). Then the reply table. */
+#define TT_BUCKET_BITS 14
+#define TT_BUCKETS (1 << TT_BUCKET_BITS)
+#define KEY_BITS 40
+#define GEN_BITS 18
+#define GENERATIONS (1 << GEN_BITS)
+#define KEY_GEN_MASK ((1ull << (KEY_BITS + GEN_BITS)) - 1)
+#define OWNERS_MASK ((1ull << 49) - 1)
+#define NO_MOVE 63
+#define NO_BOUND 63
+#define REPLY_BITS 14
 #define REPLY_SIZE (1 << REPLY_BITS)
 
 typedef struct {
-    int64_t key;
-    int64_t owners;
-    int8_t low, high, move, pad;
+    uint64_t key;
+    uint64_t owners;
 } Entry;
 
 typedef struct {
@@ -67,23 +82,39 @@ typedef struct {
     int64_t move;
 } Reply;
 
+/* The cache of two-trick endings: each word holds the ending (its eight cards with their
+ * owners, the leader, and what of the rules decides it) and its exact value for N-S. */
+#define ENDINGS_BITS 14
+#define ENDINGS_SIZE (1 << ENDINGS_BITS)
+
 typedef struct {
     Game g;
     Entry *tt;
     Reply *reply;
+    uint64_t *endings;
+    uint64_t rules_bits; /* trump, reverse, direction and bonus, for the endings' keys */
     int64_t nodes;
+    int killer[9][2]; /* by trick and side (1 the caller's): the lead that last made a cut */
 } Ctx;
 
-static inline int popcount(uint32_t x) { return __builtin_popcount(x); }
+/* Bits set, without the library call __builtin_popcount makes where the build may not
+ * assume the popcnt instruction. */
+static inline int popcount(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
 static inline int lowest_index(uint32_t x) { return __builtin_ctz(x); }
 static inline int team_of(int seat) { return seat & 1; }
 static inline int imax(int a, int b) { return a > b ? a : b; }
 static inline int imin(int a, int b) { return a < b ? a : b; }
 
+/* The points of the low four bits of a suit's byte (J 3, 9 2, A 1, 10 1). */
+static const uint8_t NIBBLE_POINTS[16] = {0, 3, 2, 5, 1, 4, 3, 6, 1, 4, 3, 6, 2, 5, 4, 7};
+
 static inline int mask_points(uint32_t mask) {
-    /* J 3, 9 2, A 1, 10 1: places 0..3 of each suit */
-    return 3 * popcount(mask & 0x01010101u) + 2 * popcount(mask & 0x02020202u) +
-           popcount(mask & 0x0C0C0C0Cu);
+    return NIBBLE_POINTS[mask & 15] + NIBBLE_POINTS[mask >> 8 & 15] +
+           NIBBLE_POINTS[mask >> 16 & 15] + NIBBLE_POINTS[mask >> 24 & 15];
 }
 
 /* -- the rules of play, as in replay.deal ---------------------------------------------- */
@@ -427,11 +458,16 @@ static int last_trick(const Game *g, const Pos *p, int team) {
     return team_of(winner) == team ? points : 0;
 }
 
-static inline int trick_key(const Game *g, int card, int led) {
-    int place = card & 7;
-    int rank = g->reverse ? place : 7 - place;
-    if (card >> 3 == g->trump) return 17 + rank;
-    return card >> 3 == led ? 1 + rank : 0;
+static inline int trick_key(const Game *g, int card, int led) { return g->strength[led][card]; }
+
+static void fill_strengths(Game *g) {
+    for (int led = 0; led < 4; led++)
+        for (int card = 0; card < 32; card++) {
+            int place = card & 7;
+            int rank = g->reverse ? place : 7 - place;
+            int key = card >> 3 == g->trump ? 17 + rank : (card >> 3 == led ? 1 + rank : 0);
+            g->strength[led][card] = (uint8_t)key;
+        }
 }
 
 static inline uint32_t follow(uint32_t hand, int led) {
@@ -457,6 +493,19 @@ static inline uint32_t distinct_cards(uint32_t hand, uint32_t live) {
 static inline int next_card(uint32_t left, uint32_t first) {
     uint32_t preferred = left & first;
     return lowest_index(preferred ? preferred : left);
+}
+
+/* The lead to try next in the plain loops: those of ``first`` (a mask), then the strongest
+ * card, whatever its suit. */
+static inline int next_lead(uint32_t left, uint32_t first, int reversed) {
+    uint32_t preferred = left & first;
+    if (preferred) return lowest_index(preferred);
+    for (int step = 0; step < 8; step++) {
+        int place = reversed ? 7 - step : step;
+        uint32_t m = left & (0x01010101u << place);
+        if (m) return lowest_index(m);
+    }
+    return lowest_index(left);
 }
 
 static inline int trick_winner(const Game *g, int seat0, int c0, int c1, int c2, int c3) {
@@ -570,6 +619,31 @@ static int two_tricks(const Game *g, int team, int seat0, const uint32_t *hands,
 static int after_trick(Ctx *c, int team, int seat0, const uint32_t *hands, int alpha, int beta,
                        int tricks);
 
+/* :func:`two_tricks`' exact value, through the cache of endings (the same in any deal with
+ * the same rules bits: the key holds all that decides it). */
+static int two_cached(Ctx *c, int team, int seat0, const uint32_t *hands, int alpha, int beta) {
+    const Game *g = &c->g;
+    uint32_t live = hands[0] | hands[1] | hands[2] | hands[3];
+    if (g->bonus > 1 || popcount(live) != 8) return two_tricks(g, team, seat0, hands, alpha, beta);
+    uint32_t odd = hands[1] | hands[3], high = hands[2] | hands[3];
+    uint64_t owners = 0;
+    int i = 0;
+    for (uint32_t rest = live; rest; rest &= rest - 1, i++) {
+        int card = lowest_index(rest);
+        owners |= (uint64_t)((odd >> card & 1) | (high >> card & 1) << 1) << (2 * i);
+    }
+    uint64_t key = (uint64_t)live | owners << 32 | (uint64_t)seat0 << 48 | c->rules_bits << 50;
+    uint64_t *slot = c->endings + (((key * 0x9E3779B97F4A7C15ull) >> (64 - ENDINGS_BITS)));
+    int north_south;
+    if ((*slot & ((1ull << 56) - 1)) == key && *slot)
+        north_south = (int)(*slot >> 56);
+    else {
+        north_south = two_tricks(g, 0, seat0, hands, -INF, INF);
+        *slot = key | (uint64_t)north_south << 56;
+    }
+    return team == 0 ? north_south : mask_points(live) + g->bonus - north_south;
+}
+
 /* The last ``tricks`` (3 to 5) tricks after the show trick by plain loops over the next
  * trick's lines: value * 64 + the best lead. */
 static int64_t tricks_loop(Ctx *c, int tricks, int team, int seat0, const uint32_t *hands,
@@ -588,7 +662,7 @@ static int64_t tricks_loop(Ctx *c, int tricks, int team, int seat0, const uint32
     int low0 = alpha, high0 = beta;
     uint32_t left0 = distinct_cards(hands[seat0], live);
     while (left0 && low0 < high0) {
-        int card0 = next_card(left0, first);
+        int card0 = next_lead(left0, first, g->reverse);
         left0 &= ~(1u << card0);
         int led = card0 >> 3;
         int best1 = max1 ? -INF : INF;
@@ -616,7 +690,7 @@ static int64_t tricks_loop(Ctx *c, int tricks, int team, int seat0, const uint32
                                         hands[3] & played};
                     int sub;
                     if (tricks == 3)
-                        sub = two_tricks(g, team, (won >> 6) - 1, rest, low3 - (won & 63),
+                        sub = two_cached(c, team, (won >> 6) - 1, rest, low3 - (won & 63),
                                          high3 - (won & 63));
                     else
                         sub = after_trick(c, team, (won >> 6) - 1, rest, low3 - (won & 63),
@@ -659,39 +733,65 @@ static int64_t tricks_loop(Ctx *c, int tricks, int team, int seat0, const uint32
 }
 
 /* -- the transposition table ------------------------------------------------------------- */
-static inline uint64_t tt_pair(int64_t key, int64_t owners) {
-    uint64_t mixed = (uint64_t)key ^ ((uint64_t)owners << 13);
-    return ((mixed * 0x5851F42D4C957F2Dull) >> 40) & (TT_SIZE - 2);
+/* ``key`` is the 40-bit key with the generation above it. */
+static inline Entry *tt_bucket(Entry *tt, uint64_t key, uint64_t owners) {
+    uint64_t mixed = key ^ (owners << 13) ^ (owners >> 29);
+    return tt + ((mixed * 0x5851F42D4C957F2Dull) >> (64 - TT_BUCKET_BITS)) * 4;
 }
 
-static inline Entry *tt_lookup(Entry *tt, int64_t key, int64_t owners) {
-    Entry *e = tt + tt_pair(key, owners);
-    if (e[0].key == key && e[0].owners == owners) return e;
-    if (e[1].key == key && e[1].owners == owners) return e + 1;
+static inline Entry *tt_lookup(Entry *tt, uint64_t key, uint64_t owners) {
+    Entry *e = tt_bucket(tt, key, owners);
+    for (int i = 0; i < 4; i++)
+        if ((e[i].key & KEY_GEN_MASK) == key && (e[i].owners & OWNERS_MASK) == owners)
+            return e + i;
     return NULL;
 }
 
-static inline int cards_left(int64_t key) { return popcount((uint32_t)((key - 1) & 0xFFFFFFFF)); }
-
-static inline Entry *tt_place(Entry *tt, int64_t key, int64_t owners) {
-    Entry *found = tt_lookup(tt, key, owners);
-    if (found) return found;
-    Entry *e = tt + tt_pair(key, owners);
-    int64_t first = e[0].key;
-    if (first == 0 || first >> 41 != key >> 41 || cards_left(key) >= cards_left(first)) {
-        e[1] = e[0];
-        return e;
-    }
-    return e + 1;
+static inline int entry_low(const Entry *e) { return (int)(e->owners >> 50 & 63); }
+static inline int entry_high(const Entry *e) {
+    int high = (int)(e->owners >> 56 & 63);
+    return high == NO_BOUND ? INF : high;
+}
+static inline int entry_move(const Entry *e) {
+    int move = (int)(e->key >> 58);
+    return move == NO_MOVE ? -1 : move;
 }
 
-static void tt_store(Entry *tt, int64_t key, int64_t owners, int best, int mine, int low,
+/* The entry to write ``key`` to: its own; else one of another deal (or empty); else the one
+ * with the fewest cards left, the cheapest to search again. */
+static inline Entry *tt_place(Entry *tt, uint64_t key, uint64_t owners) {
+    Entry *e = tt_bucket(tt, key, owners);
+    uint64_t generation = key >> KEY_BITS;
+    Entry *victim = NULL;
+    int fewest = 99;
+    for (int i = 0; i < 4; i++) {
+        uint64_t other = e[i].key & KEY_GEN_MASK;
+        if (other == key && (e[i].owners & OWNERS_MASK) == owners) return e + i;
+        if (other >> KEY_BITS != generation) {
+            if (fewest >= 0) {
+                victim = e + i;
+                fewest = -1;
+            }
+            continue;
+        }
+        int cards = popcount((uint32_t)other);
+        if (cards < fewest) {
+            fewest = cards;
+            victim = e + i;
+        }
+    }
+    victim->key = 0;
+    victim->owners = 0;
+    return victim;
+}
+
+static void tt_store(Entry *tt, uint64_t key, uint64_t owners, int best, int mine, int low,
                      int high, int move) {
     Entry *e = tt_place(tt, key, owners);
     int lo = 0, hi = INF;
-    if (e->key == key && e->owners == owners) {
-        lo = e->low;
-        hi = e->high;
+    if ((e->key & KEY_GEN_MASK) == key) {
+        lo = entry_low(e);
+        hi = entry_high(e);
     }
     int rel = best - mine;
     if (best <= low)
@@ -700,20 +800,17 @@ static void tt_store(Entry *tt, int64_t key, int64_t owners, int best, int mine,
         lo = imax(lo, rel);
     else
         lo = hi = rel;
-    e->key = key;
-    e->owners = owners;
-    e->low = (int8_t)lo;
-    e->high = (int8_t)hi;
-    e->move = (int8_t)move;
+    e->key = key | (uint64_t)(move < 0 ? NO_MOVE : move) << 58;
+    e->owners = owners | (uint64_t)lo << 50 | (uint64_t)imin(hi, NO_BOUND) << 56;
 }
 
-static inline void canonical_cards(const uint32_t *hands, int64_t *mask_out,
-                                   int64_t *owners_out) {
+static inline void canonical_cards(const uint32_t *hands, uint64_t *mask_out,
+                                   uint64_t *owners_out) {
     uint32_t live = hands[0] | hands[1] | hands[2] | hands[3];
     uint32_t low_bit = hands[1] | hands[3];
     uint32_t high_bit = hands[2] | hands[3];
     uint32_t mask = live & 0x03030303u;
-    int64_t owners = 0;
+    uint64_t owners = 0;
     for (int suit = 0; suit < 4; suit++) {
         int base = suit * 8;
         int at = base + 2;
@@ -723,23 +820,23 @@ static inline void canonical_cards(const uint32_t *hands, int64_t *mask_out,
             if (live >> card & 1) {
                 mask |= 1u << at;
                 at++;
-                owners = owners << 2 | (low_bit >> card & 1) | (int64_t)(high_bit >> card & 1) << 1;
+                owners = owners << 2 | (low_bit >> card & 1) | (uint64_t)(high_bit >> card & 1) << 1;
             }
         }
     }
     *mask_out = mask;
-    *owners_out = owners | (int64_t)1 << 48;
+    *owners_out = owners | (uint64_t)1 << 48;
 }
 
-static inline void tt_key(const Game *g, const Pos *p, int64_t *key_out, int64_t *owners_out) {
-    int64_t key = p->held[0] | p->held[1] | p->held[2] | p->held[3];
-    int64_t owners = 0;
+static inline void tt_key(const Game *g, const Pos *p, uint64_t *key_out, uint64_t *owners_out) {
+    uint64_t key = p->held[0] | p->held[1] | p->held[2] | p->held[3];
+    uint64_t owners = 0;
     if ((p->shown || p->face_down < 0) && !(g->pair_open && g->end_decided))
         canonical_cards(p->held, &key, &owners);
-    key |= (int64_t)p->to_play << 32;
-    key |= (int64_t)p->shown << 34;
-    if (g->end_decided) key |= (int64_t)p->points[g->team] << 35;
-    *key_out = (key + 1) | (g->generation << 41);
+    key |= (uint64_t)p->to_play << 32;
+    key |= (uint64_t)p->shown << 34;
+    if (g->end_decided) key |= (uint64_t)p->points[g->team] << 35;
+    *key_out = key | (g->generation << KEY_BITS);
     *owners_out = owners;
 }
 
@@ -758,18 +855,18 @@ static int after_trick(Ctx *c, int team, int seat0, const uint32_t *hands, int a
     }
     if (least >= beta || least == most) return least;
     if (most <= alpha) return most;
-    int64_t mask, owners;
+    uint64_t mask, owners;
     canonical_cards(hands, &mask, &owners);
-    int64_t key = ((mask | (int64_t)seat0 << 32 | (int64_t)1 << 34) + 1) | (g->generation << 41);
+    uint64_t key = mask | (uint64_t)seat0 << 32 | (uint64_t)1 << 34 | g->generation << KEY_BITS;
     Entry *e = tt_lookup(c->tt, key, owners);
     uint32_t first = 0;
     if (e) {
-        int lo = e->low, hi = e->high;
+        int lo = entry_low(e), hi = entry_high(e);
         if (lo >= beta || lo == hi) return lo;
         if (hi <= alpha) return hi;
         alpha = imax(alpha, lo);
         beta = imin(beta, hi);
-        if (e->move >= 0) first = 1u << e->move;
+        if (entry_move(e) >= 0) first = 1u << entry_move(e);
     }
     int64_t found = tricks_loop(c, tricks, team, seat0, hands, alpha, beta, first);
     int value = (int)(found >> 6);
@@ -790,8 +887,9 @@ static inline Reply *reply_slot(Ctx *c, int64_t key) {
 }
 
 static inline int64_t move_score(const Game *g, const Pos *p, int move, int best_move,
-                                 int win_key, int partner) {
+                                 int killer, int win_key, int partner) {
     if (move == best_move) return (int64_t)1 << 40;
+    if (move == killer) return (int64_t)1 << 39;
     if (move == SHOW) return 1000;
     int place = move & 7;
     int rank = (p->shown && g->reverse) ? place : 7 - place;
@@ -806,7 +904,7 @@ static inline int64_t move_score(const Game *g, const Pos *p, int move, int best
 }
 
 static int order_moves(const Game *g, const Pos *p, uint32_t live, int *moves, int n,
-                       int best_move) {
+                       int best_move, int killer) {
     int kept = 0, prev = -1;
     for (int i = 0; i < n; i++) {
         int move = moves[i];
@@ -826,7 +924,7 @@ static int order_moves(const Game *g, const Pos *p, uint32_t live, int *moves, i
     }
     int64_t scores[MAX_MOVES];
     for (int i = 0; i < kept; i++)
-        scores[i] = move_score(g, p, moves[i], best_move, win_key, partner);
+        scores[i] = move_score(g, p, moves[i], best_move, killer, win_key, partner);
     for (int i = 1; i < kept; i++) {
         int move = moves[i];
         int64_t score = scores[i];
@@ -851,7 +949,7 @@ static int search(Ctx *c, const Pos *pos, int alpha, int beta) {
     int team = g->team;
     int moves[MAX_MOVES];
     int n;
-    int64_t key, owners;
+    uint64_t key, owners;
     int best_move;
     uint32_t live;
     int mine;
@@ -907,12 +1005,12 @@ static int search(Ctx *c, const Pos *pos, int alpha, int beta) {
             tt_key(g, &p, &key, &owners);
             Entry *e = tt_lookup(c->tt, key, owners);
             if (e) {
-                int lo = e->low + mine, hi = e->high + mine;
+                int lo = entry_low(e) + mine, hi = entry_high(e) + mine;
                 if (lo >= beta || lo == hi) return lo;
                 if (hi <= alpha) return hi;
                 alpha = imax(alpha, lo);
                 beta = imin(beta, hi);
-                best_move = e->move;
+                best_move = entry_move(e);
             }
             int plain = p.shown && g->single < 0 && !g->end_decided;
             if (plain && p.trick_no >= 3 && p.trick_no <= 5) {
@@ -937,8 +1035,10 @@ static int search(Ctx *c, const Pos *pos, int alpha, int beta) {
         reply_at = reply_slot(c, reply);
         if (reply_at->key == reply) best_move = (int)reply_at->move;
     }
-    n = order_moves(g, &p, live, moves, n, best_move);
     int maximize = team_of(p.to_play) == team;
+    /* At a lead, after the table's move, the lead that last made a cut at this trick for this
+     * side (inside a trick such killer moves searched more). */
+    n = order_moves(g, &p, live, moves, n, best_move, key ? c->killer[p.trick_no][maximize] : -1);
     int best = maximize ? -INF : INF;
     int low = alpha, high = beta;
     int best_found = moves[0];
@@ -957,7 +1057,10 @@ static int search(Ctx *c, const Pos *pos, int alpha, int beta) {
             best_found = moves[i];
             beta = imin(beta, best);
         }
-        if (alpha >= beta) break;
+        if (alpha >= beta) {
+            if (key) c->killer[p.trick_no][maximize] = moves[i];
+            break;
+        }
     }
     if (key)
         tt_store(c->tt, key, owners, best, mine, low, high, best_found);
@@ -1049,7 +1152,7 @@ static int read_position(PyObject *row_obj, PyObject *rules_obj, Game *g, Pos *p
     g->max_bid = (int)ru[R_MAX_BID];
     g->under_half = (int)ru[R_UNDER_HALF];
     g->dir = (int)ru[R_DIR];
-    g->generation = (int64_t)ru[R_GENERATION];
+    g->generation = (uint64_t)ru[R_GENERATION];
     g->trump = (int)row[TRUMP];
     g->reverse = (int)row[REVERSE];
     g->caller = (int)row[CALLER];
@@ -1059,6 +1162,7 @@ static int read_position(PyObject *row_obj, PyObject *rules_obj, Game *g, Pos *p
     g->target = (int)row[TARGET];
     g->call = (int)row[CALL];
     g->pair_open = (int)row[PAIR_OPEN];
+    fill_strengths(g);
     for (int s = 0; s < 4; s++) p->held[s] = (uint32_t)row[HELD + s];
     p->to_play = (int)row[TO_PLAY];
     p->led = (int)row[LED];
@@ -1083,8 +1187,9 @@ static int read_position(PyObject *row_obj, PyObject *rules_obj, Game *g, Pos *p
     return 0;
 }
 
-#define TABLE_BYTES ((Py_ssize_t)TT_SIZE * (Py_ssize_t)sizeof(Entry) + \
-                     (Py_ssize_t)REPLY_SIZE * (Py_ssize_t)sizeof(Reply))
+#define TT_BYTES ((Py_ssize_t)TT_BUCKETS * 4 * (Py_ssize_t)sizeof(Entry))
+#define REPLY_BYTES ((Py_ssize_t)REPLY_SIZE * (Py_ssize_t)sizeof(Reply))
+#define TABLE_BYTES (64 + TT_BYTES + REPLY_BYTES + (Py_ssize_t)ENDINGS_SIZE * 8)
 
 static int take_table(PyObject *table, Py_buffer *view, Ctx *c) {
     if (PyObject_GetBuffer(table, view, PyBUF_WRITABLE) < 0) return -1;
@@ -1093,9 +1198,19 @@ static int take_table(PyObject *table, Py_buffer *view, Ctx *c) {
         PyErr_Format(PyExc_ValueError, "the table needs %zd bytes", TABLE_BYTES);
         return -1;
     }
-    c->tt = (Entry *)view->buf;
-    c->reply = (Reply *)((char *)view->buf + (Py_ssize_t)TT_SIZE * sizeof(Entry));
+    char *aligned = (char *)(((uintptr_t)view->buf + 63) & ~(uintptr_t)63);
+    c->tt = (Entry *)aligned;
+    c->reply = (Reply *)(aligned + TT_BYTES);
+    c->endings = (uint64_t *)(aligned + TT_BYTES + REPLY_BYTES);
+    c->rules_bits = (uint64_t)c->g.trump | (uint64_t)(c->g.reverse != 0) << 3 |
+                    (uint64_t)(c->g.dir == 1) << 4 | (uint64_t)(c->g.bonus != 0) << 5;
+    if (c->g.generation <= 0 || c->g.generation >= GENERATIONS) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "the generation is out of range");
+        return -1;
+    }
     c->nodes = 0;
+    memset(c->killer, 0xff, sizeof c->killer);
     return 0;
 }
 
@@ -1103,6 +1218,12 @@ static PyObject *py_table_size(PyObject *self, PyObject *args) {
     (void)self;
     (void)args;
     return PyLong_FromSsize_t(TABLE_BYTES);
+}
+
+static PyObject *py_generations(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    return PyLong_FromLong(GENERATIONS);
 }
 
 static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
@@ -1188,6 +1309,8 @@ static PyObject *py_probe(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"table_size", py_table_size, METH_NOARGS, "Bytes of the table the searches take."},
+    {"generations", py_generations, METH_NOARGS,
+     "Deals a table tells apart: generations run from 1 to this less one."},
     {"legal_moves", py_legal_moves, METH_VARARGS, "The legal moves at a position row."},
     {"solve_root", py_solve_root, METH_VARARGS,
      "Every legal move with its exact value: (moves, values, nodes)."},

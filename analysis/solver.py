@@ -82,6 +82,8 @@ class _Kernel(Protocol):
 
     def table_size(self) -> int: ...
 
+    def generations(self) -> int: ...
+
     def legal_moves(self, row: list[int], rules: list[int]) -> list[int]: ...
 
     def solve_root(
@@ -103,6 +105,10 @@ class _PurePython:
     @staticmethod
     def table_size() -> int:
         return k.new_table_size()
+
+    @staticmethod
+    def generations() -> int:
+        return k.GENERATIONS
 
     @staticmethod
     def _buffers(row: list[int]) -> tuple[list[int], list[int], list[int]]:
@@ -277,9 +283,10 @@ class _Tables(threading.local):
             self.tables[engine] = self._new(engine, kernel)
         generation = self.generations.get(deal)
         if generation is None:
-            if self.last + 1 >= k.GENERATIONS or len(self.generations) >= self._KEPT_DEALS:
+            limit = kernel.generations()
+            if self.last + 1 >= limit or len(self.generations) >= self._KEPT_DEALS:
                 self.generations.clear()
-                if self.last + 1 >= k.GENERATIONS:
+                if self.last + 1 >= limit:
                     self.tables = {engine: self._new(engine, kernel)}
                     self.last = 0
             self.last += 1
