@@ -508,6 +508,29 @@ static inline int next_lead(uint32_t left, uint32_t first, int reversed) {
     return lowest_index(left);
 }
 
+/* The last seat's card to try next in the plain loops: with the partner winning the trick,
+ * the card with the most points; else the cheapest card that takes the trick, or failing
+ * that the one with the fewest points. */
+static inline int next_last(const Game *g, uint32_t left, int led, int win_key, int partner) {
+    int best = -1, best_score = -1000;
+    for (uint32_t rest = left; rest; rest &= rest - 1) {
+        int card = lowest_index(rest);
+        int key = g->strength[led][card];
+        int score;
+        if (partner)
+            score = CARD_POINTS[card] * 32 - key;
+        else if (key > win_key)
+            score = 500 - key;
+        else
+            score = -CARD_POINTS[card] * 32 - key;
+        if (score > best_score) {
+            best_score = score;
+            best = card;
+        }
+    }
+    return best;
+}
+
 static inline int trick_winner(const Game *g, int seat0, int c0, int c1, int c2, int c3) {
     int led = c0 >> 3;
     int win = 0;
@@ -680,8 +703,12 @@ static int64_t tricks_loop(Ctx *c, int tricks, int team, int seat0, const uint32
                 int best3 = max1 ? -INF : INF;
                 int low3 = low2, high3 = high2;
                 uint32_t left3 = follow(hand3, led);
+                int k0 = g->strength[led][card0], k1 = g->strength[led][card1];
+                int k2 = g->strength[led][card2];
+                int win_key = imax(k0, imax(k1, k2));
+                int partner_wins = k1 > k0 && k1 > k2; /* seat1 is seat3's partner */
                 while (left3 && low3 < high3) {
-                    int card3 = next_card(left3, trumps);
+                    int card3 = next_last(g, left3, led, win_key, partner_wins);
                     left3 &= ~(1u << card3);
                     int won = trick_points(g, team, seat0, card0, card1, card2, card3);
                     uint32_t played =
@@ -894,7 +921,29 @@ static inline int64_t move_score(const Game *g, const Pos *p, int move, int best
     int place = move & 7;
     int rank = (p->shown && g->reverse) ? place : 7 - place;
     int points = CARD_POINTS[move];
-    if (win_key == 0) return rank * 4 + points;
+    if (win_key == 0) {
+        /* A lead: one that takes the trick (the highest card of its suit left, no opponent
+         * able to ruff) first, then a low lead to the partner's highest card, then the rest
+         * strongest first. */
+        int seat = p->to_play, suit = move >> 3;
+        uint32_t suit_mask = SUIT_MASK[suit];
+        uint32_t trumps = g->trump < NO_SUIT && suit != g->trump ? SUIT_MASK[g->trump] : 0;
+        int ruff = 0;
+        for (int other = 1; other < 4; other += 2) {
+            uint32_t h = p->held[(seat + other) & 3];
+            if (!(h & suit_mask) && (h & trumps)) ruff = 1;
+        }
+        if (!ruff && !(p->shown && g->reverse)) {
+            uint32_t higher = suit_mask & ((1u << move) - 1);
+            uint32_t opp = p->held[(seat + 1) & 3] | p->held[(seat + 3) & 3];
+            uint32_t partner_cards = p->held[(seat + 2) & 3];
+            if (!(higher & (opp | partner_cards))) return 400 + points * 16 + rank;
+            uint32_t opp_suit = opp & suit_mask, part_suit = partner_cards & suit_mask;
+            if (part_suit && (!opp_suit || (part_suit & -part_suit) < (opp_suit & -opp_suit)))
+                return 200 + points * 16 - rank;
+        }
+        return rank * 4 + points;
+    }
     int key = card_key(g, p, move, p->shown);
     if (key <= win_key) {
         if (partner) return points * 8 - rank;
