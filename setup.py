@@ -56,7 +56,19 @@ COMPILED = ENGINE_GROUP + ARCHIVE_GROUP
 PACKAGE = "twentynine"
 # The solver's search, in C: no mypyc, no dependency beyond the Python headers.
 KERNEL_SOURCE = f"{PACKAGE}/analysis/_ckernel.c"
-KERNEL = Extension(f"{PACKAGE}.analysis._ckernel", [KERNEL_SOURCE], optional=True)
+# The kernel carries the SHA-256 of the source it was built from, so that
+# twentynine.analysis.solver.solver_build() can tell a stale build.
+KERNEL = Extension(
+    f"{PACKAGE}.analysis._ckernel",
+    [KERNEL_SOURCE],
+    define_macros=[
+        (
+            "KERNEL_SOURCE_SHA256",
+            f'"{hashlib.sha256((ROOT / KERNEL_SOURCE).read_bytes()).hexdigest()}"',
+        )
+    ],
+    optional=True,
+)
 RECORD = "_compiled_source.sha256"
 PURE = os.environ.get("TWENTYNINE_PURE_PYTHON") == "1"
 # Commands that finalize build_ext only for its list of sources, which the stand-in gives right
@@ -190,6 +202,7 @@ class BuildExt(build_ext):
         engine = [e for e in self.extensions if e is not KERNEL]
         if not engine:
             return
+        engine_failed = [name for name in self.failed if name != KERNEL.name]
         if all(self._built(e) for e in engine):
             record = _mypycify()[1]
             folders = [Path(self.build_lib, PACKAGE, "replay")]
@@ -200,7 +213,7 @@ class BuildExt(build_ext):
             _say(f"compiled {' and '.join(COMPILED)} with mypyc")
             return
         _say(
-            f"could not compile {ENGINE} ({', '.join(self.failed) or 'no extension'}); "
+            f"could not compile {ENGINE} ({', '.join(engine_failed) or 'no extension'}); "
             "the engine is pure Python"
         )
         _remove_engine(self.build_lib, inplace=self.inplace, kernel=False)

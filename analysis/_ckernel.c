@@ -1269,6 +1269,16 @@ static PyObject *py_table_size(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(TABLE_BYTES);
 }
 
+#ifndef KERNEL_SOURCE_SHA256
+#define KERNEL_SOURCE_SHA256 ""
+#endif
+
+static PyObject *py_source_sha256(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    return PyUnicode_FromString(KERNEL_SOURCE_SHA256);
+}
+
 static PyObject *py_generations(PyObject *self, PyObject *args) {
     (void)self;
     (void)args;
@@ -1358,6 +1368,8 @@ static PyObject *py_probe(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"table_size", py_table_size, METH_NOARGS, "Bytes of the table the searches take."},
+    {"source_sha256", py_source_sha256, METH_NOARGS,
+     "The SHA-256 of the source this kernel was built from (empty if the build named none)."},
     {"generations", py_generations, METH_NOARGS,
      "Deals a table tells apart: generations run from 1 to this less one."},
     {"legal_moves", py_legal_moves, METH_VARARGS, "The legal moves at a position row."},

@@ -26,13 +26,16 @@ True
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import sys
 import threading
+from pathlib import Path
 from typing import Any, Literal, NamedTuple, Protocol
 
 from twentynine.analysis import _kernel as k
 from twentynine.replay import DealState
+from twentynine.replay._engine import COMPILED, PURE_PYTHON, UNVERIFIED, stale
 from twentynine.replay._tables import NO_SUIT, TEAM_NUM
 from twentynine.schema.cards import ALL_CARDS, SEATS, Direction, Team
 from twentynine.schema.log import Action, PlayAction, ShowAction
@@ -155,13 +158,31 @@ def compiled_kernel() -> _Kernel | None:
 
 
 def solver_build() -> str:
-    """Which kernel the solver runs unless told otherwise: ``"compiled"`` (the C kernel
-    setup.py built) or ``"pure Python"`` (the install built none).
+    """Which kernel the solver runs unless told otherwise, in the words of
+    :func:`replay.engine_build`: ``"compiled"`` (the C kernel setup.py built from
+    ``analysis/_ckernel.c``), ``"pure Python"`` (the install built none), or ``"compiled
+    (stale: ...)"`` when the source changed after the build.
 
-    >>> solver_build() in ("compiled", "pure Python")
+    >>> solver_build().split(" (")[0] in ("compiled", "pure Python")
     True
     """
-    return "pure Python" if compiled_kernel() is None else "compiled"
+    try:
+        from twentynine.analysis import _ckernel
+    except ImportError:
+        return PURE_PYTHON
+    return kernel_build_of(_ckernel.source_sha256(), Path(str(_ckernel.__file__)))
+
+
+def kernel_build_of(built: str, extension: Path) -> str:
+    """What :func:`solver_build` says of a kernel built from a source of SHA-256 ``built``
+    (empty: not recorded), imported from ``extension``: stale when ``_ckernel.c`` beside it
+    no longer has that hash; compiled when it matches, or the install has no source."""
+    if not built:
+        return UNVERIFIED
+    source = extension.with_name("_ckernel.c")
+    if source.is_file() and hashlib.sha256(source.read_bytes()).hexdigest() != built:
+        return stale("analysis/_ckernel.c")
+    return COMPILED
 
 
 def _backend(engine: str | None) -> tuple[Engine, _Kernel]:

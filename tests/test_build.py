@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from twentynine.analysis.solver import solver_build
+from twentynine.analysis.solver import kernel_build_of, solver_build
 from twentynine.replay import deal
 from twentynine.replay._engine import (
     COMPILED,
@@ -87,6 +87,25 @@ def test_an_extension_installed_without_its_sources_is_compiled(tmp_path: Path) 
     for source in SOURCES:
         (tmp_path / source).unlink()
     assert build_of(extension) == COMPILED
+
+
+def test_the_solvers_kernel_is_built_from_the_source_here() -> None:
+    """After an edit to analysis/_ckernel.c the kernel must be rebuilt (pip install -e .), or
+    the tests run the kernel as it was before the edit."""
+    assert solver_build() in {COMPILED, PURE_PYTHON}
+
+
+def test_a_kernel_is_stale_once_its_source_changes(tmp_path: Path) -> None:
+    source = tmp_path / "_ckernel.c"
+    source.write_text("int kernel;\n", encoding="utf-8")
+    extension = tmp_path / f"_ckernel{EXTENSION_SUFFIXES[0]}"
+    built = hashlib.sha256(source.read_bytes()).hexdigest()
+    assert kernel_build_of(built, extension) == COMPILED
+    source.write_text("int kernel = 1;\n", encoding="utf-8")
+    assert kernel_build_of(built, extension) == stale("analysis/_ckernel.c")
+    assert kernel_build_of("", extension) == UNVERIFIED  # built without the record
+    source.unlink()  # installed without its source: nothing to be out of date with
+    assert kernel_build_of(built, extension) == COMPILED
 
 
 @pytest.mark.skipif(
