@@ -117,6 +117,49 @@ static inline int mask_points(uint32_t mask) {
            NIBBLE_POINTS[mask >> 16 & 15] + NIBBLE_POINTS[mask >> 24 & 15];
 }
 
+/* Tables for the keys of the table and the endings, filled once when the module loads
+ * (read-only after):
+ * CANON_BYTE[byte] the byte of a suit's live cards by relative ranks (the Jack and the nine in
+ * place, the Ace-ten and the King-to-seven groups moved up to the top of their group);
+ * COMPRESS6[m][x] the bits of x at the places set in m, packed down (six bits each, the
+ * places 2 to 7 of a suit); SPREAD6[x] bit i of x moved to bit 2i. */
+static uint8_t CANON_BYTE[256];
+static uint8_t COMPRESS6[64][64];
+static uint16_t SPREAD6[64];
+/* LOW_RUNS[hand << 4 | live], of the four places King to seven of one suit: the cards of the
+ * hand whose next stronger live card of those places is not the hand's. */
+static uint8_t LOW_RUNS[256];
+
+static void fill_tables(void) {
+    for (int byte = 0; byte < 256; byte++) {
+        int aces = __builtin_popcount(byte & 0x0C), low = __builtin_popcount(byte & 0xF0);
+        CANON_BYTE[byte] = (uint8_t)((byte & 3) | (((1 << aces) - 1) << 2) | (((1 << low) - 1) << 4));
+    }
+    for (int m = 0; m < 64; m++)
+        for (int x = 0; x < 64; x++) {
+            int out = 0, at = 0;
+            for (int bit = 0; bit < 6; bit++)
+                if (m >> bit & 1) out |= (x >> bit & 1) << at++;
+            COMPRESS6[m][x] = (uint8_t)out;
+        }
+    for (int x = 0; x < 64; x++) {
+        int out = 0;
+        for (int bit = 0; bit < 6; bit++) out |= (x >> bit & 1) << (2 * bit);
+        SPREAD6[x] = (uint16_t)out;
+    }
+    for (int hand = 0; hand < 16; hand++)
+        for (int live = 0; live < 16; live++) {
+            int out = 0, prev_held = 0;
+            for (int bit = 0; bit < 4; bit++) {
+                if (!((hand | live) >> bit & 1)) continue;
+                int held = hand >> bit & 1;
+                if (held && !prev_held) out |= 1 << bit;
+                prev_held = held;
+            }
+            LOW_RUNS[hand << 4 | live] = (uint8_t)out;
+        }
+}
+
 /* -- the rules of play, as in replay.deal ---------------------------------------------- */
 static inline uint32_t face_down_mask(const Game *g, const Pos *p, int seat) {
     int fd = p->face_down;
@@ -475,18 +518,15 @@ static inline uint32_t follow(uint32_t hand, int led) {
     return suit ? suit : hand;
 }
 
+/* The cards of ``hand`` that play differently in the plain loops: of each run of cards of
+ * one suit that score alike with no other live card between them, the first (the
+ * strongest). The Jack and the nine score alone; the ten goes with an Ace of the same hand;
+ * the King to the seven, by LOW_RUNS. */
 static inline uint32_t distinct_cards(uint32_t hand, uint32_t live) {
-    uint32_t out = 0;
-    int prev = -1;
-    uint32_t rest = hand;
-    while (rest) {
-        int card = lowest_index(rest);
-        rest &= rest - 1;
-        if (prev < 0 || prev >> 3 != card >> 3 || CARD_POINTS[prev] != CARD_POINTS[card] ||
-            (live & (uint32_t)(((1ull << card) - 1) & ~((2ull << prev) - 1))))
-            out |= 1u << card;
-        prev = card;
-    }
+    uint32_t out = hand & 0x03030303u;
+    out |= hand & 0x0C0C0C0Cu & ~((hand & 0x04040404u) << 1);
+    for (int shift = 4; shift < 32; shift += 8)
+        out |= (uint32_t)LOW_RUNS[(hand >> shift & 15) << 4 | (live >> shift & 15)] << shift;
     return out;
 }
 
@@ -649,11 +689,14 @@ static int two_cached(Ctx *c, int team, int seat0, const uint32_t *hands, int al
     uint32_t live = hands[0] | hands[1] | hands[2] | hands[3];
     if (g->bonus > 1 || popcount(live) != 8) return two_tricks(g, team, seat0, hands, alpha, beta);
     uint32_t odd = hands[1] | hands[3], high = hands[2] | hands[3];
-    uint64_t owners = 0;
-    int i = 0;
-    for (uint32_t rest = live; rest; rest &= rest - 1, i++) {
-        int card = lowest_index(rest);
-        owners |= (uint64_t)((odd >> card & 1) | (high >> card & 1) << 1) << (2 * i);
+    uint64_t owners = 0; /* each card's owner, two bits, in the order of the cards */
+    for (int shift = 0, at = 0; shift < 32; shift += 4) {
+        int m = live >> shift & 15;
+        if (!m) continue;
+        int code = SPREAD6[COMPRESS6[m][odd >> shift & 15]] |
+                   SPREAD6[COMPRESS6[m][high >> shift & 15]] << 1;
+        owners |= (uint64_t)code << at;
+        at += 2 * popcount((uint32_t)m);
     }
     uint64_t key = (uint64_t)live | owners << 32 | (uint64_t)seat0 << 48 | c->rules_bits << 50;
     uint64_t *slot = c->endings + (((key * 0x9E3779B97F4A7C15ull) >> (64 - ENDINGS_BITS)));
@@ -831,25 +874,28 @@ static void tt_store(Entry *tt, uint64_t key, uint64_t owners, int best, int min
     e->owners = owners | (uint64_t)lo << 50 | (uint64_t)imin(hi, NO_BOUND) << 56;
 }
 
+/* The cards left by their relative ranks: positions that differ only in which of the cards
+ * that score alike (the Ace and the ten; the King, Queen, eight and seven) have gone play
+ * alike and get one key. In each suit the live cards of those two groups move up to the top
+ * of their group (the Jack and the nine stay); their owners, in order, two bits each, make
+ * the second word, with a flag bit (1 << 48) that keeps these keys apart from the plain
+ * ones. */
 static inline void canonical_cards(const uint32_t *hands, uint64_t *mask_out,
                                    uint64_t *owners_out) {
     uint32_t live = hands[0] | hands[1] | hands[2] | hands[3];
-    uint32_t low_bit = hands[1] | hands[3];
-    uint32_t high_bit = hands[2] | hands[3];
-    uint32_t mask = live & 0x03030303u;
+    uint32_t odd = hands[1] | hands[3];
+    uint32_t high = hands[2] | hands[3];
+    uint32_t mask = 0;
     uint64_t owners = 0;
     for (int suit = 0; suit < 4; suit++) {
-        int base = suit * 8;
-        int at = base + 2;
-        for (int place = 2; place < 8; place++) {
-            if (place == 4) at = base + 4;
-            int card = base + place;
-            if (live >> card & 1) {
-                mask |= 1u << at;
-                at++;
-                owners = owners << 2 | (low_bit >> card & 1) | (uint64_t)(high_bit >> card & 1) << 1;
-            }
-        }
+        int shift = suit * 8;
+        int byte = live >> shift & 0xFF;
+        mask |= (uint32_t)CANON_BYTE[byte] << shift;
+        int group = byte >> 2; /* places 2 to 7 */
+        if (!group) continue;
+        int code = SPREAD6[COMPRESS6[group][odd >> (shift + 2) & 63]] |
+                   SPREAD6[COMPRESS6[group][high >> (shift + 2) & 63]] << 1;
+        owners = owners << (2 * popcount((uint32_t)group)) | (uint64_t)code;
     }
     *mask_out = mask;
     *owners_out = owners | (uint64_t)1 << 48;
@@ -1385,4 +1431,7 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__ckernel(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__ckernel(void) {
+    fill_tables();
+    return PyModule_Create(&module);
+}
