@@ -15,7 +15,7 @@ extensions are removed from the source tree.
 
 The solver's kernel is an optional C extension of its own, ``analysis._ckernel``: where it
 fails to compile the install says so and the solver runs its pure-Python path (the same
-answers, about 200 times slower), whether or not the engine compiled.
+answers, 150 to 200 times slower), whether or not the engine compiled.
 
 mypyc type-checks the engine with the ``[tool.mypy]`` section of pyproject.toml, once per build,
 not in the build backend's metadata hooks.
@@ -196,7 +196,7 @@ class BuildExt(build_ext):
             else:
                 _say(
                     f"could not compile the solver's kernel, {KERNEL_SOURCE} (no C compiler?);"
-                    " the solver is pure Python, about 200 times slower"
+                    " the solver is pure Python, 150 to 200 times slower"
                 )
                 _remove_engine(self.build_lib, inplace=self.inplace, engine=False)
         engine = [e for e in self.extensions if e is not KERNEL]

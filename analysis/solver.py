@@ -47,7 +47,7 @@ ENGINE_VARIABLE = "TWENTYNINE_SOLVER"
 """The environment variable that picks the solver's engine when a call names none."""
 PURE_NOTE = (
     "twentynine: the solver's kernel is not compiled (the install found no C compiler, or"
-    " TWENTYNINE_PURE_PYTHON=1): solving in pure Python, about 200 times slower; install"
+    " TWENTYNINE_PURE_PYTHON=1): solving in pure Python, 150 to 200 times slower; install"
     " again with a C compiler for the compiled kernel"
 )
 """What the first solve of a process says on stderr when the compiled kernel is missing."""
