@@ -24,6 +24,7 @@ from typing import NamedTuple, ParamSpec, TypeVar
 from twentynine.analysis.annotate import KINDS, Annotation
 from twentynine.analysis.fair import FAIR_KINDS, fair_deal
 from twentynine.analysis.hindsight import HINDSIGHT_KINDS, hindsight_deal
+from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
 from twentynine.schema.log import Deal, MatchLog
 from twentynine.schema.rules import Rules
@@ -34,6 +35,10 @@ T = TypeVar("T")
 DEFAULT_SAMPLES = 32
 """Samples a fair decision takes (half when the first half settles its label; more while a
 label is in doubt and more could settle it: :func:`analysis.judging.judge`)."""
+
+SEEDS = range(-(2**63), 2**63)
+"""The seeds an analysis takes: a signed 64-bit integer, what the warehouse's ``seed`` column
+(BIGINT) and readers of the JSON lines keep exactly."""
 
 ONLY_GROUPS: dict[str, frozenset[str]] = {
     "cards": frozenset({"card", "par"}),
@@ -63,12 +68,14 @@ def parse_only(text: str | None) -> frozenset[str]:
 
 
 class AnalysisOptions(NamedTuple):
-    """What to annotate and how: kinds, samples a fair decision starts with, seed."""
+    """What to annotate and how: kinds, samples a fair decision starts with, seed, and the
+    contract model that judges the bids (None: the shipped one)."""
 
     kinds: frozenset[str] = frozenset(KINDS)
     samples: int = DEFAULT_SAMPLES
     seed: int = 0
     from_trick: int = 1
+    model: ContractModel | None = None
 
 
 class DealTask(NamedTuple):
@@ -105,6 +112,7 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             samples=options.samples,
             seed=options.seed,
             from_trick=options.from_trick,
+            model=options.model,
         )
     if options.kinds & SINGLE_HAND_KINDS and options.from_trick <= 1:
         notes += single_hand_deal(
@@ -161,7 +169,12 @@ def annotate_matches(
 
     Deals go to ``executor`` (in this process when None) as tasks, at most ``window``
     matches ahead of the one being given back; ``on_deal`` is called as each deal is done.
+    Raises ``ValueError`` at once for a seed out of :data:`SEEDS`.
     """
+    if options.seed not in SEEDS:
+        raise ValueError(
+            f"seed {options.seed} is out of range: give {SEEDS.start} to {SEEDS.stop - 1}"
+        )
     pool = executor if executor is not None else in_process()
     pending: list[tuple[str, list[Future[list[Annotation]]]]] = []
     for match in matches:

@@ -589,9 +589,9 @@ def import_paths(
     match is imported), a ``.29``/``.txt`` file (text notation), or ``-`` for JSON lines on
     standard output. A bad record is reported and skipped; a match whose id was already
     imported is counted as a duplicate and not written again. The output appears only
-    when the import is done: a failed import leaves no half-written file, an import of
-    nothing leaves an existing output as it was, and an output that is also an input is
-    refused.
+    when the import is done: a failed import leaves no half-written file, and an import of
+    nothing leaves an existing output as it was. The caller refuses an output that is also an
+    input (``twentynine import`` does, with :func:`twentynine.outputs.refuse_overwrite`).
 
     >>> import tempfile
     >>> out = Path(tempfile.mkdtemp()) / "out.jsonl"
@@ -622,9 +622,6 @@ def import_paths(
         except BrokenPipeError:
             summary.error = "standard output was closed before the import ended"
         return summary
-    if any(_same_file(path, Path(target)) for path in inputs):
-        summary.error = f"the output {target} is also an input: write to another file"
-        return summary
     try:
         with atomic_file(Path(target)) as stream:
             _run(inputs, from_format, summary, stream, layout_for(target))
@@ -637,18 +634,6 @@ def import_paths(
     except OSError as exc:
         summary.error = f"cannot write {target}: {exc.strerror or exc}"
     return summary
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    """Whether two paths name one file (through links too); False when either is missing.
-
-    >>> _same_file(Path("sample_logs/pagat.json"), Path("sample_logs/../sample_logs/pagat.json"))
-    True
-    """
-    try:
-        return str(a) != "-" and a.samefile(b)
-    except (OSError, ValueError):
-        return False
 
 
 class _AbandonedError(Exception):

@@ -59,7 +59,11 @@ def test_same_results_with_processes_and_with_a_dask_cluster(logs: Path) -> None
     two = runner.invoke(app, ["analyze", str(logs), *ONLY, "--jobs", "2"])
     assert one.exit_code == two.exit_code == 0
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        # ":0": its web server on a free port (None takes 8787, which another cluster may hold)
+        n_workers=1,
+        threads_per_worker=2,
+        processes=False,
+        dashboard_address=":0",
     ) as cluster:
         dask = runner.invoke(
             app, ["analyze", str(logs), *ONLY, "--cluster", cluster.scheduler_address]

@@ -11,7 +11,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -20,17 +20,21 @@ import typer
 from rich.console import Console
 
 from twentynine.analysis.annotate import Annotation
+from twentynine.analysis.models.contract import ModelError, load_model
 from twentynine.analysis.run import (
     DEFAULT_SAMPLES,
     ONLY_GROUPS,
+    SEEDS,
     AnalysisOptions,
     annotate_matches,
     parse_only,
 )
 from twentynine.importers.formats import FORMAT_NAMES, read_paths
-from twentynine.reports.warehouse.annotations import replace_annotations
+from twentynine.outputs import refuse_overwrite
+from twentynine.reports.warehouse import companions
+from twentynine.reports.warehouse.annotations import annotations_refusal, replace_annotations
 from twentynine.reports.warehouse.errors import WarehouseError
-from twentynine.reports.warehouse.store import SourcedMatch, open_warehouse
+from twentynine.reports.warehouse.store import SourcedMatch, Warehouse, open_warehouse
 from twentynine.schema.log import MatchLog
 from twentynine.textout import error_line, plural
 
@@ -62,7 +66,14 @@ def analyze_command(
     ] = DEFAULT_SAMPLES,
     jobs: Annotated[int, typer.Option("--jobs", min=1, metavar="J", help="Worker processes.")] = 1,
     seed: Annotated[
-        int, typer.Option("--seed", metavar="S", help="Same seed, same annotations.")
+        int,
+        typer.Option(
+            "--seed",
+            min=SEEDS.start,
+            max=SEEDS.stop - 1,
+            metavar="S",
+            help="Same seed, same annotations (a signed 64-bit integer).",
+        ),
     ] = 0,
     only: Annotated[
         str | None,
@@ -88,11 +99,20 @@ def analyze_command(
             help=f"The input format, of: {', '.join(FORMAT_NAMES)}; detected when not given.",
         ),
     ] = None,
+    model_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--model",
+            metavar="FILE",
+            help="Judge the bids by this contract model (`twentynine calibration --fit`).",
+        ),
+    ] = None,
 ) -> None:
     """Annotate every card, show, bid, trump choice and double (docs/analysis.md).
 
-    Exit status: 0 done, 2 an input or the warehouse could not be used (matches already
-    stored keep their annotations).
+    With --db, a match the warehouse refuses, or another match under an id it holds, is
+    named and not analysed. Exit status: 0 done, 2 an input or the warehouse could not be
+    used, or a match was refused (matches already stored keep their annotations).
 
     \b
     Example: twentynine analyze sample_logs/bangladesh.json --db club.duckdb --only cards,shows
@@ -101,32 +121,62 @@ def analyze_command(
         kinds = parse_only(only)
     except ValueError as exc:
         raise _fail(f"--only: {exc}") from None
-    options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed)
+    try:
+        model = load_model(model_file) if model_file is not None else None
+    except ModelError as exc:
+        raise _fail(str(exc)) from None
+    options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed, model=model)
+    if db is not None:
+        refuse_overwrite([db, *companions(db)[:1]], inputs=paths)
     matches, sourced, unreadable = _read_matches(paths, from_format)
     if not matches:
         raise typer.Exit(2)  # each unreadable input has had its line
-    deals = sum(len(m.deals) for m in matches)
     counts: Counter[str] = Counter()
     card_losses: list[float] = []
+    refused = 0
     try:
-        with _executor(jobs, cluster) as pool, _progress(deals) as tick:
+        with _executor(jobs, cluster) as pool, ExitStack() as stack:
+            wh = None if db is None else stack.enter_context(open_warehouse(db))
+            if wh is not None:
+                matches, refused = _admit(wh, list(zip(matches, sourced, strict=True)))
+            deals = sum(len(m.deals) for m in matches)
+            tick = stack.enter_context(_progress(deals))
             results = annotate_matches(matches, options, pool, on_deal=tick)
-            if db is None:
-                for _, notes in results:
-                    _tally(notes, counts, card_losses)
+            for match, (_, notes) in zip(matches, results, strict=True):
+                if wh is not None:
+                    replace_annotations(wh, match, notes)
+                else:
                     for note in notes:  # JSON lines are UTF-8 (10♦), whatever the locale
                         sys.stdout.buffer.write(orjson.dumps(note.as_dict()) + b"\n")
-            else:
-                with open_warehouse(db) as wh:
-                    wh.load(sourced)  # with their files, which a later load names
-                    for match_id, notes in results:
-                        replace_annotations(wh, match_id, notes)
-                        _tally(notes, counts, card_losses)
+                _tally(notes, counts, card_losses)
     except WarehouseError as exc:
         raise _fail(str(exc), exc.exit_code) from None
     typer.echo(_summary(len(matches), deals, counts, card_losses, db), err=True)
-    if unreadable:
+    if unreadable or refused:
         raise typer.Exit(2)
+
+
+def _admit(wh: Warehouse, read: list[tuple[MatchLog, SourcedMatch]]) -> tuple[list[MatchLog], int]:
+    """Store each match read (with its file and line, which a later load names), and keep
+    those whose annotations the warehouse will take: the match stored under each id, once.
+    A match it refused (a number it cannot hold), or another match under a stored id, is
+    named in one line with the reason and not analysed; how many were, beside the matches."""
+    admitted: list[MatchLog] = []
+    taken: set[str] = set()
+    refused = 0
+    for match, item in read:
+        summary = wh.load([item])  # one at a time: a match's refusal is its own line
+        problem = summary.problems[0] if summary.problems else None
+        if problem is None:
+            refusal = annotations_refusal(wh, match)
+            problem = None if refusal is None else f"{item.where}: {refusal}"
+        if problem is not None:
+            typer.echo(error_line(f"{problem}; it is not analysed"), err=True)
+            refused += 1
+        elif match.match_id not in taken:  # the same match again: analysed once
+            taken.add(match.match_id)
+            admitted.append(match)
+    return admitted, refused
 
 
 def _read_matches(

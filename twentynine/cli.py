@@ -84,6 +84,7 @@ COMMANDS: Final = (
     "query",
     "export",
     "analyze",
+    "calibration",
     "demo",
     "matches",
     "stats",
@@ -95,6 +96,7 @@ LAZY_COMMANDS: Final = {
     "audit": "twentynine.audit_command:audit_command",
     "solve": "twentynine.solve_command:solve_command",
     "analyze": "twentynine.analyze_command:analyze_command",
+    "calibration": "twentynine.calibration_command:calibration_command",
     "matches": "twentynine.matches_command:matches_command",
     "stats": "twentynine.stats_command:stats_command",
     "report": "twentynine.report_commands:report_app",
@@ -313,9 +315,12 @@ def import_command(
     Example: twentynine import sample_logs/formats/sample.29 -o sample.jsonl
     """
     from twentynine.importers.formats import expand_inputs, import_paths
+    from twentynine.outputs import refuse_overwrite
     from twentynine.textout import ERROR_PREFIX
 
-    warn_empty(expand_inputs(paths))
+    inputs = expand_inputs(paths)
+    refuse_overwrite([out], inputs=inputs, warehouses=[DEFAULT_DB])
+    warn_empty(inputs)
     summary = import_paths(paths, from_format, out)
     for line in summary.lines(ERROR_PREFIX):
         typer.echo(printable(line), err=True)
@@ -379,9 +384,11 @@ def simulate_command(
     Example: twentynine simulate --rules pagat --matches 3 --seed 7 -o pagat.jsonl
     """
     from twentynine.importers.formats import write_matches
+    from twentynine.outputs import refuse_overwrite
     from twentynine.replay.selfplay import simulate_matches
     from twentynine.schema.rules import RulesError, resolve_rules
 
+    refuse_overwrite([out], warehouses=[DEFAULT_DB])
     spec: dict[str, object] = {"preset": rules_name.value, **_parse_settings(settings or [])}
     try:
         rules = resolve_rules(spec)
@@ -544,11 +551,15 @@ def load_command(
     """
     from twentynine.importers.formats import expand_inputs
     from twentynine.loading import load_paths
+    from twentynine.outputs import refuse_overwrite
+    from twentynine.reports.warehouse import companions
     from twentynine.reports.warehouse.errors import WarehouseError
     from twentynine.reports.warehouse.progress import terminal_progress
     from twentynine.textout import ERROR_PREFIX
 
-    warn_empty(expand_inputs(paths))
+    inputs = expand_inputs(paths)
+    refuse_overwrite([db, *companions(db)[:1]], inputs=inputs)  # the file and its log
+    warn_empty(inputs)
     try:
         with terminal_progress() as progress:
             summary = load_paths(
@@ -597,9 +608,11 @@ def export_command(
     \b
     Example: twentynine export --parquet exports/2026-11 --db club.duckdb
     """
+    from twentynine.outputs import refuse_overwrite
     from twentynine.reports.warehouse.errors import WarehouseError
     from twentynine.reports.warehouse.export import export_parquet
 
+    refuse_overwrite(folders=[parquet], warehouses=[db])
     try:
         summary = export_parquet(parquet, db=db)
     except WarehouseError as exc:
@@ -630,11 +643,14 @@ def demo_command(
     \b
     Example: twentynine demo --out demo_out
     """
-    from twentynine.demo import default_samples, run_demo
+    from twentynine.demo import default_samples, demo_outputs, run_demo
+    from twentynine.outputs import refuse_overwrite
 
     samples = samples if samples is not None else default_samples()
     if not all(_is_folder(samples / name) for name in ("bad", "formats")):
         raise fail(f"{samples}: not the sample_logs folder (give the folder with --samples)")
+    files, folders = demo_outputs(out)
+    refuse_overwrite(files, folders=folders, inputs=[samples], warehouses=[DEFAULT_DB])
     try:
         result = run_demo(samples, out, typer.echo)
     except OSError as exc:

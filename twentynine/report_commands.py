@@ -17,6 +17,7 @@ import typer
 from twentynine.analysis.annotate import Annotation
 from twentynine.importers.formats import atomic_file, read_paths
 from twentynine.options import MatchOption
+from twentynine.outputs import refuse_overwrite
 from twentynine.replay import audit_match
 from twentynine.reports.html.annotations import read_annotations
 from twentynine.reports.html.match import match_report
@@ -123,6 +124,9 @@ def match_command(
     """
     if path is None and db is None:
         raise _fail("give a file or folder of match logs, or --db FILE")
+    refuse_overwrite(
+        [out], inputs=[path] if path is not None else [], warehouses=[db or DEFAULT_DB]
+    )
     if path is not None:
         match = find_match(path, match_id)
     else:
@@ -211,6 +215,7 @@ def players_command(
     \b
     Example: twentynine report players --db club.duckdb -o players.html
     """
+    refuse_overwrite([out], folders=[examples_folder(out)], warehouses=[db])
     try:
         examples_written = write_players_report(db, out, min_deals, examples)
     except WarehouseError as exc:

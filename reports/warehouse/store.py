@@ -437,7 +437,8 @@ class Warehouse:
 
 def _statement_kind(statement: duckdb.Statement) -> str:
     """A statement's type name (``SELECT``, ...); DuckDB's Python API has no name for some
-    types (UPDATE EXTENSIONS): the statement's first words then."""
+    types (UPDATE EXTENSIONS): the statement's first words then, which no list of reads
+    holds, so that a statement of a type unknown here is refused as a write."""
     try:
         return statement.type.name
     except ValueError:
@@ -815,6 +816,11 @@ def open_warehouse(
     if export_to is None:  # the export's folder can only be allowed once DuckDB runs
         config["enable_external_access"] = False
         config["lock_configuration"] = read_only  # the loader sets its own memory settings
+    if read_only and export_to is None:
+        # SQL may read the files of DuckDB's temporary folder (<db>.tmp beside the file, where
+        # anyone may have put anything): a reader has none, and spills nothing to disk (the
+        # same for every reader: DuckDB opens a file twice in one process only alike)
+        config["temp_directory"] = ""
     try:
         # DuckDB reads some relative names (md:x) as remote: it is given the absolute path
         con = duckdb.connect(str(path.absolute()), read_only=read_only, config=config)
@@ -983,9 +989,10 @@ def run_query(sql: str, *, db: str | Path = DEFAULT_DB) -> QueryResult:
             raise QueryFailedError(wh.name, _first_line(exc)) from None
         if len(statements) > 1:
             for statement in statements:  # a write is refused first, as alone
-                if statement.type.name not in _READ_ONLY_STATEMENTS:
-                    raise QueryRefusedError(wh.name, statement.type.name)
-            kinds = ", ".join(statement.type.name for statement in statements)
+                kind = _statement_kind(statement)
+                if kind not in _READ_ONLY_STATEMENTS:
+                    raise QueryRefusedError(wh.name, kind)
+            kinds = ", ".join(_statement_kind(statement) for statement in statements)
             raise QueryFailedError(
                 wh.name,
                 f"one statement at a time: this text holds {len(statements)} ({kinds}); "
