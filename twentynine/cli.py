@@ -155,10 +155,13 @@ def _print_version(value: bool) -> None:
     if value:
         import importlib.metadata
 
+        from twentynine.analysis.solver import solver_build
         from twentynine.replay import engine_build
 
         version = importlib.metadata.version("twentynine")
-        typer.echo(f"twentynine {version} (rules engine: {engine_build()})")
+        typer.echo(
+            f"twentynine {version} (rules engine: {engine_build()}; solver: {solver_build()})"
+        )
         raise typer.Exit()
 
 

@@ -20,7 +20,6 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from twentynine.replay import AuditedMatch, DealFacts, StepView, audit_match, deal_steps
-from twentynine.reports.warehouse.rows import preset_of
 from twentynine.schema.cards import HAND_SUIT_ORDER, Card, Seat, Suit, Team
 from twentynine.schema.log import MatchLog, player_name
 from twentynine.schema.rules import Rules
@@ -283,6 +282,10 @@ def deal_frames(
     (True, 'action 0 ')
     """
     steps = deal_steps(match, deal_number, seat=seat, rules=rules)
+    # Here, not at the top: the warehouse's rows import Arrow and numpy, which `solve` (it
+    # renders hands with this module) has no use for.
+    from twentynine.reports.warehouse.rows import preset_of
+
     audited = audit_match(match, rules)
     facts = audited.deals[deal_number - 1]
     before = audited.deals[deal_number - 2].score_after if deal_number > 1 else None
