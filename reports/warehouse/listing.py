@@ -19,11 +19,13 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from twentynine.reports.warehouse.readback import read_match
-from twentynine.reports.warehouse.store import DEFAULT_DB, QueryResult, Warehouse, open_warehouse
+from twentynine.reports.warehouse import DEFAULT_DB
 from twentynine.schema.log import MatchLog
+
+if TYPE_CHECKING:  # the store imports DuckDB: pick_match, which solve uses, needs none of it
+    from twentynine.reports.warehouse.store import QueryResult, Warehouse
 from twentynine.schema.words import plural
 
 MATCH_COLUMNS: Final = ("no", "match_id", "date", "rules", "players", "deals", "result", "findings")
@@ -69,6 +71,8 @@ def match_row(
 
 
 def match_table(rows: list[tuple[Any, ...]]) -> QueryResult:
+    from twentynine.reports.warehouse.store import QueryResult
+
     """Rows of :func:`match_row` as a result ``format_result`` can print."""
     return QueryResult(MATCH_COLUMNS, _TYPES, rows)
 
@@ -165,6 +169,8 @@ def stored_matches(wh: Warehouse) -> QueryResult:
 
 def run_matches(*, db: str | Path = DEFAULT_DB) -> QueryResult:
     """``twentynine matches --db FILE``: the stored matches, read-only."""
+    from twentynine.reports.warehouse.store import open_warehouse
+
     with open_warehouse(db, read_only=True) as wh:
         return stored_matches(wh)
 
@@ -175,6 +181,10 @@ def stored_match(wanted: str | None, *, db: str | Path = DEFAULT_DB) -> MatchLog
     Raises :class:`MatchNotFoundError`, and the errors of
     :func:`~reports.warehouse.store.open_warehouse`.
     """
+    from twentynine.reports.warehouse.store import open_warehouse
+
     with open_warehouse(db, read_only=True) as wh:
         ids = [row[1] for row in stored_matches(wh).rows]
+        from twentynine.reports.warehouse.readback import read_match
+
         return read_match(wh, pick_match(wanted, ((match_id, match_id) for match_id in ids)))
