@@ -122,7 +122,9 @@ def test_stdin_is_read(clean_match: MatchLog) -> None:
 
 
 def _frames(output: str) -> list[str]:
-    return [f for f in output.split("\n\nmatch ") if f.strip()]
+    """The frames as a terminal lays them out: the isolates around names take no column."""
+    shown = output.replace("\u2068", "").replace("\u2069", "")
+    return [f for f in shown.split("\n\nmatch ") if f.strip()]
 
 
 def test_replay_prints_every_step_off_a_terminal(tmp_path: Path, clean_match: MatchLog) -> None:
@@ -178,6 +180,20 @@ def test_replay_columns_hold_long_names_and_hidden_hands(tmp_path: Path) -> None
             line.index("Contract") for f in frames for line in f.splitlines() if "Contract" in line
         }
         assert len(boxes) == 1 and len(sides) == 1 and len(panels) == 1, seat
+
+
+def test_replay_isolates_names_that_write_right_to_left(tmp_path: Path) -> None:
+    # an unclosed right-to-left override, and a name in Hebrew letters
+    names = {seat: f"{seat.value} \u202eevil" for seat in Seat}
+    names[Seat.E] = "\u05d0\u05d1\u05d2"
+    match = random_match(Rules.preset("bangladesh"), 5, names)
+    path = _write(tmp_path / "rtl.json", match)
+    output = runner.invoke(app, ["replay", str(path), "--deal", "1"]).stdout
+    assert "\u202e" not in output and "\u2068N \\u202eevil\u2069" in output
+    assert "E \u2068\u05d0\u05d1\u05d2\u2069" in output
+    frames = _frames(output)
+    sides = {line.index("│") for f in frames for line in f.splitlines() if "│" in line}
+    assert len(sides) == 1  # the isolates take no column
 
 
 def _table(frame: str) -> str:

@@ -18,10 +18,12 @@ import pytest
 from typer.testing import CliRunner
 
 from twentynine.cli import app
+from twentynine.importers.canonical import dump_match
 from twentynine.importers.formats import read_any
-from twentynine.replay import audit_match, deal_steps, walk_deal
-from twentynine.reports.html.match import CardView
-from twentynine.schema.cards import SEATS, Card, as_held
+from twentynine.replay import audit_match, deal_steps, random_match, walk_deal
+from twentynine.reports.html.match import CardView, match_report
+from twentynine.schema import Rules
+from twentynine.schema.cards import SEATS, Card, Seat, as_held
 from twentynine.schema.log import MatchLog
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -134,7 +136,9 @@ def test_match_report_steps_forward_and_back(
     assert f"action {step - 2}" in opened.text("#step-label")
     page.keyboard.press("Home")
     assert "start" in opened.text("#step-label")
-    page.keyboard.press("End")
+    page.keyboard.press("End")  # the deal's result, after its last action
+    assert "result" in opened.text("#step-label") and page.url.endswith("#deal=2&end")
+    page.keyboard.press("ArrowLeft")
     last = len(match.deals[1].actions) - 1
     assert f"action {last}" in opened.text("#step-label")
     # the last trick stays on the table, whole, after its fourth card
@@ -148,14 +152,12 @@ def test_jump_to_the_next_finding_and_open_a_step_by_its_address(
     match = _sample("bad/mixed.json")
     first = audit_match(match).findings[0]
     assert first.deal is not None
-    # a finding about the whole deal is shown at the deal's last step
-    action = (
-        first.action if first.action is not None else len(match.deals[first.deal - 1].actions) - 1
-    )
+    # a finding about the whole deal is shown at the deal's result, after its last action
+    step = f"action={first.action}" if first.action is not None else "end"
     opened = Opened(browser, match_page.as_uri())
     page = opened.page
     page.click("button[data-go=next-finding]")
-    assert page.url.endswith(f"#deal={first.deal}&action={action}")
+    assert page.url.endswith(f"#deal={first.deal}&{step}")
     assert first.code in opened.text("#judged")
     page.screenshot(path=str(tmp_path / "finding.png"))
     linked = Opened(browser, match_page.as_uri() + "#deal=3&action=5")
@@ -294,3 +296,88 @@ def test_match_report_fits_a_phone_with_every_deal_open(
         assert _widths(page)["page"] <= width, width  # nothing makes the page scroll sideways
         page.screenshot(path=str(tmp_path / f"match-{width}.png"), full_page=True)
         assert opened.errors == []
+
+
+MARKUP = '<a href="https://example.invalid">A</a><sup>2</sup><br>B & C'
+
+
+def _load(tmp_path: Path, matches: list[MatchLog]) -> Path:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for i, match in enumerate(matches):
+        (folder / f"{i}.json").write_bytes(dump_match(match))
+    db = tmp_path / "w.duckdb"
+    loaded = runner.invoke(app, ["load", str(folder), "--db", str(db)])
+    assert loaded.exit_code == 0, loaded.output
+    return db
+
+
+def test_markup_in_a_name_is_text_in_the_charts(browser: Any, tmp_path: Path) -> None:
+    names = {seat: f"{seat.value} {MARKUP}" for seat in SEATS}
+    matches = [random_match(Rules.preset("bangladesh"), seed, names) for seed in (5, 6)]
+    db = _load(tmp_path, matches)
+    out = tmp_path / "p.html"
+    result = runner.invoke(
+        app, ["report", "players", "--db", str(db), "--min-deals", "1", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    opened = Opened(browser, out.as_uri())
+    page = opened.page
+    legend = page.eval_on_selector_all(".chart .legendtext", "els => els.map(e => e.textContent)")
+    ticks = page.eval_on_selector_all(".chart .xtick text", "els => els.map(e => e.textContent)")
+    shown = [t for t in [*legend, *ticks] if "example.invalid" in t]
+    assert shown and all(MARKUP in t for t in shown)  # the tags as text, in one line
+    assert page.eval_on_selector_all(".chart svg a, .chart svg sup", "els => els.length") == 0
+    assert opened.errors == []
+
+
+_ORDER = """seat => {
+  /* the left edge of the first and of the last character of the seat's role, 'N · NS' */
+  const text = document.querySelector('#seat-' + seat + ' .role').firstChild;
+  const range = document.createRange();
+  range.setStart(text, 0); range.setEnd(text, 1);
+  const first = range.getBoundingClientRect().left;
+  range.setStart(text, text.length - 1); range.setEnd(text, text.length);
+  return [first, range.getBoundingClientRect().left];
+}"""
+
+
+def test_a_right_to_left_name_reorders_nothing_after_it(browser: Any, tmp_path: Path) -> None:
+    names = {seat: f"{seat.value} \u202eevil" for seat in SEATS}
+    names[Seat.E] = "\u05d0\u05d1\u05d2 12"  # Hebrew letters and a number
+    match = random_match(Rules.preset("bangladesh"), 5, names)
+    out = tmp_path / "rtl.html"
+    out.write_text(match_report(match, audit_match(match), None))
+    opened = Opened(browser, out.as_uri() + "#deal=1&action=0")
+    page = opened.page
+    for seat in SEATS:
+        first, last = page.evaluate(_ORDER, seat.value)
+        assert first < last, seat  # 'N · NS' reads left to right after the name
+    said = page.evaluate(
+        """() => { const nodes = Array.from(document.getElementById('say').childNodes);
+          const range = document.createRange();
+          const edge = n => { range.setStart(n, 0); range.setEnd(n, 1);
+                              return range.getBoundingClientRect().left; };
+          return [edge(nodes[0]), edge(nodes[nodes.length - 1]), nodes.length]; }"""
+    )
+    assert said[2] >= 2 and said[0] < said[1]  # 'S (name)' before 'bids 16'
+    assert opened.errors == []
+
+
+def test_with_javascript_off_the_reports_say_so_and_read(
+    browser: Any, match_page: Path, tmp_path: Path
+) -> None:
+    viewport = {"width": 1280, "height": 900}
+    context = browser.new_context(java_script_enabled=False, viewport=viewport)
+    page = context.new_page()
+    page.goto(match_page.as_uri())
+    assert page.is_visible("#no-script") and "JavaScript is off" in page.inner_text("#no-script")
+    assert not page.is_visible(".toolbar button") and not page.is_visible("#table")
+    page.click("#deal-1 summary")  # the deals open and read without a script
+    assert page.is_visible("#deal-1 table.auction")
+    page.screenshot(path=str(tmp_path / "no-script.png"))
+    players = _players_report(tmp_path)
+    page.goto(players.as_uri())
+    assert page.is_visible("#no-script") and page.is_visible("#players")
+    assert not page.is_visible(".chart")
+    context.close()

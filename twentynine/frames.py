@@ -33,6 +33,33 @@ _PANEL_AT: Final = 2 * _SIDE + _BOX + 3  # where the auction and the contract be
 _CELL: Final = 9  # one call in the auction grid (`ditto 17`)
 _RED: Final = re.compile(r"[♥♦](?:[AKQJT987?]|(?: [AKQJT987])+)?")
 _CARD: Final = re.compile(r"\b([AKQJT987])([SHDC])\b")
+_FSI: Final = "\u2068"
+_PDI: Final = "\u2069"
+
+
+def isolated(text: str) -> str:
+    """A name from a log as a frame prints it: :func:`textout.printable` (its own controls,
+    bidirectional ones included, escaped), between Unicode isolates (FSI ... PDI), so that a
+    right-to-left name reorders nothing after it on a terminal that lays out both directions.
+
+    >>> shown = isolated("Asha\u202e")
+    >>> shown[0] == "\u2068", shown[1:-1], shown[-1] == "\u2069"
+    (True, 'Asha\\\\u202e', True)
+    """
+    return f"{_FSI}{printable(text)}{_PDI}"
+
+
+def width(text: str) -> int:
+    """The columns ``text`` takes: the isolates take none.
+
+    >>> width(isolated("Joy")), len(isolated("Joy"))
+    (3, 5)
+    """
+    return len(text) - text.count(_FSI) - text.count(_PDI)
+
+
+def _pad(text: str, columns: int) -> str:
+    return text + " " * max(columns - width(text), 0)
 
 
 def card_text(card: Card) -> str:
@@ -118,14 +145,16 @@ def outcome_text(facts: DealFacts) -> str:
 
 
 def _label(seat: Seat, names: Mapping[Seat, str], unseen: str, step: StepView) -> str:
-    """``N Asha (4 unseen) <``: the seat, its player (cut to fit the column), how many of its
-    cards are unseen, and ``<`` when it is that seat's turn."""
+    """``N Asha (4 unseen) <``: the seat, its player (cut to fit the column, isolated), how
+    many of its cards are unseen, and ``<`` when it is that seat's turn; ``names`` as
+    :func:`textout.printable` writes them."""
     suffix = (f" ({unseen})" if unseen else "") + (" <" if step.current_seat is seat else "")
     room = _SIDE - 1 - len(suffix) - 2
     name = names.get(seat, "")
     if len(name) > room:
         name = name[: room - 1] + "…"
-    return f"{seat.value} {name}".rstrip() + suffix
+    shown = f" {_FSI}{name}{_PDI}" if name else ""
+    return f"{seat.value}{shown}{suffix}"
 
 
 def _hand_block(seat: Seat, names: Mapping[Seat, str], step: StepView) -> list[str]:
@@ -236,7 +265,7 @@ def render_step(
     east = _hand_block(Seat.E, names, step)
     box = _trick_box(step)
     table = [" " * _SIDE + line for line in north]
-    table += [w.ljust(_SIDE) + b + "  " + e for w, b, e in zip(west, box, east, strict=True)]
+    table += [_pad(w, _SIDE) + b + "  " + e for w, b, e in zip(west, box, east, strict=True)]
     table += [" " * _SIDE + line for line in south]
     panel = _panel(step, step.order)
     height = max(len(table), len(panel))
@@ -244,7 +273,7 @@ def render_step(
     panel += [""] * (height - len(panel))
     lines = [heading, where + to_play, ""]
     lines += [
-        (left.ljust(_PANEL_AT) + right).rstrip() for left, right in zip(table, panel, strict=True)
+        (_pad(left, _PANEL_AT) + right).rstrip() for left, right in zip(table, panel, strict=True)
     ]
     tricks = _tricks(step)
     if tricks:
@@ -284,7 +313,7 @@ def deal_frames(
     deal = match.deals[deal_number - 1]
     view = f" · seen by {seat.value}" if seat else ""
     heading = (
-        f"match {printable(match.match_id)} · deal {deal_number} of {len(match.deals)}"
+        f"match {isolated(match.match_id)} · deal {deal_number} of {len(match.deals)}"
         f" · dealer {deal.dealer.value} · {preset_of(match.rules)} · score {score}{view}"
     )
     names = {s: printable(player_name(p)) for s, p in match.players.items()}

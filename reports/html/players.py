@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 from markupsafe import Markup
 
 from twentynine.reports.html.annotations import has_table
-from twentynine.reports.html.render import figure_json, plotly_bundle, render
+from twentynine.reports.html.render import figure_json, plotly_bundle, plotly_text, render
 from twentynine.reports.warehouse.stats import (
     ONE_DEAL_SHARE,
     RATE_DENOMINATORS,
@@ -420,7 +420,7 @@ def _charts(
                     y=[round(float(r["make_rate"]), 4) for r in rows],
                     text=[f"{r['made']}/{r['made'] + r['failed']}" for r in rows],
                     mode="lines+markers",
-                    name=name,
+                    name=plotly_text(name),
                 )
             )
     levels.update_layout(
@@ -523,7 +523,9 @@ def _charts(
                 series.append(total)
             step = max(1, len(series) // 400)  # at most ~400 points a player: a light page
             xs = list(range(1, len(series) + 1))[::step]
-            timeline.add_trace(go.Scatter(x=xs, y=series[::step], mode="lines", name=name))
+            timeline.add_trace(
+                go.Scatter(x=xs, y=series[::step], mode="lines", name=plotly_text(name))
+            )
         timeline.update_layout(
             title="Game points won minus lost",
             xaxis_title="deals played",
@@ -537,7 +539,7 @@ def _charts(
         judged = [(name, a) for _, name, a in shown if a.average_card_loss is not None]
         lost = go.Figure(
             go.Bar(
-                x=[name for name, _ in judged],
+                x=[plotly_text(name) for name, _ in judged],
                 y=[round(float(a.average_card_loss or 0), 3) for _, a in judged],
                 hovertext=[f"{a.cards_judged} cards judged" for _, a in judged],
             )
