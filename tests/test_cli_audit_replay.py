@@ -11,7 +11,9 @@ from typer.testing import CliRunner
 from tests.terminal import Terminal
 from twentynine.cli import app
 from twentynine.importers.canonical import dump_match
-from twentynine.replay import random_match
+from twentynine.importers.formats import read_any
+from twentynine.replay import audit_match, random_match
+from twentynine.reports.html.viewer import deal_data
 from twentynine.schema.cards import Seat
 from twentynine.schema.log import MatchLog, PlayAction, TrumpAction, player_name
 from twentynine.schema.rules import Rules
@@ -311,3 +313,21 @@ def test_replay_frame_is_the_pinned_one() -> None:
     assert result.exit_code == 0, result.output
     pinned = (root / "fixtures" / "replay_frame.txt").read_text(encoding="utf-8")
     assert result.stdout.replace(str(sample), "sample_logs/bad/revoke.json") == pinned
+
+
+def test_a_lost_single_hand_says_so_in_the_replay_and_the_viewer() -> None:
+    """Deal 28 of the bangladesh sample: N plays a single hand and W wins trick 4."""
+    sample = Path(__file__).resolve().parent.parent / "sample_logs" / "bangladesh.json"
+    match = next(r.match for r in read_any(sample) if r.match)
+    deal = match.deals[27]
+    assert any(a.type == "single_hand" for a in deal.actions)
+    last = len(deal.actions) - 1
+    shown = runner.invoke(app, ["replay", str(sample), "--deal", "28", "--at", str(last)])
+    frame = _frames(shown.stdout)[0]
+    needs = frame[frame.index("Needs") : frame.index("Tricks")]
+    assert "single hand by N: lost, W won trick 4" in " ".join(needs.split())
+    assert "need" not in needs[len("Needs") :]
+    assert "Result: Single hand by N lost at trick 4, won by W. NS -3 game points" in frame
+    data = deal_data(match, audit_match(match), 28, None)
+    assert data["steps"][-2]["standing"] == "single hand by N: lost, W won trick 4"
+    assert data["steps"][-1]["say"].startswith("Single hand by N lost at trick 4, won by W.")

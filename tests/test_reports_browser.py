@@ -381,3 +381,197 @@ def test_with_javascript_off_the_reports_say_so_and_read(
     assert page.is_visible("#no-script") and page.is_visible("#players")
     assert not page.is_visible(".chart")
     context.close()
+
+
+@pytest.fixture(scope="module")
+def review_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The analyzed bangladesh sample's match report (tests/analyzed.py)."""
+    from tests.analyzed import analyzed_match
+
+    match, notes = analyzed_match()
+    out = tmp_path_factory.mktemp("review") / "review.html"
+    out.write_text(match_report(match, audit_match(match), list(notes)))
+    return out
+
+
+def _where(opened: Opened) -> tuple[int, str]:
+    """The deal and the step (``action=K``, ``end`` or the start) of the page's address."""
+    params = dict(p.partition("=")[::2] for p in opened.page.url.split("#", 1)[1].split("&"))
+    return int(params["deal"]), params.get("action", "end" if "end" in params else "start")
+
+
+def test_marks_stand_beside_the_decisions(browser: Any, review_page: Path) -> None:
+    from tests.analyzed import analyzed_match, labelled
+
+    _, notes = analyzed_match()
+    deal, action, seat = labelled(notes)[0]
+    opened = Opened(browser, review_page.as_uri() + f"#deal={deal}&action={action}")
+    page = opened.page
+    header = page.eval_on_selector_all("#step-label .mark", "els => els.map(e => e.textContent)")
+    said = page.eval_on_selector_all("#say .mark", "els => els.map(e => e.textContent)")
+    glyphs = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+    label = max(
+        (n.label for n in notes if (n.deal, n.action, n.seat) == (deal, action, seat) and n.label),
+        key=list(glyphs).index,
+    )
+    assert any(glyphs[label] in text for text in header) and said
+    listed = "#auction .mark" if action < 8 else "#history .mark"
+    assert page.eval_on_selector_all(listed, "els => els.length") >= 1
+    colours = page.eval_on_selector_all(
+        "#step-label .mark", "els => els.map(e => getComputedStyle(e).backgroundColor)"
+    )
+    assert colours[0] in ("rgb(86, 180, 233)", "rgb(230, 159, 0)", "rgb(219, 48, 49)")
+    assert opened.errors == []
+
+
+def test_previous_and_next_mistake_by_button_key_and_filter(
+    browser: Any, review_page: Path
+) -> None:
+    from tests.analyzed import analyzed_match, labelled
+
+    _, notes = analyzed_match()
+    found = labelled(notes)
+    assert len(found) >= 2
+    opened = Opened(browser, review_page.as_uri() + "#deal=1")
+    page = opened.page
+    page.click("button[data-go=next-mistake]")
+    assert _where(opened) == (found[0][0], str(found[0][1]))
+    page.keyboard.press("m")
+    assert _where(opened) == (found[1][0], str(found[1][1]))
+    page.keyboard.press("Shift+M")
+    assert _where(opened) == (found[0][0], str(found[0][1]))
+    page.click("button[data-go=prev-mistake]")
+    assert "no earlier inaccuracy or worse" in opened.text("#step-label")
+    seat = found[-1][2]
+    page.select_option("#mistake-filter", seat)
+    page.goto(review_page.as_uri() + "#deal=1")
+    page.select_option("#mistake-filter", seat)
+    page.keyboard.press("m")  # the list gave the focus back: the key goes to the viewer
+    first = next(d for d in found if d[2] == seat)
+    assert _where(opened) == (first[0], str(first[1]))
+    side = "EW" if seat in "NS" else "NS"
+    page.goto(review_page.as_uri() + "#deal=1")
+    page.select_option("#mistake-filter", side)
+    page.click("button[data-go=next-mistake]")
+    other = next((d for d in found if d[2] in side), None)
+    if other is None:
+        assert "no further inaccuracy or worse" in opened.text("#step-label")
+    else:
+        assert _where(opened) == (other[0], str(other[1]))
+    assert opened.errors == []
+
+
+def test_next_annotation_skips_best_and_forced_moves_unless_asked(
+    browser: Any, review_page: Path
+) -> None:
+    from tests.analyzed import analyzed_match
+
+    _, notes = analyzed_match()
+    lost = next(n for n in notes if n.loss > 0 and n.action is not None)
+    opened = Opened(browser, review_page.as_uri() + "#deal=1")
+    page = opened.page
+    page.click("button[data-go=next-note]")
+    assert _where(opened) == (lost.deal, str(lost.action))
+    page.goto(review_page.as_uri() + "#deal=1")
+    page.check("#with-best")
+    page.keyboard.press("a")
+    first = next(n for n in notes if n.action is not None)
+    assert _where(opened) == (first.deal, str(first.action))
+    assert opened.errors == []
+
+
+def test_the_graph_is_drawn_and_a_click_goes_to_the_step(
+    browser: Any, review_page: Path, tmp_path: Path
+) -> None:
+    opened = Opened(browser, review_page.as_uri() + "#deal=9")
+    page = opened.page
+    page.wait_for_selector("#deal-graph[data-deal='9'] .scatterlayer .point")
+    points = page.locator("#deal-graph .scatterlayer .trace:first-child .point")
+    assert points.count() > 10
+    target = points.nth(points.count() // 2)
+    box = target.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_function("!location.hash.endsWith('deal=9')")
+    deal, where = _where(opened)
+    assert deal == 9 and where not in ("start", "end")
+    label = opened.text("#step-label")
+    step = int(label.split("· step ")[1].split(" ")[0])
+    x = page.evaluate("document.getElementById('deal-graph').layout.shapes.slice(-1)[0].x0")
+    assert x == step  # the graph marks the step the viewer now shows
+    page.locator("#deal-graph").screenshot(path=str(tmp_path / "graph.png"))
+    page.keyboard.press("PageDown")
+    page.wait_for_selector("#deal-graph[data-deal='10']")
+    assert opened.errors == []
+
+
+def test_values_on_the_cards_with_all_cards_known_and_none_in_a_seat_view(
+    browser: Any, review_page: Path
+) -> None:
+    from tests.analyzed import analyzed_match
+    from twentynine.reports.html.judged import alternatives
+
+    match, notes = analyzed_match()
+    deal = match.deals[8]
+    k = [i for i, a in enumerate(deal.actions) if a.type == "play"][4]
+    card = next(n for n in notes if (n.deal, n.action, n.kind) == (9, k, "card"))
+    opened = Opened(browser, review_page.as_uri() + f"#deal=9&action={k - 1}")
+    page = opened.page
+    seat = deal.actions[k].seat.value
+    shown = page.eval_on_selector_all(
+        f"#seat-{seat} .hand [data-card]",
+        """els => els.filter(e => e.querySelector('.value'))
+                     .map(e => [e.dataset.card, Number(e.querySelector('.value').textContent)])""",
+    )
+    assert sorted(shown) == sorted([c, v] for c, v in alternatives(card))
+    assert "Values with all cards known" in opened.text("#judged")
+    page.select_option("#view-select", seat)
+    assert page.eval_on_selector_all(".hand .value", "els => els.length") == 0
+    assert "hidden in a seat's view" in opened.text("#judged")
+    assert opened.errors == []
+
+
+def test_the_legend_is_one_click_away(browser: Any, review_page: Path) -> None:
+    from twentynine.analysis.labels import THRESHOLDS
+
+    opened = Opened(browser, review_page.as_uri())
+    page = opened.page
+    assert not page.is_visible("#legend .legend-body")
+    page.click("#legend summary")
+    body = opened.text("#legend .legend-body")
+    assert all(f"{t:.0%}" in body for _, t in THRESHOLDS)
+    assert "all cards known" in body and "interval" in body and "game points" in body
+    assert opened.errors == []
+
+
+def test_the_result_step_and_the_score_in_the_header(browser: Any, review_page: Path) -> None:
+    from tests.analyzed import analyzed_match
+    from twentynine.reports.html.words import result_words
+    from twentynine.schema.cards import Team
+
+    match, _ = analyzed_match()
+    audited = audit_match(match)
+    opened = Opened(browser, review_page.as_uri() + "#deal=3")
+    page = opened.page
+    before = audited.deals[1].score_after
+    assert f"score NS {before[Team.NS]}, EW {before[Team.EW]}" in opened.text("#step-label")
+    page.keyboard.press("End")
+    assert opened.text("#say") == result_words(audited.deals[2], before)
+    after = audited.deals[2].score_after
+    assert f"score now NS {after[Team.NS]}, EW {after[Team.EW]}" in opened.text("#step-label")
+    assert "Judged decisions of this deal" in opened.text("#judged")
+    assert page.url.endswith("#deal=3&end")
+    assert opened.errors == []
+
+
+def test_keys_step_after_a_choice_in_the_seat_list(browser: Any, review_page: Path) -> None:
+    opened = Opened(browser, review_page.as_uri() + "#deal=2&action=3")
+    page = opened.page
+    page.select_option("#view-select", "E")
+    page.keyboard.press("ArrowRight")
+    assert "action 4 " in opened.text("#step-label") + " "
+    assert page.eval_on_selector("#view-select", "e => e.value") == "E"  # the view stayed
+    page.keyboard.press("ArrowLeft")
+    assert "action 3 " in opened.text("#step-label") + " "
+    assert opened.errors == []

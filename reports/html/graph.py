@@ -21,6 +21,7 @@ from typing import Any
 from twentynine.analysis.annotate import Annotation, choice_words
 from twentynine.replay import DealFacts
 from twentynine.reports.html.judged import MARKS, decisions, worst_label
+from twentynine.reports.html.words import THROWN_IN_WORDS
 from twentynine.schema.cards import Seat
 
 
@@ -36,10 +37,10 @@ def graph_data(
     solved for the report), ``total`` the card points in play.
     """
     caller = None if facts is None else facts.single_hand or facts.caller
+    why = "nothing in this deal was judged"
+    if facts is not None and facts.thrown_in is not None:
+        why = f"the deal was thrown in ({THROWN_IN_WORDS.get(facts.thrown_in, facts.thrown_in)})"
     if caller is None:
-        why = "nothing in this deal was judged"
-        if facts is not None and facts.thrown_in is not None:
-            why = "the deal was thrown in: no call was played"
         return {"why": why}
     side = caller.team
 
@@ -68,7 +69,6 @@ def graph_data(
         chosen = choice_words(judged[0].chosen)
         marks.append([k + 1, MARKS[label], label, f"{seat} {kind.replace('_', ' ')}: {chosen}"])
     if not points and not chance and not marks:
-        why = "no card or call of this deal was judged"
         return {"why": why}
     return {
         "side": side.value,
