@@ -575,3 +575,81 @@ def test_keys_step_after_a_choice_in_the_seat_list(browser: Any, review_page: Pa
     page.keyboard.press("ArrowLeft")
     assert "action 3 " in opened.text("#step-label") + " "
     assert opened.errors == []
+
+
+@pytest.fixture(scope="module")
+def analyzed_players(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The players report of the samples and the league, the bangladesh sample analyzed."""
+    from tests.analyzed import analyzed_match
+    from twentynine.reports.warehouse.annotations import replace_annotations
+    from twentynine.reports.warehouse.store import open_warehouse
+
+    folder = tmp_path_factory.mktemp("analyzed-players")
+    db = folder / "w.duckdb"
+    paths = [*map(str, sorted(SAMPLES.glob("*.json"))), str(SAMPLES / "league.jsonl")]
+    loaded = runner.invoke(app, ["load", *paths, "--db", str(db)])
+    assert loaded.exit_code == 0, loaded.output
+    match, notes = analyzed_match()
+    with open_warehouse(db) as wh:
+        replace_annotations(wh, match.match_id, list(notes))
+    out = folder / "players.html"
+    result = runner.invoke(app, ["report", "players", "--db", str(db), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_three_clicks_from_the_players_page_to_a_worst_mistake_and_why(
+    browser: Any, analyzed_players: Path, tmp_path: Path
+) -> None:
+    from tests.analyzed import LABELS, analyzed_match
+
+    match, notes = analyzed_match()
+    name = match.players[SEATS[2]]  # South of the analyzed match
+    opened = Opened(browser, analyzed_players.as_uri())
+    page = opened.page
+    clicks = 0
+    page.click(f"#players tbody a:text-is('{name}')")  # 1: the player's name in the table
+    clicks += 1
+    anchor = page.url.split("#")[1]
+    assert page.is_visible(f"#{anchor} ol.worst")
+    link = page.locator(f"#{anchor} ol.worst li:first-child a")
+    href = str(link.get_attribute("href"))
+    link.click()  # 2: their worst decision, in the match report written beside the page
+    clicks += 1
+    page.wait_for_selector("body[data-charts=drawn]", timeout=60_000)
+    step = dict(p.split("=") for p in href.split("#")[1].split("&"))
+    deal, action = int(step["deal"]), int(step["action"])
+    judged = page.inner_text("#judged")
+    worst = [
+        n for n in notes
+        if (n.deal, n.action, n.seat) == (deal, action, SEATS[2].value) and n.label in LABELS
+    ]  # fmt: skip
+    assert worst and any(n.explanation[:40] in judged for n in worst)
+    assert "What it changed" in judged  # why it was one, in a player's words
+    assert clicks <= 3
+    page.screenshot(path=str(tmp_path / "worst.png"))
+    assert opened.errors == []
+
+
+def test_a_click_anywhere_in_a_heading_sorts_numbers_from_the_largest(
+    browser: Any, analyzed_players: Path
+) -> None:
+    opened = Opened(browser, analyzed_players.as_uri())
+    page = opened.page
+    heading = page.locator("#players thead th").nth(1)  # deals
+    box = heading.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + 3, box["y"] + box["height"] - 3)  # the cell's corner
+    cells = "#players tbody tr td:nth-child(2)"
+    deals = [
+        int(t.replace(",", ""))
+        for t in page.eval_on_selector_all(cells, "els => els.map(e => e.dataset.sort)")
+    ]
+    assert deals == sorted(deals, reverse=True) and len(set(deals)) > 1
+    assert heading.get_attribute("aria-sort") == "descending"
+    heading.click()
+    again = [
+        int(t) for t in page.eval_on_selector_all(cells, "els => els.map(e => e.dataset.sort)")
+    ]
+    assert again == sorted(deals)
+    assert opened.errors == []

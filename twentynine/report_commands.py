@@ -7,6 +7,7 @@ engine, its annotations read from the warehouse when ``--db`` is given, and hand
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import re
 from collections.abc import Iterator
@@ -18,11 +19,11 @@ import typer
 
 from twentynine.analysis.annotate import Annotation
 from twentynine.importers.formats import atomic_file, read_paths
-from twentynine.options import MatchOption
+from twentynine.options import MatchOption, Preset
 from twentynine.replay import audit_match
 from twentynine.reports.html.annotations import read_annotations
 from twentynine.reports.html.match import match_report
-from twentynine.reports.html.players import players_report
+from twentynine.reports.html.players import Scope, players_report
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
 from twentynine.reports.warehouse.readback import read_match
@@ -166,6 +167,15 @@ def match_command(
     typer.echo(f"match report ({plural(len(match.deals), 'deal')}) -> {out}", err=True)
 
 
+def _date(option: str, text: str | None) -> dt.date | None:
+    if text is None:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise _fail(f"{option} {text!r}: not a date; write YYYY-MM-DD, e.g. 2026-11-01") from None
+
+
 def examples_folder(out: Path) -> Path:
     """Where the players report's example match reports go: ``NAME_matches/`` beside it.
 
@@ -175,7 +185,9 @@ def examples_folder(out: Path) -> Path:
     return out.with_name(out.stem + "_matches")
 
 
-def write_players_report(db: Path, out: Path, min_deals: int, examples: int) -> list[Path]:
+def write_players_report(
+    db: Path, out: Path, min_deals: int, examples: int, scope: Scope | None = None
+) -> list[Path]:
     """Write the players report of the warehouse ``db`` to ``out``, and the match reports of
     up to ``examples`` matches its statistics link to; returns those match reports' paths.
 
@@ -195,7 +207,7 @@ def write_players_report(db: Path, out: Path, min_deals: int, examples: int) -> 
 
     pages: list[tuple[Path, str]] = []
     with open_warehouse(db, read_only=True) as wh:
-        page = players_report(wh, min_deals, link)
+        page = players_report(wh, min_deals, link, scope)
         for match_id in sorted(chosen):
             match = read_match(wh, match_id)
             html = match_report(match, audit_match(match), read_annotations(wh, match_id))
@@ -239,19 +251,38 @@ def players_command(
             min=0,
             metavar="N",
             help="Write the match reports of up to this many example matches beside the "
-            "report, in FILE_matches/, and link the statistics to them (0: no links).",
+            "report, in FILE_matches/, and link the statistics to them (0: no links); each "
+            "player's worst decisions come first.",
         ),
     ] = 3,
+    preset: Annotated[
+        Preset | None, typer.Option("--preset", help="Only matches of this preset.")
+    ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option("--since", metavar="YYYY-MM-DD", help="Only matches begun on or after it."),
+    ] = None,
+    until: Annotated[
+        str | None,
+        typer.Option("--until", metavar="YYYY-MM-DD", help="Only matches begun on or before it."),
+    ] = None,
 ) -> None:
     """Player and partnership statistics with intervals, sortable tables and charts.
 
-    Archives whose player ids change every game are reported by role instead.
+    Archives whose player ids change every game are reported by role instead (and each id
+    with --min-deals deals or more on its own). --preset, --since and --until count only
+    those matches.
 
     \b
     Example: twentynine report players --db club.duckdb -o players.html
     """
+    scope = Scope(
+        preset.value if preset is not None else None,
+        _date("--since", since),
+        _date("--until", until),
+    )
     try:
-        examples_written = write_players_report(db, out, min_deals, examples)
+        examples_written = write_players_report(db, out, min_deals, examples, scope)
     except WarehouseError as exc:
         raise _fail(str(exc)) from None
     except OSError as exc:

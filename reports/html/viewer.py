@@ -74,7 +74,10 @@ def loss_text(note: Annotation) -> str:
     chance = note.unit == "make_probability"
     words = "make chance" if chance else note.unit.replace("_", " ")  # card or game points
     number: Callable[[float], str] = _percent if chance else _number
-    loss = f"{number(note.loss)} {words}"
+    amount = number(note.loss)
+    if amount == "1" and words.endswith("points"):
+        words = words[:-1]  # 1 card point
+    loss = f"{amount} {words}"
     if note.ci_low is not None and note.ci_high is not None:
         loss += f" (95%: {number(note.ci_low)} to {number(note.ci_high)})"
     return loss
