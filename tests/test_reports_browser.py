@@ -653,3 +653,52 @@ def test_a_click_anywhere_in_a_heading_sorts_numbers_from_the_largest(
     ]
     assert again == sorted(deals)
     assert opened.errors == []
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _axe() -> str:
+    """axe-core's script, as .ci/run installs it (npm, into .ci/axe; TWENTYNINE_AXE names
+    another copy). Without it the accessibility tests are skipped, except in CI."""
+    default = ROOT / ".ci" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+    path = Path(os.environ.get("TWENTYNINE_AXE") or default)
+    if not path.is_file():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI needs axe-core at {path} for the accessibility tests (.ci/run)")
+        pytest.skip(f"no axe-core at {path} (npm install --prefix .ci/axe axe-core)")
+    return path.read_text(encoding="utf-8")
+
+
+def _violations(opened: Opened) -> list[tuple[str, str, list[str]]]:
+    """axe-core's violations of the page as it stands, every folded section opened."""
+    page = opened.page
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    page.add_script_tag(content=_axe())
+    found = page.evaluate(
+        """async () => (await axe.run(document)).violations.map(
+             v => [v.id, v.help, v.nodes.slice(0, 3).map(n => n.target.join(' '))])"""
+    )
+    return [(str(v[0]), str(v[1]), list(v[2])) for v in found]
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_axe_finds_no_violation_in_the_match_report(
+    browser: Any, review_page: Path, width: int
+) -> None:
+    opened = Opened(browser, review_page.as_uri() + "#deal=9&action=23", width, 900)
+    opened.page.wait_for_selector("#deal-graph .main-svg")
+    assert _violations(opened) == []
+    opened.page.select_option("#view-select", "S")  # a seat's view, and the result step
+    opened.page.keyboard.press("End")
+    assert _violations(opened) == []
+    assert opened.errors == []
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_axe_finds_no_violation_in_the_players_report(
+    browser: Any, analyzed_players: Path, width: int
+) -> None:
+    opened = Opened(browser, analyzed_players.as_uri(), width, 900)
+    assert _violations(opened) == []
+    assert opened.errors == []
