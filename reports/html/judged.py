@@ -101,7 +101,7 @@ def changed_words(note: Annotation, *, target: int | None, caller: Team | None, 
     """What a choice that lost something changed, in a player's words: whether it crossed the
     target (exact card points), the chance to make or to beat the call it cost (fair), or the
     game points (bids, doubles); empty when it lost nothing."""
-    if note.loss <= _EPSILON or note.seat is None:
+    if note.loss <= _EPSILON or note.seat is None or note.kind == "par":
         return ""
     side = Seat(note.seat).team
     if note.unit == "make_probability":

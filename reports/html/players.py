@@ -66,10 +66,14 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class Chart:
+    """A chart (None when there is nothing to draw: ``empty`` says why) and what its bars
+    and whiskers are (``note``, under it: a plotly title does not wrap on a phone)."""
+
     chart_id: str
     title: str
     figure: Markup | None
     empty: str
+    note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -535,7 +539,7 @@ def _charts(
                 )
             )
         levels.update_layout(
-            title=f"Make-rate by call level (95% intervals; levels with {min_deals}+ calls)",
+            title="Make-rate by call level",
             xaxis_title="call",
             yaxis_title="make-rate",
             yaxis_tickformat=".0%",
@@ -547,6 +551,9 @@ def _charts(
             "Make-rate by call level",
             figure_json(levels) if overall else None,
             f"no call level has {min_deals} calls or more with a result (--min-deals)",
+            f"Each point: calls made / calls at that level, with its 95% Wilson interval; only "
+            f"levels with {min_deals} calls or more (--min-deals), for everyone and for each of "
+            f"the {CHART_PLAYERS} players with the most deals.",
         )
     )
     # the call against the card points the caller's side took
@@ -596,6 +603,9 @@ def _charts(
             "Call against points taken",
             figure_json(bid) if points else None,
             f"no call level was played {min_deals} times or more to a result (--min-deals)",
+            "Each bar: the card points the caller's side took on average at that call, with the "
+            f"95% interval of the mean and the number of deals (n); levels with {min_deals} "
+            "deals or more.",
         )
     )
     # show-trump outcomes, callers and defenders apart (a defender: of the side that did not
@@ -631,7 +641,7 @@ def _charts(
             )
         )
     show.update_layout(
-        title="Show-trump: trick won by the side (95% intervals)",
+        title="Show-trump: trick won by the side",
         yaxis_title="tricks won",
         yaxis_tickformat=".0%",
         barmode="group",
@@ -644,6 +654,8 @@ def _charts(
             figure_json(show) if shows else None,
             f"no show-trump decision was met {min_deals} times or more (or these rules have "
             "no show)",
+            "Each bar: tricks the side won / times, with its 95% Wilson interval; only with "
+            f"{min_deals} times or more.",
         )
     )
     # score over time
@@ -699,11 +711,20 @@ def _charts(
             )
         )
         lost.update_layout(
-            title="Card points lost per card, all cards known (95% intervals)",
+            title="Card points lost a card",
             yaxis_title="card points",
             **layout,
         )
-        charts.append(Chart("chart-lost", "Points lost per card", figure_json(lost), ""))
+        charts.append(
+            Chart(
+                "chart-lost",
+                "Points lost per card",
+                figure_json(lost),
+                "",
+                "Each bar: the card points a player's cards lost on average with all cards "
+                "known, with the 95% interval of the mean and the cards judged (n).",
+            )
+        )
     else:
         if not analysis:
             why = "not analyzed: run twentynine analyze with --db on this warehouse"
