@@ -319,7 +319,7 @@ def deal_frames(
     deal = match.deals[deal_number - 1]
     view = f" · seen by {seat.value}" if seat else ""
     heading = (
-        f"match {isolated(match.match_id)} · deal {deal_number} of {len(match.deals)}"
+        f"match {printable(match.match_id)} · deal {deal_number} of {len(match.deals)}"
         f" · dealer {deal.dealer.value} · {preset_of(match.rules)} · score {score}{view}"
     )
     names = {s: printable(player_name(p)) for s, p in match.players.items()}
