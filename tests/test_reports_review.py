@@ -4,6 +4,7 @@ which judgement is which, the values of the cards, the graph's series, the resul
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -238,3 +239,21 @@ def test_a_report_not_analyzed_has_no_review_parts() -> None:
     assert not data["analyzed"] and all(d["graph"] is None for d in data["deals"])
     assert not any("values" in s for d in data["deals"] for s in d["steps"])
     assert "mistake" not in json.dumps([b.content for b in page.all("button")])
+
+
+def test_no_letter_reads_as_both_a_suit_and_a_seat(review: tuple[Page, dict[str, object]]) -> None:
+    """Suits are written as symbols or words (♠, spades), seats as letters: an ``S`` on the
+    page is South, never spades; H, D and C (no seat's letter) never stand alone."""
+    page = review[0]
+    data = page.json("viewer-data")
+    texts = [page.text]
+    for deal in data["deals"]:
+        for step in deal["steps"]:
+            texts += [step["say"], step["standing"], *step["trump"].values()]
+            texts += list(step.get("say_seen", {}).values())
+        texts += [n["text"] + " " + n["changed"] for n in deal["notes"]]
+        texts += [f["message"] for f in deal["findings"]]
+    lone = re.compile(r"(?<![\w♠♥♦♣])[HDC](?![\w])")
+    suit_letter = re.compile(r"\b(?:trump|suit|shows?)\W+[SHDC]\b")
+    assert not [t for t in texts if lone.search(t)]
+    assert not [t for t in texts if suit_letter.search(t)]
