@@ -1,10 +1,9 @@
-"""The solver's search kernel: plain Python over plain ints, compiled as is by numba.
+"""The solver's search in plain Python over plain ints: the pure-Python path.
 
-Everything here is written in the subset of Python that numba compiles (ints, flat int
-buffers, self-recursion), so the very same functions run two ways: uncompiled, over Python
-lists (the pure-Python path), and compiled, over int64 numpy arrays
-(:mod:`analysis._kernel_jit` loads this file a second time and wraps each function in
-``numba.njit``). :mod:`analysis.solver` turns a :class:`replay.DealState` into the buffers.
+:mod:`analysis._ckernel` (``analysis/_ckernel.c``, built by setup.py) is the compiled path:
+the same rules of play, function for function, and the same answers (tested); this module
+runs where the install built no kernel, or with ``engine="python"``.
+:mod:`analysis.solver` turns a :class:`replay.DealState` into the buffers.
 
 A position is one row of ``W`` ints in a flat stack buffer (row ``d`` starts at ``d * W``);
 the search copies a row to the next before applying a move, so nothing is undone. Each play
@@ -20,8 +19,7 @@ Moves are card numbers 0..31 (``suit * 8 + place``, place 0 the jack) and ``SHOW
 from __future__ import annotations
 
 Ints = list[int]
-"""A flat buffer of ints: a Python list on the pure path; the compiled path passes int64
-numpy arrays through the same code."""
+"""A flat buffer of ints."""
 
 # -- a position's row ------------------------------------------------------------------------
 HELD = 0  # four hands as 32-bit masks, seats N E S W (0..3)
@@ -1371,7 +1369,7 @@ def order_moves(st: Ints, b: int, live: int, moves: Ints, o: int, n: int, best_m
 
 # -- the search --------------------------------------------------------------------------------
 # A node's frame in the frame buffer (row ``d`` starts at ``d * FW``): the search is a loop
-# over an explicit stack, not recursion (numba cannot cache a recursive function).
+# over an explicit stack, not recursion (as numba, which compiled it once, needed).
 F_ALPHA = 0
 F_BETA = 1
 F_BEST = 2

@@ -1,12 +1,16 @@
 """Fair annotations of the auction and what follows it: bids and passes, the trump choice,
 doubles and redoubles.
 
-Each is judged on layouts sampled from the deciding seat's view (its first four cards and
-the auction; for the defenders, the trump is sampled too) and solved double dummy from the
-first lead; :mod:`analysis.calibration` turns each layout's value into the probability a
-real table makes the call. Bids and doubles are worth game points: a made call wins the
-stake for the caller's side, a failed one loses it (the stake doubled by a Double, and so
-on); the trump choice is worth make-probability.
+A bid, pass or Ditto is judged by the contract model (:mod:`analysis.models.contract`):
+the chance to make each call the seat could make, from what it knew (its first four cards,
+its position, the auction so far, the level), with the model's own uncertainty as the
+interval; nothing is sampled. The trump choice and the doubling are judged on layouts
+sampled from the deciding seat's view (its first four cards and the auction; for the
+defenders, the trump is sampled too) and solved double dummy from the first lead;
+:mod:`analysis.calibration` turns each layout's value into the probability a real table
+makes the call. Bids and doubles are worth game points: a made call wins the stake for the
+caller's side, a failed one loses it (the stake doubled by a Double, and so on); the trump
+choice is worth make-probability.
 
 >>> from twentynine.schema import Rules
 >>> from twentynine.analysis.solver import solve
@@ -33,17 +37,24 @@ from twentynine.analysis.judging import (
     seat_has_cards,
 )
 from twentynine.analysis.labels import GAME_POINT_SCALE
+from twentynine.analysis.models.contract import (
+    ContractModel,
+    ContractView,
+    Speech,
+    shipped_model,
+    view_at_last_bid,
+)
 from twentynine.analysis.positions import Position
-from twentynine.analysis.sampling import Layout, likely_trump, replay_actions, trump_choice
+from twentynine.analysis.sampling import replay_actions
 from twentynine.analysis.solver import solve_value
 from twentynine.replay import DealState
 from twentynine.schema.cards import Seat
-from twentynine.schema.log import BidAction, PassAction
-from twentynine.schema.rules import Rules
+from twentynine.schema.log import BidAction
+from twentynine.schema.words import signed
 
 AUCTION_KINDS = frozenset({"bid", "trump", "double", "redouble", "set"})
 
-PASS_NOT_LABELLED: Final = "no label: the calibration is fitted on calls only"
+PASS_NOT_LABELLED: Final = "no label: the contract model is fitted on calls only"
 """Why a pass that the figures would rather see a bid gets no label (docs/analysis.md)."""
 
 
@@ -57,40 +68,6 @@ def contract_value(state: DealState) -> int | None:
     if state.is_over or state.phase_name != "play":
         return None
     return solve_value(state)
-
-
-def _as_caller(rules: Rules, layout: Layout, bidder: Seat, level: int) -> DealState | None:
-    """The layout's deal with ``bidder`` winning the auction (at ``level`` where the rules
-    let it) and choosing the trump its first four suggest.
-
-    The auction is driven afresh (what the others said does not bind a layout): the others
-    pass; where the rules would then never give the bidder the call (a dealer who speaks
-    only once a duel is open), the first other seat opens at the minimum and the bidder
-    overcalls. The call does not change the layout's value: every deal is played out.
-    """
-    for opening in (False, True):
-        state = DealState(rules, layout.state.dealer_seat, layout.hands)
-        opened = False
-        for _ in range(60):
-            if state.phase_name != "auction" or state.is_over:
-                break
-            seat = state.current_seat
-            legal = state.legal_actions()
-            bids = [a for a in legal if isinstance(a, BidAction)]
-            if seat is bidder:
-                wanted = [a for a in bids if a.value >= level] or bids
-                state.apply(wanted[0] if wanted else PassAction(seat=seat))
-            elif opening and not opened and bids:
-                state.apply(bids[0])
-                opened = True
-            else:
-                passing = next((a for a in legal if a.type == "pass"), None)
-                state.apply(passing if passing is not None else legal[0])
-        if state.caller_seat is bidder and state.phase_name == "trump":
-            four = [c for c in layout.hands[bidder][:4] if c is not None]
-            state.apply(trump_choice(rules, bidder, four, likely_trump(four)))
-            return state
-    return None
 
 
 def auction_notes(
@@ -111,70 +88,55 @@ def auction_notes(
 
 # ------------------------------------------------------------------------------- bids
 def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Annotation]:
-    rules = context.rules
-    play_rules = rules
-    stake = rules.stake
-    first_turn: dict[Seat, Position] = {}
-    values: dict[tuple[Seat, int], int | None] = {}
+    """Each bid, pass and Ditto where the seat had a choice, judged by the contract model
+    from the bidder's view: its four cards, its position, the auction so far, the level."""
+    model = context.model or shipped_model()
+    stake = context.rules.stake
+    scale = GAME_POINT_SCALE * stake
+    direction = context.rules.direction
+    auction: list[Speech] = []
     notes: list[Annotation] = []
     for pos in positions:
         action = pos.action
         if action.type not in ("bid", "pass", "ditto") or pos.state.phase_name != "auction":
             continue
+        said = auction.copy()
+        auction.append((action.seat, action.type, action.value if action.type == "bid" else None))
         if not seat_has_cards(context.deal, pos):
             continue
         seat = action.seat
-        anchor = first_turn.setdefault(seat, pos)
         legal = pos.state.legal_actions(seat)
-        levels = sorted(a.value for a in legal if isinstance(a, BidAction))
-        can_ditto = any(a.type == "ditto" for a in legal)
-        if len(levels) + can_ditto == 0:
-            continue  # nothing to choose: a pass is all the rules allow
-        standing = pos.state.standing_bid
-        ditto_level = standing[1] if can_ditto and standing is not None else None
-        if action.type == "bid":
-            chosen = f"bid {action.value}"
-        elif action.type == "ditto":
-            chosen = "ditto"
-        else:
-            chosen = "pass"
-
-        def layout_value(k: int, seat: Seat = seat, anchor: Position = anchor) -> int | None:
-            key = (seat, k)
-            if key not in values:
-                values[key] = _bidder_value(context, play_rules, anchor, seat, k)
-            return values[key]
-
-        def draw(
-            k: int,
-            levels: list[int] = levels,
-            level: int | None = ditto_level,
-        ) -> Outcome | None:
-            value = layout_value(k)
-            if value is None:
-                return None
-            outcome: Outcome = {"pass": (0.0, 0.0)}
-            for bid in levels:
-                p = made_probability(value, bid)
-                outcome[f"bid {bid}"] = (stake * (2 * p - 1), p)
-            if level is not None:
-                p = made_probability(value, level)
-                outcome["ditto"] = (stake * (2 * p - 1), p)
-            return outcome
-
-        scale = GAME_POINT_SCALE * stake
-        verdict = judge(draw, chosen, context.samples, scale=scale)
-        if verdict is None:
-            continue
-        explanation = _bid_explanation(verdict, levels, ditto_level)
-        made = {c: m[1] for c, m in verdict.means.items()}
-        good = [lv for lv in levels if made[f"bid {lv}"] >= 0.5]
+        choices: dict[str, Speech | None] = {}
+        for a in legal:
+            if isinstance(a, BidAction):
+                choices[f"bid {a.value}"] = (seat, "bid", a.value)
+            elif a.type == "ditto":
+                choices["ditto"] = (seat, "ditto", None)
+            elif a.type == "pass":
+                choices["pass"] = None
+        chosen = f"bid {action.value}" if action.type == "bid" else action.type
+        if len(choices) < 2 or chosen not in choices:
+            continue  # nothing to choose (a forced call), or a choice the rules refuse
         four = [c for c in (context.deal.hands or {})[seat][:4] if c is not None]
+        position = pos.state.dealer_seat.order_from(direction).index(seat) or 4
+        views: dict[str, ContractView] = {}
+        for text, speech in choices.items():
+            if speech is not None:
+                view = view_at_last_bid(
+                    four, position, seat, [*said, speech], context.rules.min_bid
+                )
+                if view is not None:
+                    views[text] = view
+        verdict = _model_verdict(model, chosen, choices, views, stake)
+        made = {c: m[1] for c, m in verdict.means.items()}
+        levels = sorted(v.level for c, v in views.items() if c.startswith("bid "))
+        good = [lv for lv in levels if made[f"bid {lv}"] >= 0.5]
         judgement = None
         if verdict.best != chosen:
             judgement = "underbid" if chosen == "pass" else "overbid"
-        # The calibration is fitted on real calls only (hands someone chose to bid), so it
-        # cannot say how a hand nobody bid would fare: such a pass keeps its figures, no label.
+        explanation = _bid_explanation(verdict, levels)
+        # The model is fitted on real calls only (hands someone chose to bid), so it cannot
+        # say how a hand nobody bid would fare: such a pass keeps its figures, no label.
         passed_a_bid = chosen == "pass" and verdict.best != "pass"
         if passed_a_bid:
             explanation += f"; {PASS_NOT_LABELLED}"
@@ -189,54 +151,73 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 explanation,
                 context.seed,
                 scale,
-                trump=likely_trump(four).value,
+                trump=model.best_suit(next(iter(views.values()))).value,
                 recommended=f"bid {good[-1]}" if good else "pass",
                 judgement=judgement,
+                model=model.version,
                 labelled=not passed_a_bid,
             )
         )
     return notes
 
 
-def _bidder_value(
-    context: DealContext, play_rules: Rules, anchor: Position, seat: Seat, k: int
-) -> int | None:
-    """The bidder's side's double-dummy value on layout ``k`` of its view, as the caller."""
-    layout = context.layout(anchor.at, seat, k)
-    if layout is None:
-        return None
-    state = _as_caller(play_rules, layout, seat, play_rules.min_bid)
-    if state is None:
-        return None
-    return contract_value(state)
+def _model_verdict(
+    model: ContractModel,
+    chosen: str,
+    choices: dict[str, Speech | None],
+    views: dict[str, ContractView],
+    stake: int,
+) -> Judgement:
+    """The alternatives of a bid by the contract model: a call is worth ``stake * (2p - 1)``
+    game points (made it wins the stake, failed it loses it), a pass 0; every interval (of
+    each value, and of the loss) is the fit's uncertainty, the chances moving together."""
+
+    def terms(choice: str) -> tuple[list[tuple[float, ContractView]], float]:
+        view = views.get(choice)
+        return ([(2.0 * stake, view)], -float(stake)) if view is not None else ([], 0.0)
+
+    means: dict[str, tuple[float, float]] = {}
+    intervals: dict[str, tuple[float, float]] = {}
+    for choice, speech in choices.items():
+        if speech is not None and choice not in views:
+            continue
+        weighted, constant = terms(choice)
+        value, low, high = model.combination(weighted, constant)
+        chance = model.chance(views[choice]) if choice in views else 0.0
+        means[choice] = (value, chance)
+        intervals[choice] = (low, high)
+    best = max(means, key=lambda c: (round(means[c][0], 9), round(means[c][1], 9), c == chosen))
+    gain, constant_gain = terms(best)
+    lost, constant_lost = terms(chosen)
+    loss, low, high = model.combination(
+        [*gain, *((-w, v) for w, v in lost)], constant_gain - constant_lost
+    )
+    return Judgement(chosen, best, means, intervals, loss, low, high, None)
 
 
-def _bid_explanation(verdict: Judgement, levels: Sequence[int], ditto: int | None) -> str:
+def _bid_explanation(verdict: Judgement, levels: Sequence[int]) -> str:
     means = verdict.means
     good = [lv for lv in levels if means[f"bid {lv}"][1] >= 0.5]
     top = f"bid up to {good[-1]}" if good else "pass"
     chosen, best = verdict.chosen, verdict.best
     lowest = f"bid {levels[0]}" if levels else "ditto"
-    lowest_level = levels[0] if levels else ditto
     if chosen == "pass":
         if best == "pass":
-            return (
-                f"pass was right: even {lowest_level} is made only "
-                f"{means[lowest][1]:.0%} of the time"
-            )
+            return f"pass was right: {lowest} would have a chance to make: {means[lowest][1]:.0%}"
         return (
-            f"{best} would be made {means[best][1]:.0%} of the time "
-            f"({means[best][0]:+.2f} game points against 0 for passing); {top}"
+            f"{best} would have a chance to make: {means[best][1]:.0%} "
+            f"({signed(means[best][0], 2)} game points against 0 for passing); {top}"
         )
     p = means[chosen][1]
     if best == chosen:
-        return f"{chosen}: made {p:.0%} of the time with your 4 cards ({top})"
+        return f"{chosen} was the best choice, chance to make: {p:.0%} with your 4 cards ({top})"
     if best == "pass":
         return (
-            f"{chosen} is made only {p:.0%} of the time ({means[chosen][0]:+.2f} game points): pass"
+            f"{chosen} would have a chance to make: {p:.0%} "
+            f"({signed(means[chosen][0], 2)} game points): pass"
         )
     return (
-        f"{chosen} is made {p:.0%} of the time; {best} was enough to bid and is made "
+        f"{chosen} had a chance to make: {p:.0%}; {best} was enough, chance to make: "
         f"{means[best][1]:.0%} ({top})"
     )
 
@@ -352,7 +333,7 @@ def _doubling_notes(
         goal = "beaten" if defending else "made"
         explanation = (
             f"the call is {goal} {m[chosen][1]:.0%} of the time from your view: "
-            f"{yes} {m[yes][0]:+.2f}, {no} {m[no][0]:+.2f} game points"
+            f"{yes} {signed(m[yes][0], 2)}, {no} {signed(m[no][0], 2)} game points"
         )
         fake = Position(pos.at, pos.action.model_copy(update={"seat": seat}), pos.state)
         notes.append(

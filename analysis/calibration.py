@@ -8,6 +8,9 @@ is made with probability ``Phi(INTERCEPT + SLOPE * (v - target + 0.5) + LEVEL_SL
 constants fitted by maximum likelihood on the real outcomes of the Bhoos archive by
 ``bench/calibrate.py`` and kept only because they predict held-out calls better than the
 constants before them; docs/analysis.md ("Calibration") gives the method and the figures.
+It serves the decisions judged on sampled layouts (the trump choice, the doubling, the
+single hand's contract); the bids are judged by the contract model of
+:mod:`analysis.models.contract`, from the bidder's cards without layouts.
 
 >>> made_probability(20, 18, DOUBLE_DUMMY), made_probability(17, 18, DOUBLE_DUMMY)
 (1.0, 0.0)

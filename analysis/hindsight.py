@@ -18,7 +18,7 @@ the total minus it).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from twentynine.analysis.annotate import Alternative, Annotation, choice_words, detail_json
 from twentynine.analysis.positions import (
@@ -35,6 +35,7 @@ from twentynine.replay import DealState
 from twentynine.schema.cards import Team
 from twentynine.schema.log import Action, Deal, PlayAction, TrumpAction
 from twentynine.schema.rules import Rules
+from twentynine.schema.words import plural
 
 HINDSIGHT_KINDS = frozenset({"card", "show", "par"})
 
@@ -90,7 +91,7 @@ def hindsight_deal(
     seed: int = 0,
     from_trick: int = 1,
 ) -> list[Annotation]:
-    """The exact annotations of one deal (none when the log lacks any of the 32 cards).
+    """The exact annotations of one deal (none when :func:`unjudged` says why not).
 
     ``from_trick`` (1-based) judges only the cards and shows of that trick on, and leaves
     the par out unless it is 1 (the endings are cheap to solve: tests use that).
@@ -101,6 +102,8 @@ def hindsight_deal(
     notes: list[Annotation] = []
     losses: dict[Team, float] = {Team.NS: 0.0, Team.EW: 0.0}
     positions = list(deal_positions(rules, deal, number))
+    if _trump_unrecorded(positions):
+        return []
     solver = _Solver(positions)
     lead: Position | None = None
     for pos in positions:
@@ -133,6 +136,32 @@ def hindsight_deal(
         if par is not None:
             notes.append(par)
     return notes
+
+
+def unjudged(rules: Rules, deal: Deal, number: int = 1) -> str | None:
+    """Why the exact annotations leave ``deal`` out, in words (None when they judge it):
+    the solver needs every card, and the trump suit once the play begins (a log may leave it
+    out: `"suit": null`, a recorder who did not see it).
+
+    >>> from twentynine.replay import random_match
+    >>> from twentynine.schema import Rules
+    >>> log = random_match(Rules.preset("bhoos"), seed=4)
+    >>> unjudged(log.resolved_rules(), log.deals[0]) is None
+    True
+    """
+    if not all_hands_known(deal):
+        return "not every card is recorded"
+    if _trump_unrecorded(deal_positions(full_play_rules(rules), deal, number)):
+        return "the trump suit is not recorded"
+    return None
+
+
+def _trump_unrecorded(positions: Iterable[Position]) -> bool:
+    """Whether the trump suit is unknown at the first lead (the solver cannot play on)."""
+    for pos in positions:
+        if pos.action.type in ("play", "show") and pos.state.phase_name == "play":
+            return pos.state.trump < 0
+    return False
 
 
 class _Solver:
@@ -250,10 +279,10 @@ def _card_note(
     team = action.seat.team.value
     card, other = choice_words(played), choice_words(best_text)
     if chosen == best:
-        explanation = f"{card} was a best card: {team} keeps {best} points with best play"
+        explanation = f"{card} was a best card: {team} keeps {plural(best, 'point')} with best play"
     else:
         explanation = (
-            f"{card} gave away {best - chosen} points: {other} kept {best} for {team}, "
+            f"{card} gave away {plural(best - chosen, 'point')}: {other} kept {best} for {team}, "
             f"{card} leaves {chosen}"
         )
     alternatives = [Alternative(action_text(a), float(v)) for a, v in cards]
@@ -285,10 +314,10 @@ def _show_note(
     best = chosen if value_chosen >= value_other else other
     team = pos.action.seat.team.value
     if show_value == play_value:
-        explanation = f"asking or playing on: {team} keeps {show_value} points either way"
+        explanation = f"asking or playing on: {team} keeps {plural(show_value, 'point')} either way"
     else:
         explanation = (
-            f"asking for the trump here keeps {show_value} points for {team}, "
+            f"asking for the trump here keeps {plural(show_value, 'point')} for {team}, "
             f"playing on {play_value}"
         )
     alternatives = sorted(

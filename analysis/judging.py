@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from twentynine.analysis.annotate import Alternative, Annotation, detail_json
 from twentynine.analysis.labels import MIN_LABEL_SAMPLES, THRESHOLDS, estimate, label_of, straddles
+from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.positions import Position
 from twentynine.analysis.sampling import Layout, sample_layouts
 from twentynine.schema.cards import Seat
@@ -34,7 +35,8 @@ Outcome = dict[str, tuple[float, float]]
 
 
 class Judgement(NamedTuple):
-    """Alternatives compared on the same samples."""
+    """Alternatives compared on the same samples (``samples`` None: judged by a fitted
+    model, nothing sampled; its intervals are the model's)."""
 
     chosen: str
     best: str
@@ -43,7 +45,7 @@ class Judgement(NamedTuple):
     loss: float
     low: float
     high: float
-    samples: int
+    samples: int | None
 
 
 def sample_rng(
@@ -193,6 +195,8 @@ class DealContext(NamedTuple):
     number: int
     samples: int
     seed: int
+    model: ContractModel | None = None
+    """The contract model the bids are judged by (None: the shipped one)."""
 
     def layout(
         self, index: int, seat: Seat, k: int, *, keep_doubling: bool = False

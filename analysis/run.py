@@ -17,13 +17,16 @@ True
 
 from __future__ import annotations
 
+import threading
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, Future
-from typing import NamedTuple, ParamSpec, TypeVar
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 from twentynine.analysis.annotate import KINDS, Annotation
 from twentynine.analysis.fair import FAIR_KINDS, fair_deal
 from twentynine.analysis.hindsight import HINDSIGHT_KINDS, hindsight_deal
+from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
 from twentynine.schema.log import Deal, MatchLog
 from twentynine.schema.rules import Rules
@@ -34,6 +37,10 @@ T = TypeVar("T")
 DEFAULT_SAMPLES = 32
 """Samples a fair decision takes (half when the first half settles its label; more while a
 label is in doubt and more could settle it: :func:`analysis.judging.judge`)."""
+
+SEEDS = range(-(2**63), 2**63)
+"""The seeds an analysis takes: a signed 64-bit integer, what the warehouse's ``seed`` column
+(BIGINT) and readers of the JSON lines keep exactly."""
 
 ONLY_GROUPS: dict[str, frozenset[str]] = {
     "cards": frozenset({"card", "par"}),
@@ -63,12 +70,14 @@ def parse_only(text: str | None) -> frozenset[str]:
 
 
 class AnalysisOptions(NamedTuple):
-    """What to annotate and how: kinds, samples a fair decision starts with, seed."""
+    """What to annotate and how: kinds, samples a fair decision starts with, seed, and the
+    contract model that judges the bids (None: the shipped one)."""
 
     kinds: frozenset[str] = frozenset(KINDS)
     samples: int = DEFAULT_SAMPLES
     seed: int = 0
     from_trick: int = 1
+    model: ContractModel | None = None
 
 
 class DealTask(NamedTuple):
@@ -105,6 +114,7 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             samples=options.samples,
             seed=options.seed,
             from_trick=options.from_trick,
+            model=options.model,
         )
     if options.kinds & SINGLE_HAND_KINDS and options.from_trick <= 1:
         notes += single_hand_deal(
@@ -159,24 +169,73 @@ def annotate_matches(
 ) -> Iterator[tuple[str, list[Annotation]]]:
     """Each match's id and all its annotations, match after match in the input's order.
 
-    Deals go to ``executor`` (in this process when None) as tasks, at most ``window``
-    matches ahead of the one being given back; ``on_deal`` is called as each deal is done.
+    ``matches`` is read as the work goes (it may be a stream) and each match is given back
+    as soon as it and those before it are done. In this process (``executor`` None) a match
+    is done before the next is read. Through ``executor``, deals go as tasks, at most
+    ``window`` matches ahead of the oldest not given back (memory holds a few matches
+    whatever the input's length), and the next match is read in a thread meanwhile, so that
+    a done match is given back even while the input keeps the next one waiting.
+    ``on_deal`` is called as each deal is done. Raises ``ValueError`` at once for a seed out
+    of :data:`SEEDS`.
     """
-    pool = executor if executor is not None else in_process()
-    pending: list[tuple[str, list[Future[list[Annotation]]]]] = []
-    for match in matches:
-        futures = [pool.submit(annotate_deal, task) for task in match_tasks(match, options)]
-        if on_deal is not None:
-            for future in futures:
-                future.add_done_callback(lambda _: on_deal())
-        pending.append((match.match_id, futures))
-        while len(pending) > window:
-            yield _collect(pending.pop(0))
-    while pending:
-        yield _collect(pending.pop(0))
+    if options.seed not in SEEDS:
+        raise ValueError(
+            f"seed {options.seed} is out of range: give {SEEDS.start} to {SEEDS.stop - 1}"
+        )
+    if executor is None:
+        for match in matches:
+            yield _collect(_submitted(in_process(), match, options, on_deal))
+        return
+    source = iter(matches)
+    pending: deque[_Pending] = deque()
+    upcoming: Future[MatchLog | None] | None = _read_next(source)
+    while upcoming is not None or pending:
+        while pending and all(future.done() for future in pending[0][1]):
+            yield _collect(pending.popleft())
+        waiting: list[Future[Any]] = list(pending[0][1]) if pending else []
+        if upcoming is not None and len(pending) <= window:
+            waiting.append(upcoming)
+        if waiting:
+            wait(waiting, return_when=FIRST_COMPLETED)
+        if upcoming is not None and upcoming.done() and len(pending) <= window:
+            read = upcoming.result()  # the reader's error, if any, is the caller's
+            upcoming = None if read is None else _read_next(source)
+            if read is not None:
+                pending.append(_submitted(executor, read, options, on_deal))
 
 
-def _collect(entry: tuple[str, list[Future[list[Annotation]]]]) -> tuple[str, list[Annotation]]:
+_Pending = tuple[str, list[Future[list[Annotation]]]]
+
+
+def _submitted(
+    executor: Executor,
+    match: MatchLog,
+    options: AnalysisOptions,
+    on_deal: Callable[[], None] | None,
+) -> _Pending:
+    futures = [executor.submit(annotate_deal, task) for task in match_tasks(match, options)]
+    if on_deal is not None:
+        for future in futures:
+            future.add_done_callback(lambda _: on_deal())
+    return match.match_id, futures
+
+
+def _read_next(source: Iterator[MatchLog]) -> Future[MatchLog | None]:
+    """The next match of ``source`` (None at its end), read in a thread of its own: a daemon,
+    so that an input that never ends keeps no process alive."""
+    future: Future[MatchLog | None] = Future()
+
+    def read() -> None:
+        try:
+            future.set_result(next(source, None))
+        except BaseException as exc:  # handed to the caller through the future
+            future.set_exception(exc)
+
+    threading.Thread(target=read, name="read-next-match", daemon=True).start()
+    return future
+
+
+def _collect(entry: _Pending) -> tuple[str, list[Annotation]]:
     match_id, futures = entry
     notes: list[Annotation] = []
     for future in futures:

@@ -42,6 +42,7 @@ from twentynine.analysis.sampling import Layout
 from twentynine.schema.cards import Card, Seat, mask_of
 from twentynine.schema.log import Deal
 from twentynine.schema.rules import Rules
+from twentynine.schema.words import signed
 
 SINGLE_HAND_KINDS = frozenset({"single_hand"})
 """The kinds this module judges."""
@@ -256,7 +257,9 @@ def _explanation(verdict: Judgement) -> str:
     """
     alone, contract = verdict.means[ALONE], verdict.means[NOT_ALONE]
     chance = f"{alone[1]:.0%} of the time from your view"
-    figures = f"({alone[0]:+.2f} game points, against {contract[0]:+.2f} for the contract)"
+    figures = (
+        f"({signed(alone[0], 2)} game points, against {signed(contract[0], 2)} for the contract)"
+    )
     if verdict.chosen == ALONE:
         if verdict.best == ALONE:
             lead = f"playing alone was right: you win every trick {chance}"

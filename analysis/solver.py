@@ -8,8 +8,9 @@ engine ends it. The searched moves are exactly the engine's legal plays and show
 never card points, and are left out of the search (the early end still allows for a Pair
 that may come, as :meth:`replay.DealState.result_fixed` does).
 
-The search runs in :mod:`analysis._kernel`, compiled with numba (the default), or the same
-functions uncompiled: ``engine="python"`` or ``TWENTYNINE_SOLVER=python`` in the environment.
+The search runs in :mod:`analysis._ckernel`, the kernel in C that setup.py builds (the
+default), or in :mod:`analysis._kernel`, the pure-Python path: ``engine="python"`` or
+``TWENTYNINE_SOLVER=python`` in the environment, and wherever the install built no kernel.
 
 >>> from twentynine.schema import Rules
 >>> from twentynine.analysis.testing import random_ending
@@ -24,22 +25,32 @@ True
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
+import sys
 import threading
-from types import ModuleType
-from typing import Any, Literal, NamedTuple
+from pathlib import Path
+from typing import Any, Literal, NamedTuple, Protocol
 
 from twentynine.analysis import _kernel as k
 from twentynine.replay import DealState
+from twentynine.replay._engine import COMPILED, PURE_PYTHON, UNVERIFIED, stale
 from twentynine.replay._tables import NO_SUIT, TEAM_NUM
 from twentynine.schema.cards import ALL_CARDS, SEATS, Direction, Team
 from twentynine.schema.log import Action, PlayAction, ShowAction
 from twentynine.schema.rules import Rules
 
-Engine = Literal["numba", "python"]
-ENGINES: tuple[Engine, ...] = ("numba", "python")
+Engine = Literal["compiled", "python"]
+ENGINES: tuple[Engine, ...] = ("compiled", "python")
 ENGINE_VARIABLE = "TWENTYNINE_SOLVER"
 """The environment variable that picks the solver's engine when a call names none."""
+PURE_NOTE = (
+    "twentynine: the solver's kernel is not compiled (the install found no C compiler, or"
+    " TWENTYNINE_PURE_PYTHON=1): solving in pure Python, 150 to 200 times slower; install"
+    " again with a C compiler for the compiled kernel"
+)
+"""What the first solve of a process says on stderr when the compiled kernel is missing."""
 
 _MODE_REVERSE = 2  # replay.deal's trump_mode for reverse
 _SHOW_MODES = {"optional": k.SHOW_OPTIONAL, "compulsory": k.SHOW_COMPULSORY}
@@ -61,20 +72,134 @@ def caller_team(state: DealState) -> Team:
 
 
 def _engine_name(engine: str | None) -> Engine:
-    name = engine if engine is not None else os.environ.get(ENGINE_VARIABLE, "numba")
+    name = engine if engine is not None else os.environ.get(ENGINE_VARIABLE, "compiled")
     for known in ENGINES:
         if name == known:
             return known
     raise ValueError(f"unknown solver engine {name!r} (known: {', '.join(ENGINES)})")
 
 
-def _backend(engine: str | None) -> tuple[ModuleType, Any]:
-    """The kernel module and its buffer maker for ``engine``."""
-    if _engine_name(engine) == "python":
-        return k, k.new_buffer
-    from twentynine.analysis import _kernel_jit
+class _Kernel(Protocol):
+    """A search kernel as :func:`solve` and the rest call it: the compiled one
+    (:mod:`analysis._ckernel`, built by setup.py) or :class:`_PurePython`."""
 
-    return _kernel_jit.kernel, _kernel_jit.new_buffer
+    def table_size(self) -> int: ...
+
+    def generations(self) -> int: ...
+
+    def legal_moves(self, row: list[int], rules: list[int]) -> list[int]: ...
+
+    def solve_root(
+        self, row: list[int], rules: list[int], table: Any
+    ) -> tuple[list[int], list[int], int]: ...
+
+    def exact_value(self, row: list[int], rules: list[int], table: Any) -> tuple[int, int]: ...
+
+    def probe(
+        self, row: list[int], rules: list[int], table: Any, target: int
+    ) -> tuple[bool, int]: ...
+
+
+class _PurePython:
+    """:mod:`analysis._kernel` behind the compiled kernel's calls: the same answers, slower.
+    Its table is a list of ints (:func:`table_size` of them), the compiled kernel's a
+    bytearray."""
+
+    @staticmethod
+    def table_size() -> int:
+        return k.new_table_size()
+
+    @staticmethod
+    def generations() -> int:
+        return k.GENERATIONS
+
+    @staticmethod
+    def _buffers(row: list[int]) -> tuple[list[int], list[int], list[int]]:
+        stack = k.new_buffer(k.W * k.MAX_DEPTH)
+        stack[: k.W] = row
+        return stack, k.new_buffer(k.MAX_MOVES * k.MAX_DEPTH), k.new_buffer(k.new_frames_size())
+
+    def legal_moves(self, row: list[int], rules: list[int]) -> list[int]:
+        stack, moves, _ = self._buffers(row)
+        return moves[: k.legal_moves(stack, 0, rules, moves, 0)]
+
+    def solve_root(
+        self, row: list[int], rules: list[int], table: Any
+    ) -> tuple[list[int], list[int], int]:
+        stack, moves, frames = self._buffers(row)
+        values = k.new_buffer(k.MAX_MOVES)
+        n = k.solve_root(stack, rules, moves, table, frames, values)
+        return moves[:n], values[:n], frames[k.NODES]
+
+    def exact_value(self, row: list[int], rules: list[int], table: Any) -> tuple[int, int]:
+        stack, moves, frames = self._buffers(row)
+        value = k.exact_value(stack, 0, rules, moves, table, frames, -1)
+        return value, frames[k.NODES]
+
+    def probe(self, row: list[int], rules: list[int], table: Any, target: int) -> tuple[bool, int]:
+        stack, moves, frames = self._buffers(row)
+        return bool(k.probe(stack, rules, moves, table, frames, target)), frames[k.NODES]
+
+
+_PURE = _PurePython()
+
+
+def compiled_kernel() -> _Kernel | None:
+    """The compiled kernel setup.py built, or None where the install left it out.
+
+    >>> compiled_kernel() is None or compiled_kernel().table_size() > 0
+    True
+    """
+    try:
+        from twentynine.analysis import _ckernel
+    except ImportError:
+        return None
+    return _ckernel
+
+
+def solver_build() -> str:
+    """Which kernel the solver runs unless told otherwise, in the words of
+    :func:`replay.engine_build`: ``"compiled"`` (the C kernel setup.py built from
+    ``analysis/_ckernel.c``), ``"pure Python"`` (the install built none), or ``"compiled
+    (stale: ...)"`` when the source changed after the build.
+
+    >>> solver_build().split(" (")[0] in ("compiled", "pure Python")
+    True
+    """
+    try:
+        from twentynine.analysis import _ckernel
+    except ImportError:
+        return PURE_PYTHON
+    return kernel_build_of(_ckernel.source_sha256(), Path(str(_ckernel.__file__)))
+
+
+def kernel_build_of(built: str, extension: Path) -> str:
+    """What :func:`solver_build` says of a kernel built from a source of SHA-256 ``built``
+    (empty: not recorded), imported from ``extension``: stale when ``_ckernel.c`` beside it
+    no longer has that hash; compiled when it matches, or the install has no source."""
+    if not built:
+        return UNVERIFIED
+    source = extension.with_name("_ckernel.c")
+    if source.is_file() and hashlib.sha256(source.read_bytes()).hexdigest() != built:
+        return stale("analysis/_ckernel.c")
+    return COMPILED
+
+
+def _backend(engine: str | None) -> tuple[Engine, _Kernel]:
+    """The engine that runs and its kernel: the compiled one unless ``engine`` names
+    python, or it is missing (then the first such call of the process says so on stderr)."""
+    name = _engine_name(engine)
+    if name == "compiled":
+        kernel = compiled_kernel()
+        if kernel is not None:
+            return name, kernel
+        _note_pure()
+    return "python", _PURE
+
+
+@functools.cache
+def _note_pure() -> None:
+    print(PURE_NOTE, file=sys.stderr, flush=True)
 
 
 def rules_row(rules: Rules) -> list[int]:
@@ -169,22 +294,25 @@ class _Tables(threading.local):
         self.last = 0
         self.nodes = 0  # visited by this thread's last search
 
-    def take(self, engine: str, new_buffer: Any, deal: tuple[int, ...]) -> tuple[Any, int]:
+    @staticmethod
+    def _new(engine: str, kernel: _Kernel) -> Any:
+        size = kernel.table_size()
+        return k.new_buffer(size) if engine == "python" else bytearray(size)
+
+    def take(self, engine: str, kernel: _Kernel, deal: tuple[int, ...]) -> tuple[Any, int]:
         if engine not in self.tables:
-            self.tables[engine] = new_buffer(k.new_table_size())
-        table = self.tables[engine]
+            self.tables[engine] = self._new(engine, kernel)
         generation = self.generations.get(deal)
         if generation is None:
-            if self.last + 1 >= k.GENERATIONS or len(self.generations) >= self._KEPT_DEALS:
+            limit = kernel.generations()
+            if self.last + 1 >= limit or len(self.generations) >= self._KEPT_DEALS:
                 self.generations.clear()
-                if self.last + 1 >= k.GENERATIONS:
-                    for name, old in self.tables.items():
-                        self.tables[name] = new_buffer(len(old))
-                    table = self.tables[engine]
+                if self.last + 1 >= limit:
+                    self.tables = {engine: self._new(engine, kernel)}
                     self.last = 0
             self.last += 1
             generation = self.generations[deal] = self.last
-        return table, generation
+        return self.tables[engine], generation
 
     def forget(self) -> None:
         # Old generations are never handed out again, so their entries never match.
@@ -235,29 +363,17 @@ table's entries of one search hold for any other position of the deal."""
 
 
 class _Search:
-    """The buffers of one search, filled from a position."""
+    """One search's inputs: the position's row, the rules' row with the deal's generation,
+    the kernel and its table."""
 
     def __init__(self, state: DealState, engine: str | None) -> None:
-        name = _engine_name(engine)
-        self.kernel, new_buffer = _backend(name)
-        self.stack = new_buffer(k.W * k.MAX_DEPTH)
-        row = position_row(state)
-        for i, value in enumerate(row):
-            self.stack[i] = value
-        rules = rules_row(state.rules)
-        fixed = [row[i] for i in _FIXED_IN_A_DEAL]
-        deal = (*state.known, *fixed, *rules)
-        self.table, generation = _TABLES.take(name, new_buffer, deal)
-        self.rules = new_buffer(k.RW)
-        for i, value in enumerate(rules):
-            self.rules[i] = value
+        name, self.kernel = _backend(engine)
+        self.row = position_row(state)
+        self.rules = rules_row(state.rules)
+        fixed = [self.row[i] for i in _FIXED_IN_A_DEAL]
+        deal = (*state.known, *fixed, *self.rules)
+        self.table, generation = _TABLES.take(name, self.kernel, deal)
         self.rules[k.R_GENERATION] = generation
-        self.moves = new_buffer(k.MAX_MOVES * k.MAX_DEPTH)
-        self.frames = new_buffer(k.new_frames_size())
-
-    def done(self) -> None:
-        """Keep the count of nodes searched (:func:`nodes_searched`)."""
-        _TABLES.nodes = int(self.frames[k.NODES])
 
 
 def _action(seat: int, move: int) -> Action:
@@ -270,8 +386,8 @@ def _action(seat: int, move: int) -> Action:
 def solve(state: DealState, engine: str | None = None) -> Solution:
     """Solve ``state``: the caller's side's final card points and each legal move's value.
 
-    ``engine`` is ``"numba"`` (compiled) or ``"python"``; None reads ``TWENTYNINE_SOLVER``
-    (default numba). Raises ValueError for a position with unknown cards.
+    ``engine`` is ``"compiled"`` or ``"python"``; None reads ``TWENTYNINE_SOLVER`` (default
+    compiled). Raises ValueError for a position with unknown cards.
     """
     state = playable(state)
     _TABLES.nodes = 0
@@ -279,22 +395,9 @@ def solve(state: DealState, engine: str | None = None) -> Solution:
     if state.is_over or state.current_seat is None:
         return Solution(state.points_of(team), ())
     search = _Search(state, engine)
-    values = [0] * k.MAX_MOVES
-    kv = search.kernel
-    out = _backend(engine)[1](k.MAX_MOVES)
-    n = kv.solve_root(
-        search.stack,
-        search.rules,
-        search.moves,
-        search.table,
-        search.frames,
-        out,
-    )
-    search.done()
-    for i in range(n):
-        values[i] = int(out[i])
+    moves, values, _TABLES.nodes = search.kernel.solve_root(search.row, search.rules, search.table)
     seat = state.to_play
-    rated = [(_action(seat, int(search.moves[i])), values[i]) for i in range(n)]
+    rated = [(_action(seat, move), value) for move, value in zip(moves, values, strict=True)]
     if not rated:
         return Solution(state.points_of(team), ())
     maximize = TEAM_NUM[team] == seat & 1
@@ -318,11 +421,8 @@ def solve_value(state: DealState, engine: str | None = None) -> int:
     if state.is_over or state.current_seat is None:
         return state.points_of(caller_team(state))
     search = _Search(state, engine)
-    value = search.kernel.exact_value(
-        search.stack, 0, search.rules, search.moves, search.table, search.frames, -1
-    )
-    search.done()
-    return int(value)
+    value, _TABLES.nodes = search.kernel.exact_value(search.row, search.rules, search.table)
+    return value
 
 
 def legal_moves(state: DealState, engine: str | None = None) -> list[Action]:
@@ -337,9 +437,9 @@ def legal_moves(state: DealState, engine: str | None = None) -> list[Action]:
     state = playable(state)
     if state.is_over or state.current_seat is None:
         return []
-    search = _Search(state, engine)
-    n = search.kernel.legal_moves(search.stack, 0, search.rules, search.moves, 0)
-    return [_action(state.to_play, int(search.moves[i])) for i in range(n)]
+    _, kernel = _backend(engine)
+    moves = kernel.legal_moves(position_row(state), rules_row(state.rules))
+    return [_action(state.to_play, move) for move in moves]
 
 
 def can_reach(state: DealState, target: int, engine: str | None = None) -> bool:
@@ -358,8 +458,5 @@ def can_reach(state: DealState, target: int, engine: str | None = None) -> bool:
     if state.is_over or state.current_seat is None:
         return state.points_of(caller_team(state)) >= target
     search = _Search(state, engine)
-    reached = search.kernel.probe(
-        search.stack, search.rules, search.moves, search.table, search.frames, target
-    )
-    search.done()
-    return bool(reached)
+    reached, _TABLES.nodes = search.kernel.probe(search.row, search.rules, search.table, target)
+    return reached

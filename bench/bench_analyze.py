@@ -18,7 +18,6 @@ import resource
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 # Run as a script, bench/ comes first on the path: put the repository root before it.
@@ -31,6 +30,7 @@ from twentynine.analysis.solver import forget_deals
 from twentynine.analysis.testing import random_ending
 from twentynine.replay import random_match
 from twentynine.schema import Rules
+from twentynine.workers import process_pool
 
 
 def hindsight_times(preset: str, deals: int) -> list[float]:
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         if jobs == 1:
             notes = list(annotate_matches([log], options))
         else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
+            with process_pool(jobs) as pool:
                 notes = list(annotate_matches([log], options, pool))
         elapsed = time.perf_counter() - start
         cpu = _cpu_seconds() - cpu

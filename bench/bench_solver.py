@@ -2,21 +2,26 @@
 
 Run from the repository root: ``python bench/bench_solver.py`` (``--deals 200`` a preset by
 default, bangladesh and bhoos). Each deal is random (``analysis.testing.first_lead``: auction
-and trump by uniform legal choices, nobody doubling or playing alone) and solved in full:
-the value and every legal lead's exact value (``analysis.solve``). Prints per preset the
-median, 90th percentile and maximum milliseconds per solve for the compiled kernel (the JIT
-compile, or loading it from numba's cache, is timed apart and left out); then, on the first
-``--walk-deals`` other deals, the time to solve every position of the deal in turn along the best
-play (the table kept from one to the next, as annotating a deal does); then the pure-Python
-path's on the first ``--python-deals`` deals. Times are
-CPU time of this process (``time.process_time``), so another process on the machine slows
-them less than it would wall time; beside them, the nodes searched in all (the same on any
-machine, ``analysis.solver.nodes_searched``). A benchmark, never a test.
+and trump by uniform legal choices, nobody doubling or playing alone) and solved twice: the
+value alone (``analysis.solve_value``) and the value and every legal lead's exact value
+(``analysis.solve``), the table made to forget the deals in between. Prints per preset the
+median, 90th and 99th percentiles and maximum milliseconds per solve for the compiled kernel
+(loading it is timed apart and left out); then, on the first ``--walk-deals`` other deals, the
+time to solve every position of the deal in turn along the best play (the table kept from
+one to the next, as annotating a deal does); then the pure-Python path's on the first
+``--python-deals`` deals. Times are CPU time of this process (``time.process_time``), so
+another process on the machine slows them less than it would wall time; beside them, the
+nodes searched in all (the same on any machine, ``analysis.solver.nodes_searched``) and a
+digest of every value found, to compare two versions of the solver: equal digests, equal
+values. ``--engine`` names the engine (``numba`` for a version before the C kernel). A
+benchmark, never a test.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import os
 import statistics
 import sys
 import time
@@ -31,41 +36,46 @@ from twentynine.analysis.testing import first_lead, random_ending
 from twentynine.replay import DealState
 from twentynine.schema import Rules
 
+Timing = tuple[list[float], int, str]
+"""Milliseconds per solve, the nodes searched in all, a digest of the values found."""
 
-def timed(
-    states: list[DealState], engine: str, value_only: bool = False
-) -> tuple[list[float], int]:
-    """Milliseconds of CPU time per solve, and the nodes searched in all: the value only
-    (``solve_value``) or the value and every legal move's (``solve``)."""
+
+def timed(states: list[DealState], engine: str, value_only: bool = False) -> Timing:
+    """The value only (``solve_value``) or the value and every legal move's (``solve``)."""
     out = []
     nodes = 0
+    values = hashlib.sha256()
     for state in states:
         start = time.process_time()
         if value_only:
-            solve_value(state, engine=engine)
+            found = repr(solve_value(state, engine=engine))
         else:
-            solve(state, engine=engine)
+            solution = solve(state, engine=engine)
+            found = repr([(str(action), value) for action, value in solution.actions])
         out.append((time.process_time() - start) * 1000)
         nodes += nodes_searched()
-    return out, nodes
+        values.update(found.encode())
+    return out, nodes, values.hexdigest()[:12]
 
 
-def timed_walks(states: list[DealState]) -> tuple[list[float], int]:
-    """Milliseconds of CPU time per deal to solve every position of it in turn, along the
-    best play (what annotating a deal in hindsight asks of the solver), and the nodes."""
+def timed_walks(states: list[DealState], engine: str) -> Timing:
+    """Per deal, every position of it solved in turn along the best play (what annotating
+    a deal in hindsight asks of the solver)."""
     out = []
     nodes = 0
+    values = hashlib.sha256()
     for first in states:
         state = first.copy()
         start = time.process_time()
         while not state.is_over:
-            solution = solve(state, engine="numba")
+            solution = solve(state, engine=engine)
             nodes += nodes_searched()
+            values.update(repr([v for _, v in solution.actions]).encode())
             if not solution.actions:
                 break
             state.apply(solution.actions[0][0])
         out.append((time.process_time() - start) * 1000)
-    return out, nodes
+    return out, nodes, values.hexdigest()[:12]
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -73,12 +83,13 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def report(preset: str, what: str, timing: tuple[list[float], int]) -> None:
-    ms, nodes = timing
+def report(preset: str, what: str, timing: Timing) -> None:
+    ms, nodes, digest = timing
     if ms:
         print(
-            f"{preset:<11} {what:<34}  {len(ms):>5}  {statistics.median(ms):>9.1f}"
-            f"  {percentile(ms, 0.9):>6.1f}  {max(ms):>6.1f}  {nodes:>11,}"
+            f"{preset:<11} {what:<28} {len(ms):>5} {statistics.median(ms):>7.2f}"
+            f" {percentile(ms, 0.9):>7.2f} {percentile(ms, 0.99):>7.2f} {max(ms):>7.1f}"
+            f" {nodes:>11,}  {digest}"
         )
 
 
@@ -89,30 +100,37 @@ def main() -> None:
     parser.add_argument("--walk-deals", type=int, default=50, help="whole-deal sample")
     parser.add_argument("--presets", default="bangladesh,bhoos")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--engine", default="compiled", help="compiled (numba before it)")
     args = parser.parse_args()
     presets = args.presets.split(",")
+    engine = args.engine
 
     start = time.perf_counter()
     warm_up = random_ending(Rules.preset("bhoos"), 1, 2)
-    solve(warm_up, engine="numba")  # each entry point compiles, or loads, on its first call
-    solve_value(warm_up, engine="numba")
-    print(f"compile or load the kernel (left out below): {time.perf_counter() - start:.2f} s")
+    solve(warm_up, engine=engine)  # the kernel loads (or compiles) on its first call
+    solve_value(warm_up, engine=engine)
+    print(f"load the kernel (left out below): {time.perf_counter() - start:.2f} s")
 
-    print(f"{'preset':<11} {'what':<34}  deals  median ms  p90 ms  max ms        nodes")
+    print(
+        f"{'preset':<11} {'what (ms of CPU a solve)':<28} deals  median     p90     p99     max"
+        "       nodes  values"
+    )
     for name in presets:
         rules = Rules.preset(name)
         states = [first_lead(rules, args.seed + i) for i in range(args.deals)]
         # The same deals twice, the table made to forget them in between: neither run
         # learns from the other.
-        report(name, "value only, numba", timed(states, "numba", value_only=True))
+        report(name, "value only", timed(states, engine, value_only=True))
         forget_deals()
-        report(name, "value and every legal lead, numba", timed(states, "numba"))
+        report(name, "value and every legal lead", timed(states, engine))
         # Other deals than those solved above: the table must not know them yet.
         fresh = [first_lead(rules, args.seed + 100_000 + i) for i in range(args.walk_deals)]
-        report(name, "every position of a deal, numba", timed_walks(fresh))
+        report(name, "every position of a deal", timed_walks(fresh, engine))
         sample = states[: args.python_deals]
         if sample:
-            report(name, "value and every lead, python", timed(sample, "python"))
+            forget_deals()
+            report(name, "every legal lead, pure Python", timed(sample, "python"))
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,6 @@ import math
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -48,6 +47,7 @@ from twentynine.analysis.calibration import (
 from twentynine.importers.bhoos_archive import read_stream
 from twentynine.schema.log import Deal
 from twentynine.schema.rules import Rules
+from twentynine.workers import process_pool
 
 ARCHIVE = Path(__file__).resolve().parent.parent.parent / "shared" / "real" / "bhoos"
 SAVED = Path(__file__).resolve().parent / "out" / "calibrate.jsonl"
@@ -93,7 +93,7 @@ def _solve(tasks: Sequence[Task], jobs: int, saved: Path) -> None:
     """Solve every task's layouts, one saved line per scored call as soon as it is done
     (an interrupted run keeps what it finished)."""
     saved.parent.mkdir(parents=True, exist_ok=True)
-    with ProcessPoolExecutor(max_workers=jobs) as pool, saved.open("w") as out:
+    with process_pool(jobs) as pool, saved.open("w") as out:
         for line in pool.map(_record, tasks, chunksize=1):
             if line is not None:
                 out.write(json.dumps(line) + "\n")

@@ -31,6 +31,7 @@ from twentynine.importers.errors import InputProblem, brief, describe_validation
 from twentynine.schema.cards import Card, Seat, Suit
 from twentynine.schema.fastlog import MAX_NESTING, decode_match, nesting
 from twentynine.schema.log import MatchLog
+from twentynine.schema.words import plural
 
 FORMAT = "bhoos-archive"
 GAME_KEYS = frozenset(
@@ -367,7 +368,7 @@ def _tricks(
         problems.add("handsHistory", "must be a list of [leaderId, [cards], winnerId]")
         return []
     if len(value) > 8:
-        problems.add("handsHistory", f"holds {len(value)} tricks; a deal has 8")
+        problems.add("handsHistory", f"holds {plural(len(value), 'trick')}; a deal has 8")
         return []
     known = _bhoos.known_cards
     try:  # the common case, every trick as the checks below want it: in one pass

@@ -7,10 +7,16 @@ four cards, winner), the cards ``played`` so far in the current trick, ``teams``
 points won), ``trumpSuit`` (``false`` until the seat may know it) and ``trumpRevealed``
 (``false``, or ``{"hand": trick from 1, "playerId": who showed}``).
 
-Consecutive payloads of one game merge into one match from that seat's view: its own hand
-(the others unknown), the auction, the trump (unknown until shown, unless the seat called
-it), the show and every card seen played. A payload that does not continue the current
-game starts a new one. A bad line is reported and skipped; the game goes on without it.
+The payloads of one game merge into one match from that seat's view: its own hand (the
+others unknown), the auction, the trump (unknown until shown, unless the seat called it),
+the show and every card seen played. A payload that fits the current game, even one logged
+out of order, joins it; one that does not starts a new game. A bad line is reported and
+skipped; the game goes on without it.
+
+Servers differ on who speaks first: the competition's archive has ``playerIds[1]`` bid and
+lead first (index 0 deals), its starter kit and practice sandbox ``playerIds[0]``. Each
+game's order is read from its payloads (:func:`first_shown`); ``first_seat`` is the index
+assumed for a game whose payloads do not show it, and the record's note says so.
 
 >>> import io
 >>> line = b'{"playerId": "b", "playerIds": ["a", "b", "c", "d"], "cards": ["JS"]}'
@@ -23,7 +29,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import orjson
 
@@ -37,6 +43,9 @@ from twentynine.schema.log import MatchLog, PlayerRef
 FORMAT = "bhoos-play"
 STALE_LINES = 200  # a game with no request in this many lines is over
 Kind = Literal["bid", "chooseTrump", "play"]
+ARCHIVE_FIRST: Final = 1
+"""The index in ``playerIds`` of the first speaker where nothing shows it: the archive's."""
+_PHASE: Final[dict[Kind, int]] = {"bid": 0, "chooseTrump": 1, "play": 2}
 
 
 @dataclass(frozen=True)
@@ -54,11 +63,15 @@ class Payload:
     trump: Suit | None = None
     revealed: tuple[int, Seat] | None = None
     teams: Any = None
-    winner: Seat = _bhoos.FIRST_LEADER  # of the last finished trick: it leads the current one
+
+    @property
+    def index(self) -> int:
+        """This seat's index in ``playerIds``."""
+        return self.player_ids.index(self.player_id)
 
     @property
     def seat(self) -> Seat:
-        return _bhoos.SEAT_OF_INDEX[self.player_ids.index(self.player_id)]
+        return _bhoos.SEAT_OF_INDEX[self.index]
 
     def seen_plays(self) -> list[tuple[Seat, Card]]:
         """Every card seen played so far, with its seat, in order."""
@@ -70,21 +83,83 @@ class Payload:
 
     @property
     def current_leader(self) -> Seat:
-        return self.winner if self.tricks else _bhoos.FIRST_LEADER
+        """Who led the current trick: the request comes on this seat's turn, so the seat
+        ``len(played)`` places before it."""
+        return _bhoos.SEAT_OF_INDEX[(self.index - len(self.played)) % 4]
+
+    @property
+    def progress(self) -> tuple[int, int, int, int, bool]:
+        """How far into the game the request comes, for putting a game's requests in order."""
+        phase = _PHASE[self.kind]
+        return phase, len(self.bids), len(self.tricks), len(self.played), self.revealed is not None
 
 
-def read_stream(stream: Iterable[bytes], source: str) -> Iterator[Record[MatchLog]]:
+def first_shown(payload: Payload) -> tuple[int, str] | None:
+    """The index in ``playerIds`` of the seat that bids and leads first, as the payload shows
+    it, and the field that shows it; None when it does not.
+
+    The first bid says it, else the first trick's leader, else (a ``/play`` in the first
+    trick) the cards ``played`` before this seat's turn; a ``/bid`` with no bid before it
+    comes to the first speaker.
+
+    >>> ids = ("A1", "B1", "A2", "B2")
+    >>> first_shown(Payload(1, "play", "A2", ids, (), (), played=(Card.parse("7H"),)))
+    (1, 'played')
+    >>> first_shown(Payload(1, "chooseTrump", "A2", ids, (), ())) is None
+    True
+    """
+    if payload.bids:
+        return _bhoos.SEAT_OF_INDEX.index(payload.bids[0][0]), "bidHistory"
+    if payload.tricks:
+        return _bhoos.SEAT_OF_INDEX.index(payload.tricks[0][0]), "handsHistory"
+    if payload.kind == "play":
+        return (payload.index - len(payload.played)) % 4, "played"
+    if payload.kind == "bid":
+        return payload.index, "bidHistory"
+    return None
+
+
+@dataclass
+class _Game:
+    """The requests of one game in the game's order, and the line of the latest one read."""
+
+    payloads: list[Payload]
+    latest: int
+
+    def place(self, payload: Payload) -> int | None:
+        """Where the payload goes among the game's requests, or None when it is no part of
+        it. A request that repeats one already placed (the same point of the game) is a
+        part only as the latest, a retry; otherwise it is the same game logged again."""
+        game = self.payloads
+        if continues(game[-1], payload):
+            return len(game)
+        progress = payload.progress
+        if any(p.progress == progress for p in game):
+            return None
+        at = next((i for i, p in enumerate(game) if p.progress > progress), None)
+        if at is None:  # later than every request, yet no continuation of the latest
+            return None
+        if (at == 0 or continues(game[at - 1], payload)) and continues(payload, game[at]):
+            return at
+        return None
+
+
+def read_stream(
+    stream: Iterable[bytes], source: str, first_seat: int | None = None
+) -> Iterator[Record[MatchLog]]:
     """Read a payload log: one record per game found, and one per bad line.
 
     Requests of several games (a server that plays two seats, or several tables at once)
-    may be interleaved: each (seat, table) has its own game, closed when a request does
-    not continue it or when no request came for it in ``STALE_LINES`` lines.
+    may be interleaved: each (seat, table) has its own game, closed when a request is no
+    part of it or when no request came for it in ``STALE_LINES`` lines. ``first_seat`` is
+    the index in ``playerIds`` of the first speaker for a game whose payloads do not show
+    it (:data:`ARCHIVE_FIRST` when None, with a note).
 
     >>> import io
     >>> [r.problems[0].reason for r in read_stream(io.BytesIO(b"\\n"), "empty.log")]
     ['empty input']
     """
-    games: dict[tuple[str, tuple[str, ...]], list[Payload]] = {}  # least recently fed first
+    games: dict[tuple[str, tuple[str, ...]], _Game] = {}  # least recently fed first
     empty = True
     for number, raw in enumerate(stream, 1):
         if not raw.strip():
@@ -96,16 +171,20 @@ def read_stream(stream: Iterable[bytes], source: str) -> Iterator[Record[MatchLo
             yield Record(source, number, None, tuple(problems.items))
             continue
         key = (payload.player_id, payload.player_ids)
-        game = games.pop(key, [])
-        if game and not continues(game, payload):
-            yield build(game, source)
-            game = []
-        game.append(payload)
+        game = games.pop(key, None)
+        at = None if game is None else game.place(payload)
+        if game is not None and at is not None:
+            game.payloads.insert(at, payload)
+            game.latest = number
+        else:
+            if game is not None:
+                yield build(game.payloads, source, first_seat)
+            game = _Game([payload], number)
         games[key] = game
-        while number - next(iter(games.values()))[-1].line > STALE_LINES:
-            yield build(games.pop(next(iter(games))), source)
-    for game in sorted(games.values(), key=lambda g: g[0].line):
-        yield build(game, source)
+        while number - next(iter(games.values())).latest > STALE_LINES:
+            yield build(games.pop(next(iter(games))).payloads, source, first_seat)
+    for game in sorted(games.values(), key=lambda g: min(p.line for p in g.payloads)):
+        yield build(game.payloads, source, first_seat)
     if empty:
         yield Record(source, None, None, (InputProblem(source, None, None, "empty input"),))
 
@@ -158,7 +237,7 @@ def parse_payload(raw: bytes, problems: Problems) -> Payload | None:
             problems.add(key, "missing required field")
     if problems.items:
         return None
-    tricks, winner = _tricks(data["handsHistory"], seat_of, problems)
+    tricks = _tricks(data["handsHistory"], seat_of, problems)
     played = _bhoos.cards(data["played"], "played", problems)
     if len(played) > 3:
         problems.add("played", f"at most 3 cards come before a seat's turn, not {len(played)}")
@@ -178,17 +257,15 @@ def parse_payload(raw: bytes, problems: Problems) -> Payload | None:
         trump=trump,
         revealed=revealed,
         teams=teams,
-        winner=winner,
     )
 
 
 def _tricks(
     value: object, seat_of: dict[str, Seat], problems: Problems
-) -> tuple[list[tuple[Seat, tuple[Card, ...]]], Seat]:
-    winner = _bhoos.FIRST_LEADER
+) -> list[tuple[Seat, tuple[Card, ...]]]:
     if not isinstance(value, list) or len(value) > 8:
         problems.add("handsHistory", "must be a list of up to 8 [leaderId, [4 cards], winnerId]")
-        return [], winner
+        return []
     tricks: list[tuple[Seat, tuple[Card, ...]]] = []
     for i, trick in enumerate(value):
         where = f"handsHistory[{i}]"
@@ -200,10 +277,10 @@ def _tricks(
             if not isinstance(who, str) or who not in seat_of:
                 problems.add(f"{where}[{position}]", f"{brief(who)} is not one of the playerIds")
         found = _bhoos.cards(cards, f"{where}[1]", problems, size=4)
-        if isinstance(leader, str) and leader in seat_of and isinstance(won_by, str):
+        if isinstance(leader, str) and leader in seat_of:
+            # the winner is not kept: the engine works it out, and the next leader is known
             tricks.append((seat_of[leader], tuple(found)))
-            winner = seat_of.get(won_by, winner)
-    return tricks, winner
+    return tricks
 
 
 def _trump_suit(value: object, problems: Problems) -> Suit | None:
@@ -233,9 +310,9 @@ def _revealed(
     return number, seat_of[who]
 
 
-def continues(game: list[Payload], payload: Payload) -> bool:
-    """Whether the payload is a later request of the same game, from the same seat."""
-    last = game[-1]
+def continues(last: Payload, payload: Payload) -> bool:
+    """Whether the payload is a later request of the same game than ``last``, from the same
+    seat (or the same request again)."""
     if (payload.player_id, payload.player_ids) != (last.player_id, last.player_ids):
         return False
     if payload.bids[: len(last.bids)] != last.bids:
@@ -254,11 +331,31 @@ def continues(game: list[Payload], payload: Payload) -> bool:
     return set(payload.cards) <= set(last.cards)
 
 
-def build(game: list[Payload], source: str) -> Record[MatchLog]:
-    """The match one seat saw, from the payloads of one game."""
-    first, last = game[0], game[-1]
+def build(game: list[Payload], source: str, first_seat: int | None = None) -> Record[MatchLog]:
+    """The match one seat saw, from the payloads of one game in the game's order.
+
+    The dealer sits before the first speaker, whose index the payloads show
+    (:func:`first_shown`) or else is ``first_seat`` (:data:`ARCHIVE_FIRST` when None, with a
+    note that says it was assumed); ``meta["first_speaker"]`` says which and why.
+    """
+    last = game[-1]
+    lines = [min(p.line for p in game), max(p.line for p in game)]
     me = last.seat
-    problems = Problems(source, first.line)
+    problems = Problems(source, lines[0])
+    shown = next((found for p in game if (found := first_shown(p)) is not None), None)
+    notes: tuple[InputProblem, ...] = ()
+    if shown is not None:
+        first, shown_by = shown
+    elif first_seat is not None:
+        first, shown_by = first_seat, "--first-seat"
+    else:
+        first, shown_by = ARCHIVE_FIRST, "assumed"
+        reason = (
+            f"nothing in this game shows who speaks first: assumed playerIds[{first}], the "
+            "competition archive's order (--first-seat sets it)"
+        )
+        notes = (InputProblem(source, lines[0], None, reason),)
+    dealer = _bhoos.SEAT_OF_INDEX[(first - 1) % 4]
     plays = [p for p in game if p.kind == "play"]
     bidding = [p for p in game if p.kind != "play"]
 
@@ -272,13 +369,13 @@ def build(game: list[Payload], source: str) -> Record[MatchLog]:
         hand.extend(card for card in known if card not in hand)
     if len(hand) > 8:
         problems.add("cards", f"the seat's cards add up to {len(hand)}, more than 8")
-        return Record(source, first.line, None, tuple(problems.items))
+        return Record(source, lines[0], None, tuple(problems.items))
 
     auction, caller = _bhoos.bid_actions(last.bids)
     actions = list(auction)
     if plays:
         trump = next((p.trump for p in plays if p.trump is not None), None)
-        actions.append(_bhoos.trump_action(caller, trump))
+        actions.append(_bhoos.trump_action(caller if caller is not None else dealer, trump))
         tricks = [*last.tricks, (last.current_leader, last.played)] if last.played else last.tricks
         show = None if last.revealed is None else (*last.revealed, trump)
         cards_played, placed = _bhoos.play_actions(tricks, show)
@@ -286,7 +383,7 @@ def build(game: list[Payload], source: str) -> Record[MatchLog]:
         if show is not None and not placed:
             if show[0] != len(tricks) + 1:
                 problems.add("trumpRevealed.hand", f"names trick {show[0]}, which was not seen")
-                return Record(source, first.line, None, tuple(problems.items))
+                return Record(source, lines[0], None, tuple(problems.items))
             # Shown by this seat on its turn, before the card it has yet to play.
             actions.append(_bhoos.show_action(show[1], show[2]))
 
@@ -299,8 +396,9 @@ def build(game: list[Payload], source: str) -> Record[MatchLog]:
         "importer": FORMAT,
         "seat": me.value,
         "player_id": last.player_id,
-        "lines": [first.line, last.line],
+        "lines": lines,
         "payloads": len(game),
+        "first_speaker": {"index": first, "shown_by": shown_by},
     }
     if plays and last.teams is not None:
         meta["teams"] = last.teams
@@ -315,7 +413,7 @@ def build(game: list[Payload], source: str) -> Record[MatchLog]:
                 for i, player in enumerate(last.player_ids)
             },
             "meta": meta,
-            "deals": [{"dealer": _bhoos.DEALER, "hands": hands, "actions": actions}],
+            "deals": [{"dealer": dealer, "hands": hands, "actions": actions}],
         }
     )
-    return Record(source, first.line, match)
+    return Record(source, lines[0], match, notes=notes)

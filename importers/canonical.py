@@ -77,6 +77,10 @@ class Record(Generic[M_co]):
     """The match's id, given instead of the match by a reader that was asked only for lines
     to copy (``copying``, ``twentynine import``) and wrote ``document``, the canonical line,
     itself from values it checked: ``match`` is then None, and ``ok`` True."""
+    notes: tuple[InputProblem, ...] = ()
+    """What the reader had to assume to read the match, for the command to tell (the match
+    is read; these are not problems): a Bhoos payload log's seating order, where nothing in
+    the game shows it."""
 
     @staticmethod
     def refused(source: str, line: int | None, reason: str) -> Record[Any]:

@@ -41,6 +41,7 @@ from twentynine.importers.errors import (
 )
 from twentynine.schema.fastlog import is_decoded
 from twentynine.schema.log import MatchLog
+from twentynine.schema.words import plural
 
 HEAD_SIZE: Final = 64 * 1024
 READ_BUFFER: Final = 1 << 20
@@ -56,7 +57,9 @@ class Reader(Protocol):
     decoder may read, and whether the caller only copies canonical lines (``import``), so that
     a reader may leave out what the copy proves itself: the canonical reader its count of
     repeated keys (:func:`importers.canonical.parse_document`), the Bhoos archive the
-    decoding of the lines it writes (:attr:`importers.canonical.Record.copied_id`)."""
+    decoding of the lines it writes (:attr:`importers.canonical.Record.copied_id`); and
+    ``first_seat``, the index in ``playerIds`` of the first speaker for a Bhoos payload log
+    that does not show it (``--first-seat``; the other readers take no such hint)."""
 
     def __call__(
         self,
@@ -65,6 +68,7 @@ class Reader(Protocol):
         path: Path | None,
         fast: bool,
         copying: bool = False,
+        first_seat: int | None = None,
         /,
     ) -> Iterator[Record[Match]]: ...
 
@@ -84,7 +88,7 @@ FORMATS: Final[dict[str, Format]] = {
         "canonical",
         (".json", ".jsonl", ".ndjson"),
         "the project's match log (.json: one match, .jsonl: one a line)",
-        lambda stream, source, path, fast, copying=False: canonical.read_stream(
+        lambda stream, source, path, fast, copying=False, *_: canonical.read_stream(
             stream, source, canonical.layout_of(path), fast=fast, keys_checked=copying
         ),
     ),
@@ -92,7 +96,7 @@ FORMATS: Final[dict[str, Format]] = {
         "bhoos-archive",
         (".json",),
         'Bhoos "Smart Bots 2023" game archive: a header and its games',
-        lambda stream, source, path, fast, copying=False: bhoos_archive.read_stream(
+        lambda stream, source, path, fast, copying=False, *_: bhoos_archive.read_stream(
             stream, source, fast=fast, copying=copying
         ),
     ),
@@ -100,7 +104,9 @@ FORMATS: Final[dict[str, Format]] = {
         "bhoos-play",
         (".jsonl", ".log"),
         "a Bhoos bot's log of the /bid, /chooseTrump and /play requests, one a line",
-        lambda stream, source, *_: bhoos_play.read_stream(stream, source),
+        lambda stream, source, path, fast, copying=False, first_seat=None: bhoos_play.read_stream(
+            stream, source, first_seat
+        ),
     ),
     "text": Format(
         "text",
@@ -226,12 +232,17 @@ def read_paths(
 
 
 def _read_inputs(
-    reading: Reading, from_format: str | None, fast: bool, *, copying: bool = False
+    reading: Reading,
+    from_format: str | None,
+    fast: bool,
+    *,
+    copying: bool = False,
+    first_seat: int | None = None,
 ) -> Iterator[Record[Match]]:
     done = 0
     for number, path in enumerate(reading.inputs):
         reading.current = number
-        yield from _read_file(str(path), from_format, fast, reading, copying)
+        yield from _read_file(str(path), from_format, fast, reading, copying, first_seat)
         done += _size(path)
         reading.bytes_read = done
 
@@ -273,14 +284,20 @@ def _check_format(from_format: str | None) -> None:
 
 
 def _read_file(
-    path: str, from_format: str | None, fast: bool, reading: Reading, copying: bool = False
+    path: str,
+    from_format: str | None,
+    fast: bool,
+    reading: Reading,
+    copying: bool = False,
+    first_seat: int | None = None,
 ) -> Iterator[Record[Match]]:
     if path == "-":
         head = sys.stdin.buffer.read(HEAD_SIZE)
         prefixed = io.BufferedReader(_Prefixed(head, sys.stdin.buffer))
         name = from_format or detect_format("-", head)
         reading.formats[name] = reading.formats.get(name, 0) + 1
-        records = FORMATS[name].read(limited(prefixed, head), "<stdin>", None, fast, copying)
+        stdin = limited(prefixed, head)
+        records = FORMATS[name].read(stdin, "<stdin>", None, fast, copying, first_seat)
         yield from guarded(records, "<stdin>", name)
         return
     try:
@@ -290,7 +307,7 @@ def _read_file(
             name = from_format or detect_format(path, head)
             reading.formats[name] = reading.formats.get(name, 0) + 1
             reader = FORMATS[name].read
-            records = reader(limited(stream, head), path, Path(path), fast, copying)
+            records = reader(limited(stream, head), path, Path(path), fast, copying, first_seat)
             start = reading.bytes_read
             for count, record in enumerate(guarded(records, path, name)):
                 if not count % _TELL_EVERY:  # tell() is a system call: not for every line
@@ -408,7 +425,9 @@ class _Prefixed(io.RawIOBase):
             view[:size] = self._head[:size]
             self._head = self._head[size:]
             return size
-        data = self._rest.read(len(view))
+        # what is there, not a full buffer: a pipe's reader gets each line once it is sent
+        read = getattr(self._rest, "read1", self._rest.read)
+        data = read(len(view))
         view[: len(data)] = data
         return len(data)
 
@@ -503,8 +522,10 @@ class ImportSummary:
 
     ``found`` = ``imported`` + ``skipped`` + ``duplicates``. ``problems`` holds the reasons
     records were skipped (the first ``MAX_KEPT_PROBLEMS``; ``problems_dropped`` counts the
-    rest), ``duplicate_lines`` one line per match whose id was already imported. ``error``
-    is set when nothing was written (e.g. a ``.json`` output for more than one match).
+    rest), ``duplicate_lines`` one line per match whose id was already imported, ``notes``
+    what a reader assumed for a match it read (:attr:`importers.canonical.Record.notes`).
+    ``error`` is set when nothing was written (e.g. a ``.json`` output for more than one
+    match).
 
     >>> s = ImportSummary(output="out.jsonl", files=1, found=2, imported=2)
     >>> s.lines(), s.exit_code
@@ -521,6 +542,7 @@ class ImportSummary:
     problems: list[InputProblem] = field(default_factory=list)
     problems_dropped: int = 0
     duplicate_lines: list[str] = field(default_factory=list)
+    notes: list[InputProblem] = field(default_factory=list)
     error: str | None = None
 
     @property
@@ -544,18 +566,18 @@ class ImportSummary:
                 self.problems_dropped += 1
 
     def lines(self, prefix: str = "") -> list[str]:
-        """Problems and duplicates one a line, then the counts (and the error, if any); problem
-        and error lines start with ``prefix`` (the CLI's error prefix)."""
+        """Problems, notes and duplicates one a line, then the counts (and the error, if any);
+        problem and error lines start with ``prefix`` (the CLI's error prefix), notes with
+        ``prefix`` and ``warning:``."""
         lines = [f"{prefix}{problem}" for problem in self.problems]
+        lines.extend(f"{prefix}warning: {note}" for note in self.notes)
         if self.problems_dropped:
             lines.append(f"... and {self.problems_dropped} more problems")
         lines.extend(self.duplicate_lines[:MAX_KEPT_PROBLEMS])
-        files = "file" if self.files == 1 else "files"
-        matches = "match" if self.found == 1 else "matches"
-        duplicates = "duplicate" if self.duplicates == 1 else "duplicates"
         lines.append(
-            f"{self.found} {matches} found in {self.files} {files}: {self.imported} imported, "
-            f"{self.skipped} skipped, {self.duplicates} {duplicates} -> {self.output}"
+            f"{plural(self.found, 'match')} found in {plural(self.files, 'file')}: "
+            f"{self.imported} imported, {self.skipped} skipped, "
+            f"{plural(self.duplicates, 'duplicate')} -> {self.output}"
         )
         if self.error is not None:
             lines.append(f"{prefix or 'error: '}{self.error}")
@@ -573,6 +595,7 @@ class ImportSummary:
             "duplicates": self.duplicates,
             "problems": [problem.to_dict() for problem in self.problems],
             "problems_dropped": self.problems_dropped,
+            "notes": [note.to_dict() for note in self.notes],
             "error": self.error,
         }
 
@@ -581,7 +604,11 @@ OUTPUT_EXTENSIONS: Final = (".json", ".jsonl", ".ndjson", *text.EXTENSIONS)
 
 
 def import_paths(
-    paths: Iterable[str | Path], from_format: str | None, out: str | Path
+    paths: Iterable[str | Path],
+    from_format: str | None,
+    out: str | Path,
+    *,
+    first_seat: int | None = None,
 ) -> ImportSummary:
     """Import files (and directories) into one canonical output, streaming.
 
@@ -589,9 +616,11 @@ def import_paths(
     match is imported), a ``.29``/``.txt`` file (text notation), or ``-`` for JSON lines on
     standard output. A bad record is reported and skipped; a match whose id was already
     imported is counted as a duplicate and not written again. The output appears only
-    when the import is done: a failed import leaves no half-written file, an import of
-    nothing leaves an existing output as it was, and an output that is also an input is
-    refused.
+    when the import is done: a failed import leaves no half-written file, and an import of
+    nothing leaves an existing output as it was. The caller refuses an output that is also an
+    input (``twentynine import`` does, with :func:`twentynine.outputs.refuse_overwrite`).
+    ``first_seat`` is the index in ``playerIds`` of the first speaker for a Bhoos payload log
+    whose game does not show it (:func:`importers.bhoos_play.read_stream`).
 
     >>> import tempfile
     >>> out = Path(tempfile.mkdtemp()) / "out.jsonl"
@@ -617,17 +646,14 @@ def import_paths(
         return summary
     if target == "-":
         try:
-            _run(inputs, from_format, summary, sys.stdout.buffer, "jsonl")
+            _run(inputs, from_format, summary, sys.stdout.buffer, "jsonl", first_seat)
             sys.stdout.buffer.flush()
         except BrokenPipeError:
             summary.error = "standard output was closed before the import ended"
         return summary
-    if any(_same_file(path, Path(target)) for path in inputs):
-        summary.error = f"the output {target} is also an input: write to another file"
-        return summary
     try:
         with atomic_file(Path(target)) as stream:
-            _run(inputs, from_format, summary, stream, layout_for(target))
+            _run(inputs, from_format, summary, stream, layout_for(target), first_seat)
             if summary.error is None and not summary.imported:
                 summary.error = f"nothing imported: {target} was not written"
             if summary.error is not None:
@@ -637,18 +663,6 @@ def import_paths(
     except OSError as exc:
         summary.error = f"cannot write {target}: {exc.strerror or exc}"
     return summary
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    """Whether two paths name one file (through links too); False when either is missing.
-
-    >>> _same_file(Path("sample_logs/pagat.json"), Path("sample_logs/../sample_logs/pagat.json"))
-    True
-    """
-    try:
-        return str(a) != "-" and a.samefile(b)
-    except (OSError, ValueError):
-        return False
 
 
 class _AbandonedError(Exception):
@@ -728,6 +742,7 @@ def _run(
     summary: ImportSummary,
     stream: BinaryIO,
     layout: str,
+    first_seat: int | None = None,
 ) -> None:
     # Per match only its id and where it was first seen (file number and line packed in one
     # int) stay in memory, so a long import grows by little more than its ids.
@@ -741,9 +756,11 @@ def _run(
     # a repeated key in the same words. A reader that writes canonical lines itself (the
     # Bhoos archive) gives them with their ids, undecoded.
     copying = layout == "jsonl"
-    for read in _read_inputs(reading, from_format, copying, copying=copying):
+    records = _read_inputs(reading, from_format, copying, copying=copying, first_seat=first_seat)
+    for read in records:
         number = reading.current
         summary.found += 1
+        summary.notes.extend(read.notes[: max(0, MAX_KEPT_PROBLEMS - len(summary.notes))])
         record = _as_models(read) if layout != "jsonl" else read
         summary.add_problems(record.problems)
         match = record.match

@@ -47,6 +47,7 @@ from twentynine.importers.errors import InputProblem, describe_validation_error
 from twentynine.importers.notation import parse_card
 from twentynine.schema.cards import Seat
 from twentynine.schema.log import Action, Deal, MatchLog, PlayerRef
+from twentynine.schema.words import plural
 
 FORMAT = "text"
 EXTENSIONS: Final = (".29", ".txt")
@@ -425,7 +426,8 @@ class _Builder:
             raise _BadTextError(f"{seat}'s hand is given twice")
         words = text.split(";", 1)[0].split()
         if len(words) != 8:
-            raise _BadTextError(f"{seat}'s hand lists {len(words)} cards, not 8 (? if unseen)")
+            lists = plural(len(words), "card")
+            raise _BadTextError(f"{seat}'s hand lists {lists}, not 8 (? if unseen)")
         hands[seat] = [None if word == "?" else _card(word) for word in words]
         self.lines[f"deals[{len(self.deals) - 1}].hands.{seat}"] = number
 

@@ -40,6 +40,7 @@ from twentynine.schema.cards import Card, Seat, Team
 from twentynine.schema.fastlog import recorded_thrown_in
 from twentynine.schema.rules import Rules
 from twentynine.schema.shapes import DealLike, DealResultLike, MatchLike
+from twentynine.schema.words import plural
 
 
 class TrickFacts(NamedTuple):
@@ -480,7 +481,7 @@ def _where(state: DealState) -> str:
         return "before the trump is chosen"
     if not state.trick_no and not state.trick_cards:
         return "before the first card"
-    return f"after {state.trick_no} trick{'s' if state.trick_no != 1 else ''}"
+    return f"after {plural(state.trick_no, 'trick')}"
 
 
 def _compare_result(

@@ -40,6 +40,7 @@ from twentynine.schema.log import (
     TrumpAction,
 )
 from twentynine.schema.rules import Rules
+from twentynine.schema.words import plural
 
 _LADDER: Final = (DoubleAction, RedoubleAction, SetAction)
 
@@ -99,7 +100,7 @@ def deal_steps(
     deal as a whole at the last step). Raises ``IndexError`` for a deal the match lacks.
     """
     if not 1 <= deal_number <= len(match.deals):
-        raise IndexError(f"the match has {len(match.deals)} deals, not {deal_number}")
+        raise IndexError(f"the match has {plural(len(match.deals), 'deal')}, not {deal_number}")
     rules = rules if rules is not None else match.resolved_rules()
     audited = audit_match(match, rules)
     mine = [f for f in audited.findings if f.deal == deal_number]
@@ -309,7 +310,9 @@ def describe(
             text += f" (the trump is shown: {_suit_words(shown)})"
         if len(after.tricks) > len(before.tricks):
             winner, pts = after.tricks[-1][3], after.tricks[-1][4]
-            text += f"; {SEATS[winner].value} wins trick {len(after.tricks)} ({pts} points)"
+            text += (
+                f"; {SEATS[winner].value} wins trick {len(after.tricks)} ({plural(pts, 'point')})"
+            )
         return text
     if isinstance(action, PairAction):
         return f"{who} shows the Pair: target {after.target}"

@@ -5,15 +5,24 @@ and the compiled and pure-Python paths in agreement."""
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Iterable
 
 import pytest
 
 from tests.strategies import RULE_VARIANTS
+from twentynine.analysis import Solution, can_reach, solve, solve_value
 from twentynine.analysis import _kernel as kernel
-from twentynine.analysis import can_reach, solve, solve_value
 from twentynine.analysis.reference import brute_force_actions, searched_actions
-from twentynine.analysis.solver import caller_team, legal_moves, playable, position_row, rules_row
+from twentynine.analysis.solver import (
+    caller_team,
+    compiled_kernel,
+    forget_deals,
+    legal_moves,
+    playable,
+    position_row,
+    rules_row,
+)
 from twentynine.analysis.testing import first_lead, random_ending
 from twentynine.replay import DealState
 from twentynine.replay.simulate import deal_cards
@@ -153,7 +162,7 @@ def test_compiled_and_pure_python_agree(variant: str) -> None:
     rules = RULE_VARIANTS[variant]
     for seed in range(8):
         state = random_ending(rules, 500 + seed, 4)
-        assert solve(state, engine="python") == solve(state, engine="numba")
+        assert solve(state, engine="python") == solve(state, engine="compiled")
 
 
 def test_can_reach_is_the_value_threshold() -> None:
@@ -176,7 +185,7 @@ def test_solve_value_is_the_solutions_value(preset: str) -> None:
     for seed in range(4):
         state = random_ending(rules, 800 + seed, 4)
         value = solve_value(state, engine="python")
-        assert value == solve_value(state, engine="numba") == solve(state).value
+        assert value == solve_value(state, engine="compiled") == solve(state).value
 
 
 def test_unknown_cards_are_refused() -> None:
@@ -218,3 +227,53 @@ def test_the_table_kept_from_position_to_position_of_a_deal_changes_no_value(
         for position, solution in zip(walk, forward, strict=True):
             if position.trick_no >= 6:
                 assert _rated(solution.actions) == _rated(brute_force_actions(position))
+
+
+@pytest.mark.parametrize("preset", ["bhoos", "bangladesh"])
+def test_compiled_and_pure_python_agree_from_the_first_lead(preset: str) -> None:
+    # Whole deals: the compiled kernel searches them with its own move ordering and caches.
+    state = first_lead(Rules.preset(preset), 60)
+    assert solve_value(state, engine="python") == solve_value(state, engine="compiled")
+
+
+def test_answers_do_not_depend_on_the_deals_solved_before() -> None:
+    """The table is reused from search to search (its entries stamped with their deal) and
+    the two-trick endings are cached across deals: whatever a thread solved before, and in
+    whatever order, each position gets the same solution as in a fresh thread."""
+    positions = [
+        *(first_lead(Rules.preset(name), seed) for name in PRESET_NAMES for seed in (30, 31)),
+        *(random_ending(Rules.preset(name), 70, 4) for name in PRESET_NAMES),
+    ]
+    alone: list[Solution] = []
+    for position in positions:
+        worker = threading.Thread(target=lambda p=position: alone.append(solve(p)))
+        worker.start()  # a thread of its own: tables that have seen nothing
+        worker.join()
+    forget_deals()
+    in_turn = [solve(position) for position in positions]
+    backwards = [solve(position) for position in reversed(positions)][::-1]
+    assert in_turn == backwards == alone
+
+
+def test_the_compiled_kernels_caches_tell_the_trumps_apart() -> None:
+    """The same cards, held alike, with each suit in turn as the trump: solved one after the
+    other with one table (where endings cached under one trump must not answer for another)
+    and each with a fresh table, the values agree."""
+    compiled = compiled_kernel()
+    if compiled is None:
+        pytest.skip("the install built no compiled kernel")
+    rules = Rules.preset("bhoos")
+    checked = 0
+    for seed in range(40):
+        state = playable(random_ending(rules, 400 + seed, 4, mid_trick=False))
+        if not state.shown or state.is_over:
+            continue
+        row, rules_list = position_row(state), rules_row(state.rules)
+        shared = bytearray(compiled.table_size())
+        for generation, trump in enumerate(range(4), start=1):
+            row[kernel.TRUMP] = trump
+            rules_list[kernel.R_GENERATION] = generation
+            fresh = compiled.exact_value(row, rules_list, bytearray(compiled.table_size()))[0]
+            assert compiled.exact_value(row, rules_list, shared)[0] == fresh, (seed, trump)
+        checked += 1
+    assert checked >= 10

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from twentynine.analysis.solver import kernel_build_of, solver_build
 from twentynine.replay import deal
 from twentynine.replay._engine import (
     COMPILED,
@@ -88,6 +89,25 @@ def test_an_extension_installed_without_its_sources_is_compiled(tmp_path: Path) 
     assert build_of(extension) == COMPILED
 
 
+def test_the_solvers_kernel_is_built_from_the_source_here() -> None:
+    """After an edit to analysis/_ckernel.c the kernel must be rebuilt (pip install -e .), or
+    the tests run the kernel as it was before the edit."""
+    assert solver_build() in {COMPILED, PURE_PYTHON}
+
+
+def test_a_kernel_is_stale_once_its_source_changes(tmp_path: Path) -> None:
+    source = tmp_path / "_ckernel.c"
+    source.write_text("int kernel;\n", encoding="utf-8")
+    extension = tmp_path / f"_ckernel{EXTENSION_SUFFIXES[0]}"
+    built = hashlib.sha256(source.read_bytes()).hexdigest()
+    assert kernel_build_of(built, extension) == COMPILED
+    source.write_text("int kernel = 1;\n", encoding="utf-8")
+    assert kernel_build_of(built, extension) == stale("analysis/_ckernel.c")
+    assert kernel_build_of("", extension) == UNVERIFIED  # built without the record
+    source.unlink()  # installed without its source: nothing to be out of date with
+    assert kernel_build_of(built, extension) == COMPILED
+
+
 @pytest.mark.skipif(
     os.environ.get("TWENTYNINE_EXPECT_COMPILED") != "1", reason="TWENTYNINE_EXPECT_COMPILED unset"
 )
@@ -98,3 +118,7 @@ def test_the_engine_is_compiled_where_expected() -> None:
     for name in ("replay.audit", "replay.match", "importers._bhoos", "importers.bhoos_archive"):
         module = importlib.import_module(f"twentynine.{name}")
         assert str(module.__file__).endswith(tuple(EXTENSION_SUFFIXES)), module.__file__
+    # the solver's kernel too (analysis/_ckernel.c), which the solver runs by default
+    kernel = importlib.import_module("twentynine.analysis._ckernel")
+    assert str(kernel.__file__).endswith(tuple(EXTENSION_SUFFIXES)), kernel.__file__
+    assert solver_build() == COMPILED

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from twentynine.analysis.solver import solver_build
 from twentynine.cli import app
 from twentynine.replay import engine_build
 from twentynine.schema.log import match_json_schema
@@ -37,7 +38,9 @@ def test_version_says_which_engine_runs() -> None:
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0, result.output
     version = importlib.metadata.version("twentynine")
-    assert result.output == f"twentynine {version} (rules engine: {engine_build()})\n"
+    assert result.output == (
+        f"twentynine {version} (rules engine: {engine_build()}; solver: {solver_build()})\n"
+    )
     assert engine_build() in ("compiled", "pure Python")  # a stale build fails test_build too
 
 

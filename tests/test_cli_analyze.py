@@ -8,12 +8,14 @@ import signal
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import duckdb
 import pytest
 from typer.testing import CliRunner
 
+from tests.processes import output_lines, stored_matches, wait_until
 from twentynine.analysis.annotate import FIELDS
 from twentynine.cli import app
 from twentynine.importers.formats import write_matches
@@ -59,7 +61,11 @@ def test_same_results_with_processes_and_with_a_dask_cluster(logs: Path) -> None
     two = runner.invoke(app, ["analyze", str(logs), *ONLY, "--jobs", "2"])
     assert one.exit_code == two.exit_code == 0
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        # ":0": its web server on a free port (None takes 8787, which another cluster may hold)
+        n_workers=1,
+        threads_per_worker=2,
+        processes=False,
+        dashboard_address=":0",
     ) as cluster:
         dask = runner.invoke(
             app, ["analyze", str(logs), *ONLY, "--cluster", cluster.scheduler_address]
@@ -181,3 +187,90 @@ def test_a_killed_run_leaves_each_match_whole(logs: Path, tmp_path: Path, delay:
             con.execute("SELECT match_id, count(*) FROM annotations GROUP BY 1").fetchall()
         )
     assert counts == per_match
+
+
+def test_jobs_and_samples_beyond_the_limits_are_refused(logs: Path) -> None:
+    """One line and exit 2 before any work: a process count or a sample count that would
+    swamp the machine or never finish (twentynine.limits)."""
+    from twentynine.limits import MAX_SAMPLES, max_jobs
+
+    for option, value in (("--jobs", max_jobs() + 1), ("--samples", MAX_SAMPLES + 1)):
+        result = runner.invoke(app, ["analyze", str(logs), *ONLY, option, str(value)])
+        assert result.exit_code == 2, (option, result.output)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"twentynine: {option} {value}: at most")
+        assert not result.stdout
+    at_the_limit = runner.invoke(app, ["analyze", str(logs), *ONLY, "--samples", str(MAX_SAMPLES)])
+    assert at_the_limit.exit_code == 0, at_the_limit.output
+
+
+def _unrecorded_trump(logs: Path, tmp_path: Path) -> tuple[Path, str]:
+    """The two matches of ``logs``, the first with its trump suit left out (`"suit": null`,
+    as a recorder who did not see it writes it), and that match's id."""
+    lines = logs.read_text().splitlines()
+    first = json.loads(lines[0])
+    for action in first["deals"][0]["actions"]:
+        if action["type"] == "trump":
+            action["suit"] = None
+    path = tmp_path / "hidden-trump.jsonl"
+    path.write_text(json.dumps(first) + "\n" + lines[1] + "\n")
+    return path, first["id"]
+
+
+def test_a_trump_suit_not_recorded_is_a_warning_not_a_traceback(logs: Path, tmp_path: Path) -> None:
+    path, hidden = _unrecorded_trump(logs, tmp_path)
+    result = runner.invoke(app, ["analyze", str(path), *ONLY])
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert warnings == [
+        f"twentynine: warning: {path}:1: match {hidden}, deal 1: cards and shows not judged: "
+        "the trump suit is not recorded"
+    ]
+    lines = _lines(result.stdout)
+    assert lines and {line["match_id"] for line in lines} == {
+        json.loads(logs.read_text().splitlines()[1])["id"]
+    }
+
+
+@pytest.mark.parametrize("store", [False, True])
+def test_each_match_is_written_once_done_before_the_input_ends(
+    logs: Path, tmp_path: Path, store: bool
+) -> None:
+    """Standard input stays open after each match: its annotations come out (or it is stored,
+    with them) before the next match is sent, and the second, done moments after the first
+    was stored, is stored while the run waits for more."""
+    first, second = logs.read_bytes().splitlines(keepends=True)
+    ids = [json.loads(line)["id"] for line in (first, second)]
+    first = first.rstrip(b"\n") + b" " * (64 * 1024) + b"\n"  # past the format detection's head
+    db = tmp_path / "w.duckdb"
+    args = [sys.executable, "-m", "twentynine", "analyze", "-", *ONLY]
+    args += ["--db", str(db)] if store else []
+    with (tmp_path / "stderr.txt").open("wb") as errors:
+        process = subprocess.Popen(
+            args, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors
+        )
+    assert process.stdin is not None and process.stdout is not None
+    lines, reader = output_lines(process.stdout)
+    try:
+        with process.stdin as feed:
+            for count, (line, match_id) in enumerate(zip((first, second), ids, strict=True)):
+                feed.write(line)
+                feed.flush()
+                if store:
+                    done = wait_until(partial(_stored_is, db, count + 1), 120)
+                    assert done, (tmp_path / "stderr.txt").read_text()
+                else:  # a line of this match comes (after the rest of the one before)
+                    while (written := json.loads(lines.get(timeout=120))["match_id"]) != match_id:
+                        assert written in ids[:count]
+        assert process.wait(timeout=120) == 0, (tmp_path / "stderr.txt").read_text()
+    finally:
+        process.kill()
+        process.wait(timeout=60)
+        reader.join(timeout=60)
+    if store:
+        assert stored_matches(db) == 2
+
+
+def _stored_is(db: Path, count: int) -> bool:
+    return stored_matches(db) == count

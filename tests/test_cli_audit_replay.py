@@ -331,3 +331,47 @@ def test_a_lost_single_hand_says_so_in_the_replay_and_the_viewer() -> None:
     data = deal_data(match, audit_match(match), 28, None)
     assert data["steps"][-2]["standing"] == "single hand by N: lost, W won trick 4"
     assert data["steps"][-1]["say"].startswith("Single hand by N lost at trick 4, won by W.")
+
+
+@pytest.fixture
+def folder_with_a_broken_file(tmp_path: Path, clean_match: MatchLog) -> tuple[Path, Path]:
+    """A folder whose first file is not a match log and whose second is a good one."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    broken = folder / "a-broken.json"
+    broken.write_text('{"format": "twentynine.match", "version": 1, "deals": 3}')
+    _write(folder / "b-good.json", clean_match)
+    return folder, broken
+
+
+@pytest.mark.parametrize("command", ["replay", "report", "solve"])
+@pytest.mark.parametrize("by_id", [False, True])
+def test_a_picking_command_goes_past_an_unreadable_file(
+    command: str,
+    by_id: bool,
+    folder_with_a_broken_file: tuple[Path, Path],
+    clean_match: MatchLog,
+    tmp_path: Path,
+) -> None:
+    """replay, report and solve on a folder name each file they could not read (as audit and
+    load do), go on with the others, and exit 2 once done, as audit does."""
+    folder, broken = folder_with_a_broken_file
+    out = tmp_path / "m.html"
+    args = {
+        "replay": ["replay", str(folder), "--at", "3"],
+        "report": ["report", "match", str(folder), "-o", str(out)],
+        "solve": ["solve", str(folder), "--deal", "1", "--format", "json"],
+    }[command]
+    if by_id:
+        args += ["--match", clean_match.match_id]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    errors = [line for line in result.stderr.splitlines() if line.startswith("twentynine: ")]
+    assert errors and all(line.startswith(f"twentynine: {broken}:") for line in errors), errors
+    if command == "report":
+        assert clean_match.match_id in out.read_text()
+    elif command == "solve":
+        assert json.loads(result.stdout)["match"] == clean_match.match_id
+    else:
+        assert "action 3" in result.stdout or clean_match.match_id in result.stdout

@@ -79,3 +79,11 @@ def test_audit_of_a_file_loads_no_warehouse_or_report_library(name: str, status:
 
 def test_a_command_in_a_module_of_its_own_still_loads_what_it_uses() -> None:
     assert {"duckdb", "pyarrow"} <= imported_by("stats", "--help")
+
+
+def test_solve_loads_the_solver_but_no_warehouse_or_report_library() -> None:
+    """A solve starts as fast as the solver allows: its kernel is compiled at install time
+    (no JIT library to import) and the hands' text needs nothing of the warehouse."""
+    loaded = imported_by("solve", "sample_logs/bhoos.json", "--deal", "1")
+    assert {"analysis", "replay"} <= loaded  # what it does use
+    assert loaded.isdisjoint({"duckdb", "pyarrow", "numpy", "numba", "plotly", "jinja2"}), loaded

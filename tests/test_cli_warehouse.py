@@ -122,7 +122,7 @@ def test_stats_by_role_with_intervals_and_the_one_deal_note(tmp_path: Path) -> N
     players = runner.invoke(app, ["stats", "--db", str(db), "--format", "csv"])
     assert players.exit_code == 0, players.output
     assert "make_rate,make_rate_low,make_rate_high" in players.stdout.splitlines()[0]
-    assert players.stderr.startswith(f"note: {4 * games} of {4 * games} players have played")
+    assert players.stderr.startswith(f"note: all {4 * games} players have played")
     roles = runner.invoke(app, ["stats", "--db", str(db), "--by", "role", "--format", "json"])
     assert roles.exit_code == 0 and not roles.stderr
     rows = {row["role"]: row for row in map(json.loads, roles.stdout.splitlines())}

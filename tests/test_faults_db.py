@@ -91,3 +91,32 @@ def test_update_extensions_is_one_line(tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     assert runner.invoke(app, ["load", PAGAT, "--db", str(db)]).exit_code == 0
     _one_line_exit_2(["query", "UPDATE EXTENSIONS", "--db", str(db)], str(db))
+
+
+@pytest.mark.parametrize("sql", ["SELECT 1; UPDATE EXTENSIONS", "UPDATE EXTENSIONS; SELECT 1"])
+def test_a_statement_of_an_unknown_type_among_others_is_refused_as_a_write(
+    tmp_path: Path, sql: str
+) -> None:
+    db = tmp_path / "w.duckdb"
+    assert runner.invoke(app, ["load", PAGAT, "--db", str(db)]).exit_code == 0
+    line = _one_line_exit_2(["query", sql, "--db", str(db)], str(db), "refused")
+    assert "UPDATE" in line
+
+
+def test_a_query_reads_nothing_in_the_warehouse_s_temporary_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "w.duckdb"
+    assert runner.invoke(app, ["load", PAGAT, "--db", str(db)]).exit_code == 0
+    temporary = tmp_path / "w.duckdb.tmp"  # DuckDB's own temporary folder for w.duckdb
+    temporary.mkdir()
+    (temporary / "secret.csv").write_text("a,b\n1,hidden\n")
+    monkeypatch.chdir(tmp_path)
+    for name in (temporary / "secret.csv", "w.duckdb.tmp/secret.csv"):
+        sql = f"SELECT * FROM read_csv('{name}')"
+        line = _one_line_exit_2(["query", sql, "--db", str(db)], str(db), "disabled")
+        assert "hidden" not in line
+    result = runner.invoke(app, ["query", "SELECT * FROM deals ORDER BY ALL", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with open_warehouse(db, read_only=True) as one, open_warehouse(db, read_only=True) as two:
+        assert one.query("SELECT 1").rows == two.query("SELECT 1").rows  # readers side by side

@@ -11,7 +11,7 @@ from twentynine.importers.bhoos_archive import read_stream as read_archive
 from twentynine.importers.bhoos_play import read_stream
 from twentynine.importers.canonical import Record
 from twentynine.schema.cards import Seat
-from twentynine.schema.log import MatchLog
+from twentynine.schema.log import MatchLog, PlayerRef
 
 FORMATS = Path(__file__).resolve().parents[1] / "sample_logs" / "formats"
 
@@ -165,3 +165,150 @@ def test_the_sample_audits_without_errors() -> None:
             f.message for f in audit.audit_match(record.match).findings if f.severity == "error"
         ]
         assert errors == []
+
+
+# Servers that seat the first speaker at index 0 (issue 23 §6): the starter kit's /play
+# example and the practice sandbox. tests/fixtures/bhoos_sandbox.jsonl holds one seat's
+# requests in a sandbox game (made by tests/bhoos_payloads.py from game 3 of the sample
+# archive, playerIds written with the first speaker at index 0); bhoos_starter_play.jsonl
+# the /play example of the starter kit's Python bot, as JSON.
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def fixture_lines(name: str) -> list[dict[str, Any]]:
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def errors(match: MatchLog) -> list[str]:
+    from twentynine.replay.audit import audit_match
+
+    found = audit_match(match).findings
+    return [f"{f.code} {f.message}" for f in found if f.severity == "error"]
+
+
+def player_ids(match: MatchLog) -> dict[Seat, str | None]:
+    return {seat: ref.id for seat, ref in match.players.items() if isinstance(ref, PlayerRef)}
+
+
+def by_player(match: MatchLog) -> list[tuple[str | None, str, Any]]:
+    """The actions with each seat written as its player's id (seats differ between orders)."""
+    ids = player_ids(match)
+    out: list[tuple[str | None, str, Any]] = []
+    for action in match.deals[0].actions:
+        fields = action.model_dump(mode="json", exclude={"seat", "type"}, exclude_none=True)
+        out.append((ids[action.seat], action.type, fields.get("card") or fields.get("value")))
+    return out
+
+
+def test_the_starter_kits_play_example_imports_without_a_false_finding() -> None:
+    match = only(read(fixture_lines("bhoos_starter_play.jsonl")))
+    assert errors(match) == []  # was 7 OUT_OF_TURN
+    deal = match.deals[0]
+    assert player_ids(match)[deal.dealer] == "B2"  # the seat before A1, who bids and leads first
+    assert by_player(match)[:2] == [("A1", "bid", 16), ("B1", "bid", 17)]
+    assert match.meta is not None
+    assert match.meta["first_speaker"] == {"index": 0, "shown_by": "bidHistory"}
+    assert deal.hands is not None
+    hand = [c.text for c in deal.hands[match.meta["seat"]] if c]
+    assert sorted(hand) == sorted(["JS", "TS", "KH", "9C", "JD", "7D", "8D", "8H"])
+
+
+def test_sandbox_bids_are_read_in_the_sandboxs_order() -> None:
+    bids = [p for p in fixture_lines("bhoos_sandbox.jsonl") if "bidState" in p]
+    match = only(read(bids))
+    assert errors(match) == []  # was OUT_OF_TURN for the first speaker
+    assert match.meta is not None and match.meta["first_speaker"]["index"] == 0
+
+
+def test_a_sandbox_play_request_in_the_first_trick_is_read() -> None:
+    # The seat plays fourth in the first trick: the three cards before it are the others'.
+    [request] = [p for p in fixture_lines("bhoos_sandbox.jsonl") if p.get("played")][:1]
+    assert len(request["played"]) == 3 and not request["handsHistory"]
+    match = only(read([request]))  # was refused: "the seat's cards add up to 9"
+    assert errors(match) == []
+    assert match.meta is not None
+    assert match.meta["first_speaker"] == {"index": 0, "shown_by": "bidHistory"}
+    # With no bid to show it, the cards played before the seat's turn show it.
+    bare = only(read([{**request, "bidHistory": []}]))
+    assert bare.meta is not None
+    assert bare.meta["first_speaker"] == {"index": 0, "shown_by": "played"}
+    hands = match.deals[0].hands
+    assert hands is not None and sorted(c.text for c in hands[Seat.W] if c) == sorted(
+        c.replace("1", "A") for c in request["cards"]
+    )
+
+
+def test_a_whole_sandbox_game_is_the_seats_view_of_the_recorded_game() -> None:
+    match = only(read(fixture_lines("bhoos_sandbox.jsonl")))
+    assert errors(match) == []
+    full = by_player(archive_game(2))
+    seen = by_player(match)
+    # everything up to the seat's last card, which it was asked for
+    assert seen == full[: len(seen)]
+    assert full[len(seen)][:2] == ("PAHEBTW5", "play")
+    assert not any(who == "PAHEBTW5" for who, _, _ in full[len(seen) + 1 :])
+
+
+@pytest.mark.parametrize("first_index", [0, 1])
+def test_every_seat_of_every_sample_game_in_either_order_reads_without_error(
+    first_index: int,
+) -> None:
+    from tests.bhoos_payloads import requests
+
+    with (FORMATS / "bhoos_archive.json").open("rb") as stream:
+        games = json.load(stream)["games"]
+    for number, game in enumerate(games):
+        full = by_player(archive_game(number))
+        for player in game["playerIds"]:
+            match = only(read(requests(game, player, first_index)))
+            seen = by_player(match)
+            assert errors(match) == [], (number, player)
+            assert seen == full[: len(seen)], (number, player)
+
+
+def test_requests_logged_out_of_order_are_one_match_not_a_duplicate(tmp_path: Path) -> None:
+    from twentynine.importers.formats import import_paths
+
+    lines = fixture_lines("bhoos_sandbox.jsonl")
+    in_order = only(read(lines))
+    for i, j in ((0, 1), (5, 6), (4, 9), (1, 3)):
+        shuffled = list(lines)
+        shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
+        assert only(read(shuffled)).deals == in_order.deals, (i, j)
+    log = tmp_path / "bot.log"
+    log.write_text("\n".join(json.dumps(p) for p in [lines[0], *lines[2:6], lines[1], *lines[6:]]))
+    summary = import_paths([log], None, tmp_path / "out.jsonl")
+    assert (summary.found, summary.imported, summary.duplicates) == (1, 1, 0)
+
+
+def test_the_order_assumed_is_said_and_first_seat_sets_it(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from twentynine.cli import app
+
+    # A request with nothing in it that shows who speaks first (no bid, no trick).
+    bare = {"playerId": "a", "playerIds": ["a", "b", "c", "d"], "cards": ["JS", "9S", "1S", "TS"]}
+    [record] = read([{**bare, "bidHistory": []}])
+    assert record.match is not None and record.match.deals[0].dealer == Seat.N
+    assert [str(n) for n in record.notes] == [
+        "bot.log:1: nothing in this game shows who speaks first: assumed playerIds[1], the "
+        "competition archive's order (--first-seat sets it)"
+    ]
+    log = tmp_path / "bot.log"
+    log.write_text(json.dumps({**bare, "bidHistory": []}) + "\n")
+    said = CliRunner().invoke(app, ["import", str(log), "-o", str(tmp_path / "a.jsonl")])
+    assert said.exit_code == 0 and "warning: " in said.stderr and "assumed" in said.stderr
+    chosen = CliRunner().invoke(
+        app, ["import", str(log), "-o", str(tmp_path / "b.jsonl"), "--first-seat", "0"]
+    )
+    assert chosen.exit_code == 0 and "warning" not in chosen.stderr
+    [match] = [json.loads(line) for line in (tmp_path / "b.jsonl").read_text().splitlines()]
+    assert match["deals"][0]["dealer"] == "W"
+    assert match["meta"]["first_speaker"] == {"index": 0, "shown_by": "--first-seat"}
+    # What a payload shows wins over the option.
+    shown = list(read_stream(io.BytesIO((FIXTURES / "bhoos_sandbox.jsonl").read_bytes()), "s", 1))
+    assert [r.match.deals[0].dealer for r in shown if r.match] == [Seat.W]
+    refused = CliRunner().invoke(app, ["import", str(log), "-o", "-", "--first-seat", "4"])
+    assert refused.exit_code == 2

@@ -47,6 +47,13 @@ def test_every_template_ships_with_the_package() -> None:
     assert "templates/match.html" in shipped
 
 
+def test_the_contract_model_ships_with_the_package() -> None:
+    folder = ROOT / "analysis" / "models"
+    files, shipped = _shipped(folder, _package_data("twentynine.analysis.models"))
+    assert files == shipped
+    assert "contract_model.json" in shipped
+
+
 def test_the_wheel_installs_one_import_name(tmp_path: Path) -> None:
     """The wheel's only top-level package is twentynine: schema, replay and the other rooms
     are inside it, so that an install never shadows the index's packages of those names."""
@@ -56,7 +63,8 @@ def test_the_wheel_installs_one_import_name(tmp_path: Path) -> None:
         source,
         symlinks=True,
         ignore=shutil.ignore_patterns(
-            ".git", "build", "dist", "*.egg-info", "*.so", "__pycache__", ".*_cache", "demo_out"
+            *(".git", ".venv", "venv", "build", "dist", "*.egg-info", "*.so", "__pycache__"),
+            *(".*_cache", "demo_out"),
         ),
     )
     built = subprocess.run(
@@ -82,3 +90,4 @@ def test_the_wheel_installs_one_import_name(tmp_path: Path) -> None:
         assert f"twentynine/{room}/__init__.py" in names, room
     assert "twentynine/reports/html/templates/match.html" in names
     assert "twentynine/sample_logs/bad/revoke.json" in names
+    assert "twentynine/analysis/models/contract_model.json" in names

@@ -166,6 +166,23 @@ def test_jump_to_the_next_finding_and_open_a_step_by_its_address(
     assert opened.errors == [] and linked.errors == []
 
 
+def test_next_finding_says_when_there_is_none(browser: Any, match_page: Path) -> None:
+    match = _sample("bad/mixed.json")
+    last = len(match.deals)
+    end = f"#deal={last}&action={len(match.deals[-1].actions) - 1}"
+    opened = Opened(browser, match_page.as_uri() + end)
+    page = opened.page
+    assert opened.text("#seek-note") == ""
+    page.click("button[data-go=next-finding]")
+    assert opened.text("#seek-note") == "no finding after this step"
+    assert page.url.endswith(end)  # it stays where it was
+    page.click("button[data-go=next-note]")
+    assert opened.text("#seek-note") == "no annotation after this step"
+    page.keyboard.press("Home")
+    assert opened.text("#seek-note") == ""  # said once, gone at the next step
+    assert opened.errors == []
+
+
 def test_a_seat_view_hides_the_other_hands(browser: Any, match_page: Path, tmp_path: Path) -> None:
     match = _sample("bad/mixed.json")
     opened = Opened(browser, match_page.as_uri() + "#deal=2&action=12")
@@ -441,7 +458,7 @@ def test_previous_and_next_mistake_by_button_key_and_filter(
     page.keyboard.press("Shift+M")
     assert _where(opened) == (found[0][0], str(found[0][1]))
     page.click("button[data-go=prev-mistake]")
-    assert "no earlier inaccuracy or worse" in opened.text("#step-label")
+    assert opened.text("#seek-note") == "no inaccuracy or worse before this step"
     seat = found[-1][2]
     page.select_option("#mistake-filter", seat)
     page.goto(review_page.as_uri() + "#deal=1")
@@ -455,7 +472,7 @@ def test_previous_and_next_mistake_by_button_key_and_filter(
     page.click("button[data-go=next-mistake]")
     other = next((d for d in found if d[2] in side), None)
     if other is None:
-        assert "no further inaccuracy or worse" in opened.text("#step-label")
+        assert opened.text("#seek-note") == f"no inaccuracy or worse of {side} after this step"
     else:
         assert _where(opened) == (other[0], str(other[1]))
     assert opened.errors == []
@@ -591,7 +608,7 @@ def analyzed_players(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert loaded.exit_code == 0, loaded.output
     match, notes = analyzed_match()
     with open_warehouse(db) as wh:
-        replace_annotations(wh, match.match_id, list(notes))
+        replace_annotations(wh, match, list(notes))
     out = folder / "players.html"
     result = runner.invoke(app, ["report", "players", "--db", str(db), "-o", str(out)])
     assert result.exit_code == 0, result.output

@@ -10,10 +10,12 @@ import duckdb
 import pyarrow.parquet as pq
 import pytest
 
+from twentynine.analysis.annotate import Annotation
 from twentynine.loading import load_paths
 from twentynine.replay import random_match
+from twentynine.reports.warehouse.annotations import replace_annotations
 from twentynine.reports.warehouse.errors import ExportFailedError, WarehouseMissingError
-from twentynine.reports.warehouse.export import EXPORTED, export_parquet, format_result
+from twentynine.reports.warehouse.export import UNPACKED_VIEWS, export_parquet, format_result
 from twentynine.reports.warehouse.progress import terminal_progress
 from twentynine.reports.warehouse.store import LoadSummary, QueryResult, open_warehouse, run_query
 from twentynine.schema import Rules
@@ -40,7 +42,10 @@ def db(tmp_path: Path) -> Path:
 def test_export_is_partitioned_parquet_that_duckdb_reads(db: Path, tmp_path: Path) -> None:
     out = tmp_path / "export"
     summary = export_parquet(out, db=db)
-    assert set(summary.rows) == {*EXPORTED, "players"}
+    with duckdb.connect(str(db), read_only=True) as catalog:
+        listed = catalog.execute("SELECT table_name FROM duckdb_tables()").fetchall()
+    tables = {row[0] for row in listed}
+    assert set(summary.rows) == tables | set(UNPACKED_VIEWS)
     assert summary.lines()[-1].endswith(f"-> {out}")
     months = sorted(p.name for p in (out / "deals" / "preset=pagat").iterdir())
     assert months == ["month=2026-01", "month=2026-02", "month=unknown"]
@@ -69,6 +74,35 @@ def test_export_is_partitioned_parquet_that_duckdb_reads(db: Path, tmp_path: Pat
     with pytest.raises(ExportFailedError, match="not an empty folder"):
         export_parquet(out, db=db)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".export")]
+
+
+def test_the_export_holds_every_table_of_the_catalog_with_its_rows(
+    db: Path, tmp_path: Path
+) -> None:
+    log = random_match(Rules.preset("bhoos"), 4, max_deals=2)
+    match_id = log.match_id
+    with open_warehouse(db) as wh:
+        wh.load([log])
+        note = Annotation(
+            match_id, 1, 20, "N", "card", "exact", "7H", "JH", 10.0, 14.0, 4.0, "card_points",
+            None, None, None, None, "7H gave away 4 points", "{}", 0,
+        )  # fmt: skip
+        replace_annotations(wh, log, [note, note._replace(action=21)])
+    out = tmp_path / "export"
+    export_parquet(out, db=db)
+    with duckdb.connect(str(db), read_only=True) as con:
+        names = [row[0] for row in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()]
+        counts = {name: con.execute(f"SELECT count(*) FROM {name}").fetchone() for name in names}
+    assert "annotations" in counts and counts["annotations"] == (2,)
+    exported = duckdb.connect()
+    for name, count in counts.items():
+        files = f"{out}/{name}/**/*.parquet"
+        got = exported.execute(
+            f"SELECT count(*) FROM read_parquet('{files}', hive_partitioning = true, "
+            "union_by_name = true)"
+        ).fetchone()
+        assert got == count, name
+    assert {p.name for p in out.iterdir()} == set(names) | set(UNPACKED_VIEWS)
 
 
 def test_export_refusals(tmp_path: Path, db: Path) -> None:

@@ -65,9 +65,11 @@ def load(
             path: Path | None,
             may_be_fast: bool,
             keys_checked: bool = False,
+            first_seat: int | None = None,
             /,
         ) -> Iterator[Record[Match]]:
-            for record in read(stream, source, path, may_be_fast and fast, keys_checked):
+            fast_here = may_be_fast and fast
+            for record in read(stream, source, path, fast_here, keys_checked, first_seat):
                 kinds[name, _kind(record)] += 1
                 yield record
 

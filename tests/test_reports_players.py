@@ -38,7 +38,7 @@ def analyzed_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _load(db, *sorted(SAMPLES.glob("*.json")), SAMPLES / "league.jsonl")
     match, notes = analyzed_match()
     with open_warehouse(db) as wh:
-        replace_annotations(wh, match.match_id, list(notes))
+        replace_annotations(wh, match, list(notes))
     return db
 
 

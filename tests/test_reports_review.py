@@ -239,6 +239,7 @@ def test_a_report_not_analyzed_has_no_review_parts() -> None:
     assert not data["analyzed"] and all(d["graph"] is None for d in data["deals"])
     assert not any("values" in s for d in data["deals"] for s in d["steps"])
     assert "mistake" not in json.dumps([b.content for b in page.all("button")])
+    assert not page.all("input")  # no "with best and forced moves" without an analysis
 
 
 def test_no_letter_reads_as_both_a_suit_and_a_seat(review: tuple[Page, dict[str, object]]) -> None:

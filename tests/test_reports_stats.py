@@ -338,7 +338,7 @@ def test_a_note_when_most_players_have_one_deal(tmp_path: Path) -> None:
         wh.load(logs)
         report = stats_report(wh, StatsRequest())
         by_role = stats_report(wh, StatsRequest(by_role=True))
-    assert report.notes and report.notes[0].startswith("12 of 12 players have played a single")
+    assert report.notes and report.notes[0].startswith("all 12 players have played a single")
     assert "--by role" in report.notes[0]
     assert not by_role.notes and by_role.result.rows[0][2] == 3
 

@@ -44,7 +44,8 @@ from twentynine.schema.fastlog import STRUCTS, decode_match, is_decoded
 from twentynine.schema.log import ACTION_TYPES, LEFT_OUT_IS_NOT_NULL, Deal, MatchLog, PlayAction
 from twentynine.schema.rules import Rules
 from twentynine.schema.shapes import DealLike, MatchLike
-from twentynine.textout import error_line, plural
+from twentynine.schema.words import plural
+from twentynine.textout import error_line
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 SAMPLES: Final = ROOT / "sample_logs"

@@ -12,7 +12,7 @@ from typing import Annotated
 import orjson
 import typer
 
-from twentynine.cli import _read_inputs
+from twentynine.cli import _read_inputs, say_unreadable
 from twentynine.importers.canonical import Match, Record
 from twentynine.options import (
     EXIT_FINDINGS,
@@ -25,7 +25,8 @@ from twentynine.options import (
 from twentynine.replay import AuditError, audit_match
 from twentynine.replay.summary import AuditSummary, FindingRow, finding_row, seldom_collected
 from twentynine.schema.rules import Rules, RulesError, resolve_rules
-from twentynine.textout import error_line, plural, printable
+from twentynine.schema.words import plural
+from twentynine.textout import printable
 
 
 def audit_command(
@@ -109,18 +110,18 @@ def _print_row(row: FindingRow, output: OutputFormat) -> None:
 
 
 def _print_problems(record: Record[Match], output: OutputFormat) -> None:
+    if output is not OutputFormat.json:
+        say_unreadable(record)
+        return
     for problem in record.problems:
-        if output is OutputFormat.json:
-            line = {
-                "file": problem.source,
-                "line": problem.line,
-                "match": None,
-                "deal": None,
-                "action": None,
-                "code": "INVALID_INPUT",
-                "severity": "error",
-                "message": f"{problem.path}: {problem.reason}" if problem.path else problem.reason,
-            }
-            sys.stdout.write(orjson.dumps(line).decode() + "\n")
-        else:
-            typer.echo(error_line(str(problem)), err=True)
+        line = {
+            "file": problem.source,
+            "line": problem.line,
+            "match": None,
+            "deal": None,
+            "action": None,
+            "code": "INVALID_INPUT",
+            "severity": "error",
+            "message": f"{problem.path}: {problem.reason}" if problem.path else problem.reason,
+        }
+        sys.stdout.write(orjson.dumps(line).decode() + "\n")

@@ -11,13 +11,14 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, overload
 
 import typer
 from typer.core import TyperArgument, TyperGroup
 
+from twentynine.limits import LOAD_JOBS
 from twentynine.options import (
     EXIT_BAD_INPUT,
     EXIT_FINDINGS,
@@ -36,7 +37,8 @@ from twentynine.options import (
 )
 from twentynine.reports.warehouse import DEFAULT_DB
 from twentynine.schema.cards import Seat
-from twentynine.textout import error_line, plural, printable, text_table, warning_line
+from twentynine.schema.words import plural
+from twentynine.textout import error_line, printable, text_table, warning_line
 
 if TYPE_CHECKING:
     from twentynine.importers.canonical import Match, Record
@@ -84,6 +86,7 @@ COMMANDS: Final = (
     "query",
     "export",
     "analyze",
+    "calibration",
     "demo",
     "matches",
     "stats",
@@ -95,6 +98,7 @@ LAZY_COMMANDS: Final = {
     "audit": "twentynine.audit_command:audit_command",
     "solve": "twentynine.solve_command:solve_command",
     "analyze": "twentynine.analyze_command:analyze_command",
+    "calibration": "twentynine.calibration_command:calibration_command",
     "matches": "twentynine.matches_command:matches_command",
     "stats": "twentynine.stats_command:stats_command",
     "report": "twentynine.report_commands:report_app",
@@ -151,10 +155,13 @@ def _print_version(value: bool) -> None:
     if value:
         import importlib.metadata
 
+        from twentynine.analysis.solver import solver_build
         from twentynine.replay import engine_build
 
         version = importlib.metadata.version("twentynine")
-        typer.echo(f"twentynine {version} (rules engine: {engine_build()})")
+        typer.echo(
+            f"twentynine {version} (rules engine: {engine_build()}; solver: {solver_build()})"
+        )
         raise typer.Exit()
 
 
@@ -271,6 +278,47 @@ def _read_inputs(
     return records
 
 
+def say_unreadable(record: Record[Any]) -> None:
+    """Name a document that could not be read: one error line for each of its problems
+    (``textout.unreadable_lines``). The command goes on with the other documents."""
+    from twentynine.textout import unreadable_lines
+
+    for line in unreadable_lines(record):
+        typer.echo(error_line(line), err=True)
+
+
+class Skipping:
+    """Goes past the documents that could not be read, naming each (:func:`say_unreadable`)
+    and counting them: ``replay``, ``report match`` and ``solve`` pick their match among
+    the others, and exit 2 once done when one was skipped, as ``audit`` does."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.read = 0
+
+    def readable(self, records: Iterable[Record[MatchLog]]) -> Iterator[tuple[str, MatchLog]]:
+        """Each readable record's match id and match, in reading order."""
+        for record in records:
+            if record.match is None:
+                self.count += 1
+                say_unreadable(record)
+                continue
+            self.read += 1
+            yield record.match.match_id, record.match
+
+    def not_found(self, message: str) -> typer.Exit:
+        """The exit when the match wanted is not among those read: ``message`` in one line,
+        or nothing more when no document could be read (each is already named)."""
+        if self.count and not self.read:
+            return typer.Exit(EXIT_BAD_INPUT)
+        return fail(message)
+
+    def exit(self) -> None:
+        """Exit 2 when a document was skipped (each is already named)."""
+        if self.count:
+            raise typer.Exit(EXIT_BAD_INPUT)
+
+
 def warn_empty(files: list[Path]) -> None:
     """A warning line for each file that holds nothing but white space: no match in it."""
     from twentynine.importers.errors import empty_file
@@ -301,6 +349,17 @@ def import_command(
         ),
     ],
     from_format: FromOption = None,
+    first_seat: Annotated[
+        int | None,
+        typer.Option(
+            "--first-seat",
+            min=0,
+            max=3,
+            metavar="I",
+            help="bhoos-play: the playerIds index that bids and leads first, for a game whose "
+            "payloads do not show it (else 1 is assumed, with a warning).",
+        ),
+    ] = None,
 ) -> None:
     """Convert logs from any known format into canonical match logs, with counts.
 
@@ -310,10 +369,13 @@ def import_command(
     Example: twentynine import sample_logs/formats/sample.29 -o sample.jsonl
     """
     from twentynine.importers.formats import expand_inputs, import_paths
+    from twentynine.outputs import refuse_overwrite
     from twentynine.textout import ERROR_PREFIX
 
-    warn_empty(expand_inputs(paths))
-    summary = import_paths(paths, from_format, out)
+    inputs = expand_inputs(paths)
+    refuse_overwrite([out], inputs=inputs, warehouses=[DEFAULT_DB])
+    warn_empty(inputs)
+    summary = import_paths(paths, from_format, out, first_seat=first_seat)
     for line in summary.lines(ERROR_PREFIX):
         typer.echo(printable(line), err=True)
     raise typer.Exit(summary.exit_code)
@@ -376,9 +438,11 @@ def simulate_command(
     Example: twentynine simulate --rules pagat --matches 3 --seed 7 -o pagat.jsonl
     """
     from twentynine.importers.formats import write_matches
+    from twentynine.outputs import refuse_overwrite
     from twentynine.replay.selfplay import simulate_matches
     from twentynine.schema.rules import RulesError, resolve_rules
 
+    refuse_overwrite([out], warehouses=[DEFAULT_DB])
     spec: dict[str, object] = {"preset": rules_name.value, **_parse_settings(settings or [])}
     try:
         rules = resolve_rules(spec)
@@ -454,7 +518,7 @@ def replay_command(
     \b
     Example: twentynine replay sample_logs/bad/revoke.json --deal 1 --at 7 --seat W
     """
-    from twentynine.frames import deal_frames, first_finding
+    from twentynine.frames import deal_frames, finding_frames, first_finding
     from twentynine.pager import show_deals, show_frames
     from twentynine.replay import audit_match
     from twentynine.reports.warehouse.errors import WarehouseError
@@ -467,14 +531,15 @@ def replay_command(
         raise fail(f"--rules: {exc}") from None
     if (path is None) == (db is None):
         raise fail("give a file or folder of match logs, or --db FILE (not both)")
+    skipped = Skipping()
     try:
         if db is not None:
             chosen = stored_match(match_id, db=db)
         else:
             records = _read_inputs([str(path)], from_format, fast=False)
-            chosen = pick_match(match_id, _replayable(records))
+            chosen = pick_match(match_id, skipped.readable(records))
     except MatchNotFoundError as exc:
-        raise fail(f"{path or db}: {exc}") from None
+        raise skipped.not_found(f"{path or db}: {exc}") from None
     except WarehouseError as exc:
         raise fail(str(exc), exc.exit_code) from None
     where = f"{path or db}: match {chosen.match_id}"
@@ -499,18 +564,14 @@ def replay_command(
         return deal_frames(chosen, number, seat=seat, rules=rules, color=interactive)
 
     if interactive:
-        show_deals(frames_of, len(chosen.deals), sys.stdout, deal=deal, frame=frame)
-        return
-    frames = frames_of(deal)
-    shown = frames if at is None and not finding else [frames[frame]]
-    show_frames(shown, sys.stdout, interactive=False)
-
-
-def _replayable(records: Iterator[Record[MatchLog]]) -> Iterator[tuple[str, MatchLog]]:
-    for record in records:
-        if record.match is None:
-            raise fail(str(record.problems[0]))
-        yield record.match.match_id, record.match
+        findings = finding_frames(audit_match(chosen, rules))
+        deals = len(chosen.deals)
+        show_deals(frames_of, deals, sys.stdout, deal=deal, frame=frame, findings=findings)
+    else:
+        frames = frames_of(deal)
+        shown = frames if at is None and not finding else [frames[frame]]
+        show_frames(shown, sys.stdout, interactive=False)
+    skipped.exit()
 
 
 @app.command("load")
@@ -527,7 +588,11 @@ def load_command(
     jobs: Annotated[
         int,
         typer.Option(
-            "--jobs", min=1, max=2, metavar="N", help="2: read and audit in a second process."
+            "--jobs",
+            min=min(LOAD_JOBS),
+            max=max(LOAD_JOBS),
+            metavar="N",
+            help="2: read and audit in a second process.",
         ),
     ] = 1,
 ) -> None:
@@ -541,11 +606,15 @@ def load_command(
     """
     from twentynine.importers.formats import expand_inputs
     from twentynine.loading import load_paths
+    from twentynine.outputs import refuse_overwrite
+    from twentynine.reports.warehouse import companions
     from twentynine.reports.warehouse.errors import WarehouseError
     from twentynine.reports.warehouse.progress import terminal_progress
     from twentynine.textout import ERROR_PREFIX
 
-    warn_empty(expand_inputs(paths))
+    inputs = expand_inputs(paths)
+    refuse_overwrite([db, *companions(db)[:1]], inputs=inputs)  # the file and its log
+    warn_empty(inputs)
     try:
         with terminal_progress() as progress:
             summary = load_paths(
@@ -594,9 +663,11 @@ def export_command(
     \b
     Example: twentynine export --parquet exports/2026-11 --db club.duckdb
     """
+    from twentynine.outputs import refuse_overwrite
     from twentynine.reports.warehouse.errors import WarehouseError
     from twentynine.reports.warehouse.export import export_parquet
 
+    refuse_overwrite(folders=[parquet], warehouses=[db])
     try:
         summary = export_parquet(parquet, db=db)
     except WarehouseError as exc:
@@ -627,11 +698,14 @@ def demo_command(
     \b
     Example: twentynine demo --out demo_out
     """
-    from twentynine.demo import default_samples, run_demo
+    from twentynine.demo import default_samples, demo_outputs, run_demo
+    from twentynine.outputs import refuse_overwrite
 
     samples = samples if samples is not None else default_samples()
     if not all(_is_folder(samples / name) for name in ("bad", "formats")):
         raise fail(f"{samples}: not the sample_logs folder (give the folder with --samples)")
+    files, folders = demo_outputs(out)
+    refuse_overwrite(files, folders=folders, inputs=[samples], warehouses=[DEFAULT_DB])
     try:
         result = run_demo(samples, out, typer.echo)
     except OSError as exc:

@@ -10,10 +10,11 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 import orjson
 
-from twentynine.analysis.run import AnalysisOptions, annotate_matches
+from twentynine.analysis.run import AnalysisOptions, annotate_deal, match_tasks
 from twentynine.frames import render_step
 from twentynine.importers.formats import expand_inputs, import_paths, read_any, write_matches
 from twentynine.loading import load_paths
@@ -22,6 +23,7 @@ from twentynine.replay.selfplay import simulate_matches
 from twentynine.replay.summary import AuditSummary
 from twentynine.report_commands import examples_folder, write_match_report, write_players_report
 from twentynine.reports.html.annotations import read_annotations
+from twentynine.reports.warehouse import companions
 from twentynine.reports.warehouse.annotations import replace_annotations
 from twentynine.reports.warehouse.export import export_parquet, format_result
 from twentynine.reports.warehouse.stats import run_stats
@@ -29,7 +31,7 @@ from twentynine.reports.warehouse.store import QueryResult, open_warehouse, run_
 from twentynine.sample_logs import SAMPLES_DIR
 from twentynine.schema.cards import Seat
 from twentynine.schema.rules import Rules
-from twentynine.textout import plural
+from twentynine.schema.words import plural
 
 Echo = Callable[[str], None]
 
@@ -74,8 +76,31 @@ def default_samples() -> Path:
     return SAMPLES_DIR
 
 
+IMPORTED: Final = "imported.jsonl"
+SIMULATED: Final = "simulated.jsonl"
+DATABASE: Final = "twentynine.duckdb"
+EXPORT: Final = "parquet"
+MATCH_REPORT: Final = "match.html"
+PLAYERS_REPORT: Final = "players.html"
+"""What the demo writes under its folder (:func:`demo_outputs`)."""
+
+
+def demo_outputs(out: Path) -> tuple[list[Path], list[Path]]:
+    """The files and the folders the demo writes under ``out``, replacing what is there:
+    the warehouse with its write-ahead log, the export (whole), the players report's example
+    matches.
+
+    >>> [p.name for p in demo_outputs(Path("demo_out"))[1]]
+    ['parquet', 'players_matches']
+    """
+    files: list[str | Path] = [IMPORTED, SIMULATED, DATABASE, *companions(DATABASE)]
+    files += [MATCH_REPORT, PLAYERS_REPORT]
+    return [out / name for name in files], [out / EXPORT, examples_folder(out / PLAYERS_REPORT)]
+
+
 def run_demo(samples: Path, out: Path, echo: Echo) -> DemoResult:
-    """Run the walk on ``samples`` and write what it makes under ``out``."""
+    """Run the walk on ``samples`` and write what it makes under ``out``
+    (:func:`demo_outputs`)."""
     result = DemoResult(out)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -107,7 +132,7 @@ def run_demo(samples: Path, out: Path, echo: Echo) -> DemoResult:
             result.failures.append(f"{path.name} did not give its expected findings")
 
     echo(f"\n== 3. import the other formats in {samples / 'formats'}/")
-    imported = out / "imported.jsonl"
+    imported = out / IMPORTED
     summary = import_paths([samples / "formats"], None, imported)
     for line in summary.lines():
         echo(f"   {line}")
@@ -126,7 +151,7 @@ def run_demo(samples: Path, out: Path, echo: Echo) -> DemoResult:
         echo("")
 
     echo("== 5. simulate: four bots play two bangladesh matches (seed 1), audited")
-    simulated = out / "simulated.jsonl"
+    simulated = out / SIMULATED
     logs = list(simulate_matches(Rules.preset("bangladesh"), 2, 1))
     write_matches(logs, str(simulated))
     result.made.append(simulated)
@@ -141,7 +166,7 @@ def run_demo(samples: Path, out: Path, echo: Echo) -> DemoResult:
     if simulated_audit.errors:
         result.failures.append("simulated matches should audit clean")
 
-    database = out / "twentynine.duckdb"
+    database = out / DATABASE
     echo(f"\n== 6. load everything into {database} (DuckDB), then load it again")
     database.unlink(missing_ok=True)
     inputs = [samples, simulated]
@@ -177,7 +202,7 @@ def run_demo(samples: Path, out: Path, echo: Echo) -> DemoResult:
     answer = run_query(sql, db=database)
     echo("   " + format_result(answer, "table").rstrip("\n").replace("\n", "\n   "))
 
-    parquet = out / "parquet"
+    parquet = out / EXPORT
     echo(f"\n== 9. export the warehouse as Parquet under {parquet}/")
     shutil.rmtree(parquet, ignore_errors=True)
     for line in export_parquet(parquet, db=database).lines():
@@ -203,27 +228,27 @@ def _analyze(match_file: Path, database: Path, echo: Echo, result: DemoResult) -
         "on what each seat knew"
     )
     match = next(r.match for r in read_any(match_file) if r.match)
-    first = match.model_copy(update={"deals": match.deals[:DEMO_ANALYZED_DEALS]})
     options = AnalysisOptions(samples=DEMO_SAMPLES, seed=0)
+    tasks = match_tasks(match, options)[:DEMO_ANALYZED_DEALS]
+    notes = [note for task in tasks for note in annotate_deal(task)]
     with open_warehouse(database) as wh:
-        for match_id, notes in annotate_matches([first], options):
-            replace_annotations(wh, match_id, notes)
-            kinds = sorted({note.kind for note in notes})
-            labelled = sum(1 for note in notes if note.label)
-            echo(
-                f"   {plural(len(notes), 'annotation')} ({', '.join(kinds)}), "
-                f"{labelled} labelled inaccuracy, mistake or blunder"
-            )
-            if not {"card", "bid", "par"} <= set(kinds):
-                result.failures.append("the analysis should judge the cards, bids and par")
+        replace_annotations(wh, match, notes)  # the stored match's, for its first deals
+    kinds = sorted({note.kind for note in notes})
+    labelled = sum(1 for note in notes if note.label)
+    echo(
+        f"   {plural(len(notes), 'annotation')} ({', '.join(kinds)}), "
+        f"{labelled} labelled inaccuracy, mistake or blunder"
+    )
+    if not {"card", "bid", "par"} <= set(kinds):
+        result.failures.append("the analysis should judge the cards, bids and par")
 
 
 def _render_reports(
     match_file: Path, database: Path, out: Path, echo: Echo, result: DemoResult
 ) -> None:
     """The HTML reports: one sample match, and the players of the demo's warehouse."""
-    match_html = out / "match.html"
-    players_html = out / "players.html"
+    match_html = out / MATCH_REPORT
+    players_html = out / PLAYERS_REPORT
     echo("\n== 11. render the HTML reports (twentynine report match, report players)")
     match = next(r.match for r in read_any(match_file) if r.match)
     with open_warehouse(database, read_only=True) as wh:

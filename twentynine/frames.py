@@ -22,10 +22,10 @@ from typing import Final
 
 from twentynine.replay import AuditedMatch, DealFacts, StepView, audit_match, deal_steps
 from twentynine.reports.html.words import result_words, standing_words
-from twentynine.reports.warehouse.rows import preset_of
 from twentynine.schema.cards import HAND_SUIT_ORDER, Card, Seat, Suit, Team
 from twentynine.schema.log import MatchLog, player_name
 from twentynine.schema.rules import Rules
+from twentynine.schema.words import signed
 from twentynine.textout import printable
 
 _SYMBOL: Final = {suit.value: suit.symbol for suit in Suit}
@@ -217,7 +217,12 @@ def _contract(step: StepView) -> str:
     return f"{seat.value} {call}{ladder} · stake {step.stake}"
 
 
-def _trump(status: str) -> str:
+def trump_text(status: str) -> str:
+    """The engine's trump status with the suit as its symbol.
+
+    >>> trump_text("known to the caller: H"), trump_text("shown: no trump")
+    ('known to the caller: ♥', 'shown: no trump')
+    """
     return re.sub(r"\b([SHDC])$", lambda m: _SYMBOL[m.group(1)], status)
 
 
@@ -228,7 +233,7 @@ def _panel(step: StepView, order: Sequence[Seat]) -> list[str]:
         *_auction_grid(step, order),
         "",
         "Contract  " + _contract(step),
-        "Trump     " + _trump(step.trump),
+        "Trump     " + trump_text(step.trump),
         "Points    " + points,
         *(("Needs     " if i == 0 else " " * 10) + line for i, line in enumerate(_standing(step))),
     ]
@@ -241,7 +246,7 @@ def _tricks(step: StepView) -> list[str]:
             f"{seat.value} {card_text(card)}{'*' if seat is trick.winner else ' '}"
             for seat, card in trick.cards
         )
-        lines.append(f"{number:>2}  {cards}   {trick.winner.value} +{trick.points}")
+        lines.append(f"{number:>2}  {cards}   {trick.winner.value} {signed(trick.points)}")
     return lines
 
 
@@ -312,6 +317,10 @@ def deal_frames(
     (True, 'action 0 ')
     """
     steps = deal_steps(match, deal_number, seat=seat, rules=rules)
+    # Here, not at the top: the warehouse's rows import Arrow and numpy, which `solve` (it
+    # renders hands with this module) has no use for.
+    from twentynine.reports.warehouse.rows import preset_of
+
     audited = audit_match(match, rules)
     facts = audited.deals[deal_number - 1]
     before = audited.deals[deal_number - 2].score_after if deal_number > 1 else None
@@ -335,6 +344,23 @@ def deal_frames(
         )
         for i, step in enumerate(steps)
     ]
+
+
+def finding_frames(audited: AuditedMatch) -> dict[int, list[int]]:
+    """Each deal's frames with a finding: the frame after its action, or -1 (the deal's last
+    frame) for a finding about the whole deal; for the pager's "next finding".
+
+    >>> from twentynine.replay import audit_match, random_match
+    >>> from twentynine.schema import Rules
+    >>> finding_frames(audit_match(random_match(Rules.preset("pagat"), seed=1)))
+    {}
+    """
+    frames: dict[int, list[int]] = {}
+    for finding in audited.findings:
+        if finding.deal is not None:
+            at = finding.action + 1 if finding.action is not None else -1
+            frames.setdefault(finding.deal, []).append(at)
+    return frames
 
 
 def first_finding(audited: AuditedMatch, deal_number: int | None = None) -> tuple[int, int] | None:

@@ -26,6 +26,7 @@ import msgspec
 from twentynine.importers.canonical import Match, Record
 from twentynine.importers.errors import no_such_path, unknown_format
 from twentynine.importers.formats import FORMAT_NAMES, FORMATS, Reading, read_paths
+from twentynine.limits import LOAD_JOBS
 from twentynine.reports.warehouse.store import (
     BATCH_DEALS,
     DEFAULT_DB,
@@ -43,9 +44,9 @@ from twentynine.reports.warehouse.store import (
     open_warehouse,
 )
 from twentynine.schema.fastlog import decode_encoded, is_decoded
+from twentynine.textout import unreadable_lines
+from twentynine.workers import end_with_parent
 
-JOBS: Final = (1, 2)
-"""How many processes a load may use: one, or a reader and auditor beside the writer."""
 _IN_FLIGHT: Final = 3  # batches and units handed over, not yet taken: bounds --jobs 2's memory
 _UNITS_AHEAD: Final = 1  # units handed to a busy writer that it has not started yet
 _CLOSING_UNITS: Final = 4  # units left to read when each unit becomes a batch of its own
@@ -81,7 +82,7 @@ def load_paths(
     paths = list(paths)
     if from_format is not None and from_format not in FORMATS:
         raise ValueError(unknown_format(from_format, FORMAT_NAMES))
-    if jobs not in JOBS:
+    if jobs not in LOAD_JOBS:
         raise ValueError(f"--jobs {jobs}: give 1 or 2")
     missing = [str(path) for path in paths if str(path) != "-" and not _exists(Path(path))]
     if missing and len(missing) == len(paths):  # nothing to read: no warehouse made for it
@@ -129,8 +130,7 @@ def _matches(
         summary.bytes_read = reading.bytes_read
         summary.unreadable = reading.unreadable
         if record.match is None:
-            lines = [str(problem) for problem in record.problems]
-            summary.skip_unreadable(lines or [f"{record.where}: unreadable"])
+            summary.skip_unreadable(unreadable_lines(record))
             continue
         yield SourcedMatch(record.match, record.source, record.line, record.document)
     summary.bytes_read = reading.bytes_read
@@ -273,6 +273,7 @@ def _build_batches(
     work by how fast each process goes (``writer``, its parent's pid: it stops when that
     is gone).
     ``stdin`` is the parent's standard input (``-``), which multiprocessing closes here."""
+    end_with_parent(writer)
     sys.stdin = os.fdopen(stdin, "r")
     gc.disable()  # as the one-process load: many acyclic rows, nothing for the collector
     summary = _summary("", reading)

@@ -19,7 +19,7 @@ from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.listing import match_row, match_table, run_matches
 from twentynine.reports.warehouse.rows import preset_of, started_at
 from twentynine.schema.cards import Seat
-from twentynine.textout import error_line, result_text
+from twentynine.textout import error_line, result_text, unreadable_lines
 
 
 def matches_command(
@@ -55,7 +55,7 @@ def matches_command(
     unreadable: list[str] = []
     for record in _read_inputs(paths or [], from_format):
         if record.match is None:
-            unreadable.extend(str(problem) for problem in record.problems)
+            unreadable.extend(unreadable_lines(record))
             continue
         rows.append(_row(len(rows) + 1, record))
     typer.echo(result_text(match_table(rows), output.value))

@@ -3,7 +3,8 @@
 A deal's frame 0 is the table before the first action and frame K + 1 the table after action
 K (the numbering of ``twentynine audit``). Keys: Enter, space or right arrow next; left arrow
 back; Home and End the first and last frame; Page Down or ``]`` the next deal, Page Up or
-``[`` the previous one; a number then Enter goes to that action; ``?`` shows the keys; q quits.
+``[`` the previous one; ``f`` the next frame with a finding (or a word that there is none);
+a number then Enter goes to that action; ``?`` shows the keys; q quits.
 
 >>> import io
 >>> out = io.StringIO()
@@ -21,18 +22,19 @@ import re
 import select
 import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final, TextIO
 
 from twentynine.frames import width
 
 CLEAR: Final = "\x1b[H\x1b[2J"
-HELP: Final = "→ next  ← back  Home/End  [ ] deal  number+Enter action  ? keys  q quit"
+HELP: Final = "→ next  ← back  Home/End  [ ] deal  f finding  number+Enter action  ? keys  q quit"
 KEYS: Final = """Keys
   Enter, space, →, n     the next action
   ←, p, Backspace        the action before
   Home, g / End, G       the start of the deal / its last action
   Page Down, ] / Page Up, [   the next deal / the deal before
+  f                      the next finding (in this deal or a later one)
   a number, then Enter   that action (the numbers of `twentynine audit`)
   ?                      this help; any key goes back
   q, Ctrl-C              quit"""
@@ -70,10 +72,12 @@ def show_deals(
     deal: int = 1,
     frame: int = 0,
     keys_fd: int | None = None,
+    findings: Mapping[int, Sequence[int]] | None = None,
 ) -> None:
     """Step through deals 1 to ``deals`` on the terminal, starting at ``deal`` and ``frame``
     (negative: from the end); ``frames_of(n)`` renders deal ``n`` (again when the reader
-    comes back to it)."""
+    comes back to it). ``findings`` maps a deal to its frames with a finding (-1: the last),
+    for the ``f`` key."""
     fd = sys.stdin.fileno() if keys_fd is None else keys_fd
     import termios
     import tty
@@ -82,6 +86,7 @@ def show_deals(
     frames = frames_of(deal)
     position = min(max(frame if frame >= 0 else len(frames) + frame, 0), len(frames) - 1)
     typed = ""
+    said = ""  # a word about the last key, shown once on the status line
     helping = False
     try:
         tty.setcbreak(fd)
@@ -94,8 +99,11 @@ def show_deals(
                 if typed:
                     status += f"  go to action: {typed}"
                 status += _too_narrow(frames[position])
+                if said:
+                    status += f"  ({said})"
                 out.write(f"{CLEAR}{frames[position]}\n\n{status}\n")
             out.flush()
+            said = ""
             key = _read_key(fd)
             if key in _QUIT:
                 break
@@ -119,6 +127,14 @@ def show_deals(
                 position = 0
             elif key in _END:
                 position = len(frames) - 1
+            elif key == "f":
+                found = next_finding(findings or {}, deals, deal, position, len(frames))
+                if found is None:
+                    said = "no finding after this step"
+                else:
+                    if found[0] != deal:
+                        deal, frames = found[0], frames_of(found[0])
+                    position = found[1] if found[1] >= 0 else len(frames) - 1
             elif key in _NEXT_DEAL | _PREVIOUS_DEAL:
                 wanted = deal + (1 if key in _NEXT_DEAL else -1)
                 if 1 <= wanted <= deals:
@@ -129,6 +145,24 @@ def show_deals(
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         out.write("\n")
         out.flush()
+
+
+def next_finding(
+    findings: Mapping[int, Sequence[int]], deals: int, deal: int, position: int, frames: int
+) -> tuple[int, int] | None:
+    """The deal and frame of the first finding after frame ``position`` of ``deal`` (a frame
+    of -1 is a deal's last, of which this deal has ``frames``), or None when there is none.
+
+    >>> next_finding({1: [3, -1], 3: [0]}, 3, 1, 3, 10), next_finding({1: [3]}, 3, 1, 3, 10)
+    ((1, -1), None)
+    >>> next_finding({1: [3, -1], 3: [0]}, 3, 1, 9, 10)
+    (3, 0)
+    """
+    for number in range(deal, deals + 1):
+        for at in sorted(findings.get(number, ()), key=lambda f: f if f >= 0 else 1 << 30):
+            if number > deal or (at if at >= 0 else frames - 1) > position:
+                return number, at
+    return None
 
 
 _ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")

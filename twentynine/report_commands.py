@@ -18,8 +18,10 @@ from urllib.parse import quote
 import typer
 
 from twentynine.analysis.annotate import Annotation
+from twentynine.cli import Skipping
 from twentynine.importers.formats import atomic_file, read_paths
 from twentynine.options import MatchOption, Preset
+from twentynine.outputs import refuse_overwrite
 from twentynine.replay import audit_match
 from twentynine.reports.html.annotations import read_annotations
 from twentynine.reports.html.match import match_report
@@ -29,7 +31,7 @@ from twentynine.reports.warehouse.listing import MatchNotFoundError, pick_match,
 from twentynine.reports.warehouse.readback import read_match
 from twentynine.reports.warehouse.store import DEFAULT_DB, open_warehouse
 from twentynine.schema.log import MatchLog
-from twentynine.textout import plural
+from twentynine.schema.words import plural
 
 report_app = typer.Typer(
     name="report",
@@ -93,24 +95,22 @@ def _annotations(db: Path | None, match_id: str) -> list[Annotation] | None:
         raise _fail(str(exc)) from None
 
 
-def find_match(path: str, match_id: str | None) -> MatchLog:
+def find_match(path: str, match_id: str | None, skipped: Skipping) -> MatchLog:
     """The match that ``match_id`` names in ``path`` (its id, or its number in `twentynine
-    matches`; the first without one); a one-line exit when there is none."""
+    matches`; the first without one), going past what cannot be read (``skipped`` names
+    and counts it); a one-line exit when there is none."""
 
     def candidates() -> Iterator[tuple[str, MatchLog]]:
         try:
             records = read_paths([path])
         except ValueError:  # no match log there: none to pick, as pick_match says
             return
-        for record in records:
-            if record.match is None:
-                raise _fail(str(record.problems[0]))
-            yield record.match.match_id, record.match
+        yield from skipped.readable(records)
 
     try:
         return pick_match(match_id, candidates())
     except MatchNotFoundError as exc:
-        raise _fail(f"{path}: {exc}") from None
+        raise skipped.not_found(f"{path}: {exc}") from None
 
 
 def write_match_report(match: MatchLog, out: Path, annotations: list[Annotation] | None) -> None:
@@ -150,8 +150,12 @@ def match_command(
     """
     if path is None and db is None:
         raise _fail("give a file or folder of match logs, or --db FILE")
+    refuse_overwrite(
+        [out], inputs=[path] if path is not None else [], warehouses=[db or DEFAULT_DB]
+    )
+    skipped = Skipping()
     if path is not None:
-        match = find_match(path, match_id)
+        match = find_match(path, match_id, skipped)
     else:
         assert db is not None
         try:
@@ -165,6 +169,7 @@ def match_command(
     except OSError as exc:
         raise _fail(f"cannot write {out}: {exc.strerror or exc}") from None
     typer.echo(f"match report ({plural(len(match.deals), 'deal')}) -> {out}", err=True)
+    skipped.exit()
 
 
 def _date(option: str, text: str | None) -> dt.date | None:
@@ -276,6 +281,7 @@ def players_command(
     \b
     Example: twentynine report players --db club.duckdb -o players.html
     """
+    refuse_overwrite([out], folders=[examples_folder(out)], warehouses=[db])
     scope = Scope(
         preset.value if preset is not None else None,
         _date("--since", since),

@@ -16,11 +16,13 @@ import typer
 
 from twentynine.analysis import Solution, caller_team, solve
 from twentynine.analysis.solver import playable
-from twentynine.frames import hand_text
+from twentynine.frames import card_text, hand_text, trump_text
+from twentynine.options import MatchOption
 from twentynine.replay import DealState
 from twentynine.schema.cards import SEATS, Seat, Suit, Team
 from twentynine.schema.log import Action, MatchLog
-from twentynine.textout import plural, text_table
+from twentynine.schema.words import plural
+from twentynine.textout import text_table
 
 _RED_SUITS = (Suit.HEARTS.symbol, Suit.DIAMONDS.symbol)
 
@@ -52,7 +54,7 @@ def _position(match: MatchLog, deal_number: int, at: int | None) -> tuple[DealSt
 def _action_text(action: Action) -> str:
     card = getattr(action, "card", None)
     if card is not None:
-        return f"{action.seat.value} plays {card.text}"
+        return f"{action.seat.value} plays {card_text(card)}"
     return f"{action.seat.value} asks for the trump"
 
 
@@ -85,7 +87,7 @@ def render_text(state: DealState, solution: Solution, heading: str, *, colour: b
     team = caller_team(state)
     caller = state.caller_seat
     turn = state.current_seat
-    trick = "  ".join(f"{seat.value} {card}" for seat, card in state.trick()) or "-"
+    trick = "  ".join(f"{seat.value} {card_text(card)}" for seat, card in state.trick()) or "-"
     early = "; the deal ends once decided" if state.rules.end_when_decided else ""
     lines = [
         heading,
@@ -95,7 +97,7 @@ def render_text(state: DealState, solution: Solution, heading: str, *, colour: b
         " " * indent + f"S  {hands[Seat.S]}",
         "",
         f"trick:   {trick}",
-        f"trump:   {state.trump_status()}",
+        f"trump:   {trump_text(state.trump_status())}",
         f"caller:  {caller.value if caller else '-'} ({team.value}), target {state.target}",
         "points:  " + ", ".join(f"{t.value} {state.points_of(t)}" for t in Team),
         f"to play: {turn.value if turn else '- (the deal is over)'}",
@@ -110,12 +112,12 @@ def render_text(state: DealState, solution: Solution, heading: str, *, colour: b
 def solve_command(
     path: Annotated[str, typer.Argument(metavar="PATH", help="A file of match logs; - is stdin.")],
     deal_number: Annotated[
-        int, typer.Option("--deal", min=1, metavar="N", help="The deal, from 1.")
-    ],
-    match_id: Annotated[
-        str | None,
-        typer.Option("--match", metavar="ID", help="The match's id (default: the first)."),
+        int | None,
+        typer.Option(
+            "--deal", min=1, metavar="N", help="The deal, from 1 (needed when there are more)."
+        ),
     ] = None,
+    match_id: MatchOption = None,
     at: Annotated[
         int | None,
         typer.Option(
@@ -141,22 +143,24 @@ def solve_command(
     \b
     Example: twentynine solve sample_logs/bhoos.json --deal 1 --at 10
     """
-    from twentynine.cli import _read_inputs, fail
+    from twentynine.cli import Skipping, _read_inputs, fail
+    from twentynine.reports.warehouse.listing import MatchNotFoundError, pick_match
 
-    chosen: MatchLog | None = None
-    seen = 0
-    for record in _read_inputs([path], from_format, fast=False):
-        if record.match is None:
-            raise fail(str(record.problems[0]))
-        seen += 1
-        if match_id is None or record.match.match_id == match_id:
-            chosen = record.match
-            break
-    if chosen is None:
-        wanted = f"no match with id {match_id!r}" if match_id else "no match"
-        raise fail(f"{path}: {wanted} among {plural(seen, 'match')}")
-    if deal_number > len(chosen.deals):
-        raise fail(f"{path}: match {chosen.match_id} has {plural(len(chosen.deals), 'deal')}")
+    skipped = Skipping()
+    try:
+        records = _read_inputs([path], from_format, fast=False)
+        chosen = pick_match(match_id, skipped.readable(records))
+    except MatchNotFoundError as exc:
+        raise skipped.not_found(f"{path}: {exc}") from None
+    deals = len(chosen.deals)
+    if deal_number is None and deals != 1:
+        raise fail(
+            f"{path}: match {chosen.match_id} has {plural(deals, 'deal')}: "
+            f"say which with --deal N (1 to {deals})"
+        )
+    deal_number = deal_number or 1
+    if deal_number > deals:
+        raise fail(f"{path}: match {chosen.match_id} has {plural(deals, 'deal')}")
     try:
         state, index = _position(chosen, deal_number, at)
     except ValueError as exc:
@@ -179,9 +183,10 @@ def solve_command(
             "actions": [_action_json(action, value) for action, value in solution.actions],
         }
         typer.echo(json.dumps(payload, indent=2))
-        return
-    heading = (
-        f"match {chosen.match_id} · deal {deal_number} of {len(chosen.deals)}"
-        f" · before action {index}"
-    )
-    typer.echo(render_text(state, solution, heading, colour=sys.stdout.isatty()))
+    else:
+        heading = (
+            f"match {chosen.match_id} · deal {deal_number} of {len(chosen.deals)}"
+            f" · before action {index}"
+        )
+        typer.echo(render_text(state, solution, heading, colour=sys.stdout.isatty()))
+    skipped.exit()

@@ -9,9 +9,10 @@ min_bid  16
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:  # the warehouse (DuckDB, Arrow) loads only for a command that prints a table
+    from twentynine.importers.canonical import Record
     from twentynine.reports.warehouse.store import QueryResult
 
 
@@ -29,18 +30,6 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
         "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
     )
     return "\n".join(lines)
-
-
-def plural(count: int, word: str) -> str:
-    """``3 errors``, ``1 error``.
-
-    >>> plural(1, "match"), plural(2, "match")
-    ('1 match', '2 matches')
-    """
-    if count == 1:
-        return f"{count} {word}"
-    suffix = "es" if word.endswith(("s", "ch", "sh", "x")) else "s"
-    return f"{count} {word}{suffix}"
 
 
 # C0 and C1 controls, DEL, and the bidirectional overrides that reorder what follows them
@@ -84,6 +73,17 @@ def warning_line(message: str) -> str:
     'twentynine: warning: empty.jsonl: no match in it'
     """
     return f"{ERROR_PREFIX}warning: {printable(message)}"
+
+
+def unreadable_lines(record: Record[Any]) -> list[str]:
+    """What every command says of a document it could not read and went past: each of its
+    problems (file, place and reason), one a line, without the error prefix.
+
+    >>> from twentynine.importers.formats import read_paths
+    >>> [unreadable_lines(r) for r in read_paths(["/no/such.json"])]
+    [['/no/such.json: cannot read: No such file or directory']]
+    """
+    return [str(problem) for problem in record.problems] or [f"{record.where}: unreadable"]
 
 
 def result_text(result: QueryResult, fmt: str) -> str:

@@ -42,6 +42,7 @@ from twentynine.reports.html.viewer import (
 )
 from twentynine.schema.cards import SEATS, Card, Suit, Team, cards_as_read
 from twentynine.schema.log import MatchLog, PlayAction
+from twentynine.schema.words import plural, signed
 
 _RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
@@ -357,7 +358,9 @@ def _headline(facts: DealFacts, names: dict[str, str]) -> str:
         return "unfinished"
     change = facts.score_change[facts.caller.team]
     verb = "made" if facts.made else "failed"
-    return f"{facts.caller.value} {verb} {facts.call} ({change:+d} for {facts.caller.team.value})"
+    return (
+        f"{facts.caller.value} {verb} {facts.call} ({signed(change)} for {facts.caller.team.value})"
+    )
 
 
 def _contract(facts: DealFacts, names: dict[str, str]) -> str:
@@ -377,7 +380,7 @@ def _show_text(facts: DealFacts, names: dict[str, str], says: list[str]) -> str:
         side = "won" if trick.winner.team is show.seat.team else "lost"
         text += (
             f"; {seat_and_name(show.seat.value, names)}'s side {side} that trick "
-            f"({trick.points} points)"
+            f"({plural(trick.points, 'point')})"
         )
     return text
 
@@ -457,7 +460,7 @@ def match_context(
         rules=rules,
         preset=_preset(match),
         result=f"NS {score[Team.NS]}, EW {score[Team.EW]}: {winner} won",
-        findings_count=f"{errors} errors, {warnings} warnings",
+        findings_count=f"{plural(errors, 'error')}, {plural(warnings, 'warning')}",
         match_findings=tuple(_finding(f) for f in audited.findings if f.deal is None),
         analyzed=annotations is not None,
         notes_count=len(kept),

@@ -35,6 +35,7 @@ from twentynine.reports.warehouse.stats import (
     wilson_interval,
 )
 from twentynine.reports.warehouse.store import QueryResult, Warehouse
+from twentynine.schema.words import decimal, plural
 
 CHART_PLAYERS: Final = 8
 """Players drawn in the per-player charts: the ones with the most deals."""
@@ -193,7 +194,7 @@ def _mean(value: float | None, *, few: bool, count: int | None = None) -> Cell:
     if value is None:
         return Cell("-", None)
     suffix = f" (n={count})" if count is not None else ""
-    return Cell(f"{value:.1f}{suffix}", float(value))
+    return Cell(f"{decimal(value, 1)}{suffix}", float(value))
 
 
 def _rows(result: QueryResult) -> list[dict[str, Any]]:
@@ -267,9 +268,9 @@ def _stat_cells(
         rate_cell(p, "defender_not_asked_trick_win_rate", few=few),
         _rate(p["doubles_won"], p["doubles"], few=few, what="double"),
         Cell(
-            f"{p['findings_per_100_deals']:.1f}",
+            decimal(p["findings_per_100_deals"], 1),
             float(p["findings_per_100_deals"]),
-            f"{p['findings']} findings in {p['deals']} deals",
+            f"{plural(p['findings'], 'finding')} in {plural(p['deals'], 'deal')}",
             findings_link,
         ),
     )
@@ -320,8 +321,8 @@ def _player_tables(
     tables = [
         Table(
             "players",
-            f"Players with {min_deals} deals or more (a name opens the player's section; a "
-            "heading sorts; a linked figure opens an example deal)",
+            f"Players with {plural(min_deals, 'deal')} or more (a name opens the player's "
+            "section; a heading sorts; a linked figure opens an example deal)",
             _PLAYER_HEADINGS,
             tuple(rows),
         )
@@ -332,7 +333,8 @@ def _player_tables(
         tables.append(
             Table(
                 "players-few",
-                f"{len(few_rows)} players with fewer than {min_deals} deals: too few deals",
+                f"{plural(len(few_rows), 'player')} with fewer than {plural(min_deals, 'deal')}: "
+                "too few deals",
                 _PLAYER_HEADINGS,
                 tuple(few_rows),
                 collapsed=True,
@@ -373,7 +375,10 @@ def _partnership_tables(wh: Warehouse, min_deals: int) -> tuple[Table, ...]:
     )
     tables = [Table("partnerships", "Partnerships", headings, tuple(rows))]
     if few_rows:
-        caption = f"{len(few_rows)} partnerships with fewer than {min_deals} deals together"
+        caption = (
+            f"{plural(len(few_rows), 'partnership')} with fewer than {plural(min_deals, 'deal')} "
+            "together"
+        )
         tables.append(Table("partnerships-few", caption, headings, tuple(few_rows), True))
     return tuple(tables)
 
@@ -937,11 +942,10 @@ def players_context(
     totals = wh.query("SELECT count(*), sum(deals) FROM matches").rows[0]
     players = wh.query("SELECT count(DISTINCT player_id) FROM match_players").rows[0][0]
     summary = ", ".join(
-        f"{count:,} {word}{'' if count == 1 else plural}"
-        for count, word, plural in (
-            (int(totals[0]), "match", "es"),
-            (int(totals[1] or 0), "deal", "s"),
-            (int(players), "player", "s"),
+        (
+            plural(int(totals[0]), "match"),
+            plural(int(totals[1] or 0), "deal"),
+            plural(int(players), "player"),
         )
     )
     anchors = player_anchors(wh, min_deals)

@@ -19,6 +19,8 @@ import orjson
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from twentynine.schema.words import plural
+
 _SCRIPT_UNSAFE: Final = {
     ord("<"): "\\u003c",
     ord(">"): "\\u003e",
@@ -54,6 +56,7 @@ def environment() -> Environment:
     )
     env.filters["script_json"] = script_json
     env.filters["isolate"] = isolate
+    env.filters["plural"] = plural  # {{ n|plural("deal") }}: 1 deal, 2 deals
     return env
 
 

@@ -43,6 +43,7 @@ from twentynine.reports.html.render import bidi_balanced, isolate
 from twentynine.reports.html.words import result_words, standing_words
 from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit, Team, as_held, cards_as_read
 from twentynine.schema.log import Action, Deal, MatchLog, PlayAction, player_name
+from twentynine.schema.words import decimal, plural
 
 VIEWERS: Final[tuple[str, ...]] = ("all", "N", "E", "S", "W")
 """The views of each step: every card, then each seat's own."""
@@ -56,28 +57,32 @@ CARD_LABELS: Final[dict[str, str]] = {card.text: card.display for card in ALL_CA
 
 
 def _number(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".")
+    return decimal(value, 2).rstrip("0").rstrip(".")
 
 
-def loss_text(note: Annotation) -> str:
+def loss_text(note: Annotation, *, defending: bool = False) -> str:
     """What an annotation's choice lost, in words, with its 95% interval when sampled; a
-    chance lost is in percent, as the explanations write chances.
+    chance lost is in percent, as the explanations write chances: the chance to make the
+    call, or for a seat ``defending`` against it, to beat it.
 
     >>> from twentynine.analysis.annotate import Annotation
     >>> bid = Annotation("m", 1, 3, "N", "bid", "sampled", "pass", "bid 17", 0.0, 0.07,
     ...     0.07, "game_points", 32, 0.04, 0.1, None, "", "{}", 0)
     >>> loss_text(bid)
     '0.07 game points (95%: 0.04 to 0.1)'
-    >>> loss_text(bid._replace(unit="make_probability", loss=0.0175, ci_low=0.3, ci_high=None))
-    '1.8% make chance'
+    >>> chance = bid._replace(unit="make_probability", loss=0.0175, ci_low=0.3, ci_high=None)
+    >>> loss_text(chance), loss_text(chance, defending=True)
+    ('1.8% make chance', '1.8% chance to beat the contract')
+    >>> loss_text(bid._replace(unit="card_points", loss=1.0, ci_low=None))
+    '1 card point'
     """
     chance = note.unit == "make_probability"
-    words = "make chance" if chance else note.unit.replace("_", " ")  # card or game points
+    if chance:
+        words = "chance to beat the contract" if defending else "make chance"
+        loss = f"{_percent(note.loss)} {words}"
+    else:  # card or game points
+        loss = plural(_number(note.loss), note.unit.replace("_", " ").removesuffix("s"))
     number: Callable[[float], str] = _percent if chance else _number
-    amount = number(note.loss)
-    if amount == "1" and words.endswith("points"):
-        words = words[:-1]  # 1 card point
-    loss = f"{amount} {words}"
     if note.ci_low is not None and note.ci_high is not None:
         loss += f" (95%: {number(note.ci_low)} to {number(note.ci_high)})"
     return loss
@@ -87,10 +92,11 @@ def _percent(share: float) -> str:
     return f"{_number(round(share * 100, 1))}%"
 
 
-def note_text(note: Annotation) -> str:
+def note_text(note: Annotation, *, defending: bool = False) -> str:
     """What an annotation says after its kind and method, in the deal sections and the
     viewer alike: the choice, with the best and the loss when it was not the best, then the
     explanation (which, for a best choice, often names the choice itself: said once).
+    ``defending``: the seat judged is against the call (:func:`defends`).
 
     >>> from twentynine.analysis.annotate import Annotation
     >>> best = Annotation("m", 1, 9, "N", "card", "exact", "TD", "TD", 9.0, 9.0, 0.0,
@@ -103,10 +109,31 @@ def note_text(note: Annotation) -> str:
     chosen, best = choice_words(note.chosen), choice_words(note.best)
     said = note.explanation[:1].upper() + note.explanation[1:]
     if note.best != note.chosen:
-        return f"chose {chosen}, best {best}, lost {loss_text(note)}. {said}"
+        return f"chose {chosen}, best {best}, lost {loss_text(note, defending=defending)}. {said}"
     if note.explanation.startswith(chosen):
         return said
     return f"chose {chosen}. {said}"
+
+
+def defends(note: Annotation, deal: Deal) -> bool:
+    """Whether the seat an annotation judges is on the side against the call: its chances
+    are of beating the contract, not of making it.
+
+    >>> from twentynine.analysis.annotate import Annotation
+    >>> from twentynine.schema.log import Deal
+    >>> deal = Deal.model_validate({"dealer": "N", "actions": [
+    ...     {"seat": "E", "type": "bid", "value": 16}, {"seat": "S", "type": "pass"},
+    ...     {"seat": "W", "type": "pass"}, {"seat": "N", "type": "pass"},
+    ...     {"seat": "E", "type": "trump", "suit": "H"}]})
+    >>> show = Annotation("m", 1, 9, "S", "show", "sampled", "show", "show", 0.5, 0.5, 0.0,
+    ...     "make_probability", 32, 0.0, 0.0, None, "", "{}", 0)
+    >>> defends(show, deal), defends(show._replace(seat="W"), deal)
+    (True, False)
+    """
+    caller = next((a.seat for a in deal.actions if a.type == "trump"), None)
+    if caller is None or note.seat not in ("N", "E", "S", "W"):
+        return False
+    return Seat(note.seat).team is not caller.team
 
 
 def decided_by(note: Annotation, deal: Deal, names: dict[str, str]) -> str:
@@ -267,7 +294,7 @@ def _note_data(
         "is_best": is_best(note),
         "forced": is_forced(note),
         "explanation": note.explanation,
-        "text": note_text(note),
+        "text": note_text(note, defending=defends(note, deal)),
         "changed": changed_words(note, target=target, caller=caller, total=total),
         "by": decided_by(note, deal, names),
     }

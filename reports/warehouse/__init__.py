@@ -10,7 +10,19 @@
 - :mod:`reports.warehouse.errors`: the one-line errors.
 """
 
+from pathlib import Path
 from typing import Final
 
 DEFAULT_DB: Final = "twentynine.duckdb"
 """The warehouse file a command uses when given none (here, so that naming it loads no DuckDB)."""
+
+
+def companions(db: str | Path) -> tuple[Path, Path]:
+    """What DuckDB keeps beside a warehouse file: its write-ahead log and its temporary folder
+    (named after the path as given: DuckDB is handed the absolute path, links not followed).
+
+    >>> [p.name for p in companions("data/club.duckdb")]
+    ['club.duckdb.wal', 'club.duckdb.tmp']
+    """
+    path = Path(db)
+    return path.with_name(path.name + ".wal"), path.with_name(path.name + ".tmp")

@@ -1,19 +1,28 @@
-"""Storing annotations: a match's annotations replaced whole, in one transaction.
+"""Storing annotations: a match's annotations replaced whole, in one transaction, and only
+for the match they describe.
 
-The warehouse is handed :class:`analysis.annotate.Annotation` records (it never reads
-files): :func:`replace_annotations` deletes what a match had and inserts the new ones in one
-transaction, so analysing a match again never duplicates its rows, and a run stopped at any
-moment leaves every match's annotations as they were or as they are now, never half.
+The warehouse is handed :class:`analysis.annotate.Annotation` records with the match they
+were worked out from (it never reads files): :func:`replace_annotations` stores them only
+when that match is the one stored under its id, the same content
+(``matches.content_hash``), and refuses them otherwise (:func:`annotations_refusal`): a
+match the warehouse refused, or another match under a stored id, gets none. It deletes what
+the match had and inserts the new ones in one transaction, so analysing a match again never
+duplicates its rows, and a run stopped at any moment leaves every match's annotations as
+they were or as they are now, never half.
 
 >>> import tempfile
 >>> from pathlib import Path
 >>> from twentynine.analysis.annotate import Annotation
+>>> from twentynine.replay import random_match
 >>> from twentynine.reports.warehouse.store import open_warehouse
->>> note = Annotation("m1", 1, 20, "N", "card", "exact", "7H", "JH", 10.0, 14.0, 4.0,
+>>> from twentynine.schema import Rules
+>>> log = random_match(Rules.preset("pagat"), seed=1)
+>>> note = Annotation(log.match_id, 1, 20, "N", "card", "exact", "7H", "JH", 10.0, 14.0, 4.0,
 ...     "card_points", None, None, None, None, "7H gave away 4 points", "{}", 0)
 >>> with open_warehouse(Path(tempfile.mkdtemp()) / "w.duckdb") as wh:
-...     first = replace_annotations(wh, "m1", [note])
-...     again = replace_annotations(wh, "m1", [note, note._replace(action=21)])
+...     _ = wh.load([log])
+...     first = replace_annotations(wh, log, [note])
+...     again = replace_annotations(wh, log, [note, note._replace(action=21)])
 ...     rows = wh.query("SELECT count(*) FROM annotations").rows
 >>> first, again, rows
 (1, 2, [(2,)])
@@ -29,8 +38,11 @@ import pyarrow as pa
 
 from twentynine.analysis.annotate import FIELDS, Annotation
 from twentynine.reports.warehouse import ddl
-from twentynine.reports.warehouse.errors import LoadFailedError
+from twentynine.reports.warehouse.errors import AnnotationsRefusedError, LoadFailedError
+from twentynine.reports.warehouse.readback import read_match
 from twentynine.reports.warehouse.store import Warehouse
+from twentynine.schema.fastlog import content_fingerprint
+from twentynine.schema.log import MatchLog
 
 
 def annotations_table(notes: Sequence[Annotation]) -> pa.Table:
@@ -40,16 +52,49 @@ def annotations_table(notes: Sequence[Annotation]) -> pa.Table:
     return pa.Table.from_pydict(columns, schema=schema)
 
 
-def replace_annotations(wh: Warehouse, match_id: str, notes: Sequence[Annotation]) -> int:
-    """Replace all of ``match_id``'s annotations by ``notes`` in one transaction; their count.
+def annotations_refusal(wh: Warehouse, match: MatchLog) -> str | None:
+    """Why annotations worked out from ``match`` may not be stored in ``wh``: no match is
+    stored under its id (the warehouse refused it), or the one stored has other content (the
+    annotations would describe deals that are not the stored ones); None when they may.
 
-    Raises :class:`~reports.warehouse.errors.LoadFailedError` when DuckDB refuses them (the
-    match's earlier annotations are then kept).
+    The content is told by ``matches.content_hash``; a match stored before schema version 4
+    has none, and is then compared as the warehouse rebuilds it (:func:`read_match`).
+    """
+    row = wh.con.execute(
+        "SELECT source, source_line, content_hash FROM matches WHERE match_id = ?",
+        [match.match_id],
+    ).fetchone()
+    if row is None:
+        return f"match {match.match_id!r} is not stored"
+    source, line, stored = row
+    if stored is not None:
+        same = stored == content_fingerprint(match)
+    else:
+        rebuilt = read_match(wh, match.match_id)
+        same = rebuilt.model_dump(exclude_none=True) == match.model_dump(exclude_none=True)
+    if same:
+        return None
+    where = (source or "<match>") if line is None else f"{source}:{line}"
+    return f"match {match.match_id!r} is stored (from {where}) with other content"
+
+
+def replace_annotations(wh: Warehouse, match: MatchLog, notes: Sequence[Annotation]) -> int:
+    """Replace all the annotations of the stored ``match`` by ``notes`` (worked out from
+    ``match``) in one transaction; their count.
+
+    Raises :class:`~reports.warehouse.errors.AnnotationsRefusedError` when ``match`` is not
+    the match stored under its id (:func:`annotations_refusal`), ``ValueError`` for a note of
+    another match, and :class:`~reports.warehouse.errors.LoadFailedError` when DuckDB refuses
+    them; the match's earlier annotations are kept in each case.
     """
     con = wh.con
+    match_id = match.match_id
     stray = {n.match_id for n in notes} - {match_id}
     if stray:
         raise ValueError(f"annotations of {sorted(stray)} given for match {match_id!r}")
+    refusal = annotations_refusal(wh, match)
+    if refusal is not None:
+        raise AnnotationsRefusedError(wh.name, f"{refusal}: its annotations are not stored")
     table = annotations_table(notes)
     try:
         con.begin()

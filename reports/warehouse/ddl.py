@@ -6,7 +6,7 @@ page in step). The schema version is stored in ``warehouse_info``; :data:`MIGRAT
 an older file up one version at a time.
 
 >>> SCHEMA_VERSION, [c.name for c in TABLES["pairs"]][:3]
-(6, ['match_id', 'deal_no', 'action_no'])
+(7, ['match_id', 'deal_no', 'action_no'])
 >>> create_table_sql("pairs").splitlines()[0]
 'CREATE TABLE pairs ('
 """
@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import pyarrow as pa
 
-SCHEMA_VERSION: Final = 6
+SCHEMA_VERSION: Final = 7
 """The schema this code writes and reads; a file with a higher one is refused."""
 
 
@@ -278,6 +278,15 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c("recorded_score_ns", "INTEGER", "NS match score after the deal, as recorded."),
         _c("recorded_score_ew", "INTEGER", "EW match score after the deal, as recorded."),
         _c("recorded_thrown_in", "VARCHAR", "Throw-in reason as recorded."),
+        _c(
+            "predicted_make",
+            "DOUBLE",
+            "The caller's chance to make the call, from its view at its last bid (its first "
+            "four cards, its position, the auction, the call), by the contract model "
+            "(docs/analysis.md); NULL without a call or the caller's first four, and for a "
+            "single hand (schema 7).",
+        ),
+        _c("make_model", "VARCHAR", "The version of the contract model behind it."),
     ),
     "deal_cards": (
         _MATCH_KEY,
@@ -419,7 +428,8 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c(
             "method",
             "VARCHAR",
-            "`exact` (hindsight, all cards known) or `sampled` (what the seat knew).",
+            "`exact` (hindsight, all cards known) or `sampled` (what the seat knew: sampled "
+            "layouts, or for a bid the contract model).",
             null=False,
         ),
         _c(
@@ -446,8 +456,18 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
             "`card_points`, `make_probability` or `game_points` (expected score).",
             null=False,
         ),
-        _c("samples", "INTEGER", "Layouts sampled (sampled annotations only)."),
-        _c("ci_low", "DOUBLE", "Low end of the 95% interval of `loss` (sampled only)."),
+        _c(
+            "samples",
+            "INTEGER",
+            "Layouts sampled (sampled annotations only; NULL for a bid, judged by the contract "
+            "model without layouts).",
+        ),
+        _c(
+            "ci_low",
+            "DOUBLE",
+            "Low end of the 95% interval of `loss` (sampled only; for a bid, the contract "
+            "model's own uncertainty).",
+        ),
         _c("ci_high", "DOUBLE", "High end of that interval (sampled only)."),
         _c(
             "label",
@@ -1227,7 +1247,7 @@ SELECT d.match_id, d.deal_no, m.preset, m.started_at, d.caller AS seat, mp.playe
     d.caller_points, d.defender_points,
     CASE d.caller_team WHEN 'NS' THEN d.score_change_ns ELSE d.score_change_ew END
         AS caller_score_change,
-    d.show_seat, d.show_trick
+    d.show_seat, d.show_trick, d.predicted_make, d.make_model
 FROM deals d
 JOIN matches m USING (match_id)
 JOIN match_players mp ON mp.match_id = d.match_id AND mp.seat = d.caller
@@ -1467,12 +1487,24 @@ def _store_features(con: Any) -> None:
         con.execute(statement)
 
 
+def _predicted_make(con: Any) -> None:
+    """Version 6 to 7: ``deals.predicted_make`` and ``make_model``, worked out for the deals
+    already stored from what ``deal_cards`` keeps of the caller's first four and the auction
+    (nothing re-audited), by the shipped contract model."""
+    from twentynine.reports.warehouse.predicted import stored_predictions
+
+    con.execute("ALTER TABLE deals ADD COLUMN IF NOT EXISTS predicted_make DOUBLE")
+    con.execute("ALTER TABLE deals ADD COLUMN IF NOT EXISTS make_model VARCHAR")
+    stored_predictions(con)
+
+
 MIGRATIONS: Final[dict[int, Migration]] = {
     1: _pack_v1,
     2: _stats_views_v2,
     3: _content_hash_v3,
     4: _add_annotations,
     5: _store_features,
+    6: _predicted_make,
 }
 """``MIGRATIONS[v]`` takes a connection from schema version ``v`` to ``v + 1`` (in the
 loader's transaction); the views are re-created afterwards."""

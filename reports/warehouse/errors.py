@@ -99,5 +99,10 @@ class LoadFailedError(WarehouseError):
     """Storing a batch failed; the batch was rolled back, earlier batches stay stored."""
 
 
+class AnnotationsRefusedError(WarehouseError):
+    """Annotations of a match that is not the one stored under its id (or of none stored):
+    nothing was changed."""
+
+
 class ExportFailedError(WarehouseError):
     """The Parquet export could not be written."""

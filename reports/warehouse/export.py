@@ -1,9 +1,11 @@
 """Getting data out: query results as a table, CSV or JSON lines, and Parquet exports.
 
-:func:`export_parquet` writes every table as Hive-partitioned Parquet
-(``DIR/TABLE/preset=NAME/month=YYYY-MM/data_0.parquet``) that DuckDB, Spark and Trino read as
-it is; it writes into a temporary folder beside ``DIR`` and renames it at the end, so ``DIR``
-appears whole or not at all.
+:func:`export_parquet` writes every table the warehouse's catalog lists, and the views that
+unpack ``deal_cards``, as Hive-partitioned Parquet
+(``DIR/TABLE/preset=NAME/month=YYYY-MM/data_0.parquet``; a table of no match, such as
+``players``, as ``DIR/TABLE/data_0.parquet``) that DuckDB, Spark and Trino read as it is; it
+writes into a temporary folder beside ``DIR`` and renames it at the end, so ``DIR`` appears
+whole or not at all.
 
 >>> from twentynine.reports.warehouse.store import QueryResult
 >>> print(format_result(QueryResult(("name", "rate"), ("VARCHAR", "DOUBLE"),
@@ -34,22 +36,14 @@ import orjson
 
 from twentynine.reports.warehouse.errors import ExportFailedError
 from twentynine.reports.warehouse.store import DEFAULT_DB, QueryResult, open_warehouse
+from twentynine.schema.words import plural
 
 OutputFormat = Literal["table", "csv", "json"]
 FORMATS: Final[tuple[str, ...]] = ("table", "csv", "json")
 
-EXPORTED: Final[tuple[str, ...]] = (
-    "matches",
-    "match_players",
-    "deals",
-    "actions",
-    "tricks",
-    "hands",
-    "show_chances",
-    "pairs",
-    "findings",
-)
-"""Tables (and the ``actions`` view) exported per preset and month; ``players`` goes whole."""
+UNPACKED_VIEWS: Final[tuple[str, ...]] = ("actions", "tricks", "hands", "show_chances")
+"""Views exported beside the tables: the rows ``deal_cards`` packs, one a row, as other
+engines read them best."""
 
 _MONTH: Final = "coalesce(strftime(m.started_at, '%Y-%m'), 'unknown')"
 
@@ -133,15 +127,15 @@ class ExportSummary:
 
     def lines(self) -> list[str]:
         """One line per table, then the total."""
-        out = [f"{table}: {rows} rows" for table, rows in self.rows.items()]
-        out.append(
-            f"exported {len(self.rows)} tables ({self.files} Parquet files) -> {self.directory}"
-        )
+        out = [f"{table}: {plural(rows, 'row')}" for table, rows in self.rows.items()]
+        tables, files = plural(len(self.rows), "table"), plural(self.files, "Parquet file")
+        out.append(f"exported {tables} ({files}) -> {self.directory}")
         return out
 
 
 def export_parquet(directory: str | Path, *, db: str | Path = DEFAULT_DB) -> ExportSummary:
-    """``twentynine export [--db FILE] --parquet DIR``: every table as partitioned Parquet.
+    """``twentynine export [--db FILE] --parquet DIR``: every table (:func:`stored_tables`)
+    and the views of :data:`UNPACKED_VIEWS` as partitioned Parquet.
 
     ``DIR`` must not exist yet, or be empty (the folders above it are made as needed); it gets
     the mode a new folder gets (the umask's).
@@ -170,16 +164,8 @@ def export_parquet(directory: str | Path, *, db: str | Path = DEFAULT_DB) -> Exp
     summary = ExportSummary(directory=name)
     try:
         with open_warehouse(db, read_only=True, export_to=staging) as wh:
-            for table in EXPORTED:
-                summary.rows[table] = _copy(wh.con, table, staging / table)
-            players = staging / "players"
-            players.mkdir()
-            wh.con.execute(
-                f"COPY players TO '{_quoted(players / 'data_0.parquet')}' (FORMAT parquet)"
-            )
-            summary.rows["players"] = int(
-                wh.con.execute("SELECT count(*) FROM players").fetchone()[0]  # type: ignore[index]
-            )
+            for table, per_match in [*stored_tables(wh.con), *_views(wh.con)]:
+                summary.rows[table] = _copy(wh.con, table, staging / table, per_match)
         summary.files = sum(1 for _ in staging.rglob("*.parquet"))
         if target.exists():
             target.rmdir()
@@ -228,15 +214,45 @@ def _quoted(path: Path) -> str:
     return str(path).replace("'", "''")
 
 
-def _copy(con: duckdb.DuckDBPyConnection, table: str, folder: Path) -> int:
+def stored_tables(con: duckdb.DuckDBPyConnection) -> list[tuple[str, bool]]:
+    """Every table of the warehouse, as its catalog lists them (a table added later is
+    exported with no change here), each with whether it holds rows of matches (a
+    ``match_id`` column): those are partitioned by preset and month, the others written whole.
+    """
+    rows = con.execute(
+        "SELECT t.table_name, count(c.column_name) > 0 FROM duckdb_tables() t "
+        "LEFT JOIN duckdb_columns() c ON c.table_oid = t.table_oid AND c.column_name = 'match_id' "
+        "WHERE t.database_name = current_database() AND NOT t.temporary "
+        "GROUP BY t.table_name, t.table_oid ORDER BY t.table_oid"
+    ).fetchall()
+    return [(str(table), bool(per_match)) for table, per_match in rows]
+
+
+def _views(con: duckdb.DuckDBPyConnection) -> list[tuple[str, bool]]:
+    names = {
+        row[0]
+        for row in con.execute(
+            "SELECT view_name FROM duckdb_views() WHERE database_name = current_database()"
+        ).fetchall()
+    }
+    return [(view, True) for view in UNPACKED_VIEWS if view in names]
+
+
+def _copy(con: duckdb.DuckDBPyConnection, table: str, folder: Path, per_match: bool) -> int:
+    count = int(con.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0])  # type: ignore[index]
+    if not per_match:
+        folder.mkdir()
+        con.execute(f"COPY \"{table}\" TO '{_quoted(folder / 'data_0.parquet')}' (FORMAT parquet)")
+        return count
     if table == "matches":
         source = f"SELECT *, {_MONTH.replace('m.', '')} AS month FROM matches"
     else:
+        # LEFT: a row of a match no longer stored (annotations an older version kept) is
+        # exported too, under preset and month "unknown"
         source = (
-            f"SELECT t.*, m.preset, {_MONTH} AS month FROM {table} t "
-            "JOIN matches m USING (match_id)"
+            f"SELECT t.*, coalesce(m.preset, 'unknown') AS preset, {_MONTH} AS month "
+            f'FROM "{table}" t LEFT JOIN matches m USING (match_id)'
         )
-    count = int(con.execute(f"SELECT count(*) FROM {table}").fetchone()[0])  # type: ignore[index]
     if count:
         con.execute(
             f"COPY ({source}) TO '{_quoted(folder)}' (FORMAT parquet, PARTITION_BY (preset, month))"
@@ -244,7 +260,7 @@ def _copy(con: duckdb.DuckDBPyConnection, table: str, folder: Path) -> int:
     else:  # an empty table still gets a file, so that readers know its columns
         folder.mkdir()
         con.execute(
-            f"COPY (SELECT * FROM {table} LIMIT 0) TO '{_quoted(folder / 'empty.parquet')}' "
+            f"COPY (SELECT * FROM \"{table}\" LIMIT 0) TO '{_quoted(folder / 'empty.parquet')}' "
             "(FORMAT parquet)"
         )
     return count

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -23,6 +24,7 @@ from typing import Any, Final, TypeVar
 from twentynine.reports.warehouse.readback import read_match
 from twentynine.reports.warehouse.store import DEFAULT_DB, QueryResult, Warehouse, open_warehouse
 from twentynine.schema.log import MatchLog
+from twentynine.schema.words import plural
 
 MATCH_COLUMNS: Final = ("no", "match_id", "date", "rules", "players", "deals", "result", "findings")
 """The listing's columns; ``no`` counts from 1 in the order read (or stored)."""
@@ -102,7 +104,7 @@ def pick_match(wanted: str | None, candidates: Iterable[tuple[str, T]]) -> T:
         seen.append((match_id, item))
     if wanted is not None and wanted.isdigit() and 1 <= int(wanted) <= len(seen):
         return seen[int(wanted) - 1][1]
-    count = f"{len(seen)} match" + ("" if len(seen) == 1 else "es")
+    count = plural(len(seen), "match")
     if wanted is None:
         raise MatchNotFoundError(f"no match among {count}")
     message = f"no match with id {wanted!r} among {count}"
@@ -118,9 +120,34 @@ _STORED: Final = """
 SELECT m.match_id, m.started_at, m.preset,
     (SELECT list(mp.name ORDER BY strpos('NESW', mp.seat)) FROM match_players mp
         WHERE mp.match_id = m.match_id) AS names,
-    m.deals, m.score_ns, m.score_ew, m.winner, m.errors + m.warnings AS findings
-FROM matches m
-ORDER BY m.started_at NULLS LAST, m.loaded_at, m.source, m.source_line, m.match_id"""
+    m.deals, m.score_ns, m.score_ew, m.winner, m.errors + m.warnings AS findings,
+    m.loaded_at, m.source, m.source_line
+FROM matches m"""
+
+
+def natural_key(text: str | None) -> tuple[tuple[int, int, str], ...]:
+    """``text`` as people sort it: its runs of digits by their value (``game 2`` before
+    ``game 10``), the rest as text.
+
+    >>> sorted(["bhoos-7-10", "bhoos-7-2", "bhoos-7-1"], key=natural_key)
+    ['bhoos-7-1', 'bhoos-7-2', 'bhoos-7-10']
+    """
+    parts = re.split(r"(\d+)", text or "")
+    return tuple((1, int(p), "") if p.isdigit() else (0, 0, p) for p in parts if p)
+
+
+def _stored_order(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Oldest first (matches with no date last), then in the order loaded: by load, file
+    and line, then by id, numbers in names and ids in their natural order."""
+    match_id, started, loaded, source, line = row[0], row[1], row[9], row[10], row[11]
+    return (
+        started is None,
+        started or dt.datetime.min,
+        loaded or dt.datetime.min,
+        natural_key(source),
+        line or 0,
+        natural_key(match_id),
+    )
 
 
 def stored_matches(wh: Warehouse) -> QueryResult:
@@ -129,8 +156,8 @@ def stored_matches(wh: Warehouse) -> QueryResult:
         match_row(
             i, match_id, started, preset, names, deals, {"NS": ns, "EW": ew}, winner, findings
         )
-        for i, (match_id, started, preset, names, deals, ns, ew, winner, findings) in enumerate(
-            wh.query(_STORED).rows, 1
+        for i, (match_id, started, preset, names, deals, ns, ew, winner, findings, *_) in (
+            enumerate(sorted(wh.query(_STORED).rows, key=_stored_order), 1)
         )
     ]
     return match_table(rows)

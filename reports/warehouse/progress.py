@@ -25,6 +25,7 @@ from rich.progress import (
 
 from twentynine.reports.warehouse.store import LoadSummary
 from twentynine.reports.warehouse.store import Progress as ProgressCallback
+from twentynine.schema.words import plural
 
 
 @contextmanager
@@ -55,7 +56,7 @@ def terminal_progress(stream: TextIO | None = None) -> Iterator[ProgressCallback
             task,
             total=summary.bytes_total or None,
             completed=summary.bytes_read,
-            counts=f"{summary.stored} matches, {summary.deals} deals stored, "
+            counts=f"{plural(summary.stored, 'match')}, {plural(summary.deals, 'deal')} stored, "
             f"{summary.duplicates} already there",
         )
 

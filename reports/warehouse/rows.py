@@ -47,10 +47,13 @@ import pyarrow as pa
 
 from twentynine.replay import AuditedMatch, DealFacts, Finding, TrickFacts
 from twentynine.reports.warehouse.ddl import ACTION_CODES, HAND_FEATURES, TABLES
+from twentynine.reports.warehouse.predicted import deal_prediction
 from twentynine.schema.cards import RANKS, SUITS, Card, Seat, Team
 from twentynine.schema.fastlog import content_fingerprint, recorded_thrown_in
 from twentynine.schema.log import Deal, dump_json
+from twentynine.schema.rules import Rules
 from twentynine.schema.shapes import ActionLike, DealLike, MatchLike
+from twentynine.schema.words import plural
 
 INT64_MIN: Final = -(2**63)
 INT64_MAX: Final = 2**63 - 1
@@ -484,7 +487,7 @@ class Batch:
         asking = show_rule != "automatic"
         deals: Sequence[DealLike] = match.deals
         for deal, facts in zip(deals, audited.deals, strict=True):
-            self._deal(mid, deal, facts, by_deal.get(facts.number, ()), asking, show_rule)
+            self._deal(mid, deal, facts, by_deal.get(facts.number, ()), asking, show_rule, rules)
 
     def _findings(
         self, mid: str, match: MatchLike, findings: Sequence[Finding]
@@ -513,6 +516,7 @@ class Batch:
         findings: DealFindings,
         asking: bool,
         show_rule: str,
+        rules: Rules,
     ) -> None:
         dk = len(self.deal_rows)
         caller = f.caller
@@ -526,6 +530,7 @@ class Batch:
         rpoints = result.points if result is not None else None
         rscore = result.score if result is not None else None
         tricks = tuple(f.tricks)  # built once: the engine's TrickList is built on first use
+        predicted, make_model = deal_prediction(deal, rules, caller, f.single_hand)
         self.deal_rows.append(
             (
                 mid,
@@ -569,6 +574,8 @@ class Batch:
                 rscore.NS if rscore is not None else None,
                 rscore.EW if rscore is not None else None,
                 recorded_thrown_in(result)[1] if result is not None else None,
+                predicted,
+                make_model,
             )
         )
         for pair in f.pairs:
@@ -743,7 +750,7 @@ class Batch:
         for trick in tricks:
             pad = 4 - len(trick.cards)
             if pad < 0:
-                raise RowError(f"trick {trick.number} has {len(trick.cards)} cards")
+                raise RowError(f"trick {trick.number} has {plural(len(trick.cards), 'card')}")
             seats.append("".join([s for s, _ in trick.cards]) + "-" * pad)
             cards.append("".join([c.text for _, c in trick.cards]) + "--" * pad)
         self.trick_leaders.append("".join([t.leader for t in tricks]))

@@ -31,6 +31,7 @@ import numpy as np
 from twentynine.reports.warehouse import ddl
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.store import DEFAULT_DB, QueryResult, Warehouse, open_warehouse
+from twentynine.schema.words import part_of
 
 
 class Stat(NamedTuple):
@@ -476,6 +477,8 @@ def stats_report(wh: Warehouse, request: StatsRequest) -> StatsReport:
     notes: list[str] = []
     if not request.by_role and request.player is None:
         notes.extend(_one_deal_note(wh, scope, in_scope))
+    if request.since is not None:
+        notes.extend(_undated_note(wh, request.preset))
     result = with_intervals(result)
     if request.columns:
         wanted = [*names[:2]]
@@ -508,10 +511,31 @@ def _one_deal_note(wh: Warehouse, scope: str, params: dict[str, Any]) -> list[st
     if not players or single / players <= ONE_DEAL_SHARE:
         return []
     return [
-        f"{single:,} of {players:,} players have played a single deal (does the source give "
+        f"{part_of(single, players, 'player')} {'has' if single == 1 else 'have'} played a "
+        "single deal (does the source give "
         "players a new id every game?): per-player rates say little here; "
         "`twentynine stats --by role` counts the same deals by auction position (P1-P4) and "
         "by caller, partner and defender"
+    ]
+
+
+def _undated_note(wh: Warehouse, preset: str | None) -> list[str]:
+    """What ``--since`` leaves out without a word otherwise: the matches with no date."""
+    where = "" if preset is None else " WHERE preset = $preset"
+    params = {} if preset is None else {"preset": preset}
+    undated, total = wh.query(
+        f"SELECT count(*) FILTER (started_at IS NULL), count(*) FROM matches{where}", params
+    ).rows[0]
+    if not undated:
+        return []
+    return [
+        f"{part_of(undated, total, 'match')} "
+        + (
+            "has no date (no start or date in its meta) and is"
+            if undated == 1
+            else "have no date (no start or date in their meta) and are"
+        )
+        + " left out by --since"
     ]
 
 

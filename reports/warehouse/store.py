@@ -56,6 +56,7 @@ from twentynine.reports.warehouse.errors import (
 from twentynine.reports.warehouse.rows import Batch, RowError
 from twentynine.schema.fastlog import content_fingerprint
 from twentynine.schema.shapes import MatchLike
+from twentynine.schema.words import plural
 
 BATCH_DEALS: Final = 10_000
 """Deals per transaction: big enough for bulk speed, small enough that a killed load loses
@@ -150,12 +151,11 @@ class LoadSummary:
             out.append(f"nothing new: every match read was already stored in {self.database}")
         if self.discarded:
             out.append(f"nothing stored: {self.database} was not created")
-        files = "file" if self.files == 1 else "files"
-        matches = "match" if self.read == 1 else "matches"
         replaced = f", {self.replaced} replaced" if self.replaced else ""
         out.append(
-            f"{self.read} {matches} read from {self.files} {files}: {self.stored} stored "
-            f"({self.deals} deals, {self.findings} findings{replaced}), {self.duplicates} "
+            f"{plural(self.read, 'match')} read from {plural(self.files, 'file')}: "
+            f"{self.stored} stored ({plural(self.deals, 'deal')}, "
+            f"{plural(self.findings, 'finding')}{replaced}), {self.duplicates} "
             f"already stored, {self.skipped} skipped -> {self.database}"
         )
         return out
@@ -437,7 +437,8 @@ class Warehouse:
 
 def _statement_kind(statement: duckdb.Statement) -> str:
     """A statement's type name (``SELECT``, ...); DuckDB's Python API has no name for some
-    types (UPDATE EXTENSIONS): the statement's first words then."""
+    types (UPDATE EXTENSIONS): the statement's first words then, which no list of reads
+    holds, so that a statement of a type unknown here is refused as a write."""
     try:
         return statement.type.name
     except ValueError:
@@ -815,6 +816,11 @@ def open_warehouse(
     if export_to is None:  # the export's folder can only be allowed once DuckDB runs
         config["enable_external_access"] = False
         config["lock_configuration"] = read_only  # the loader sets its own memory settings
+    if read_only and export_to is None:
+        # SQL may read the files of DuckDB's temporary folder (<db>.tmp beside the file, where
+        # anyone may have put anything): a reader has none, and spills nothing to disk (the
+        # same for every reader: DuckDB opens a file twice in one process only alike)
+        config["temp_directory"] = ""
     try:
         # DuckDB reads some relative names (md:x) as remote: it is given the absolute path
         con = duckdb.connect(str(path.absolute()), read_only=read_only, config=config)
@@ -983,9 +989,10 @@ def run_query(sql: str, *, db: str | Path = DEFAULT_DB) -> QueryResult:
             raise QueryFailedError(wh.name, _first_line(exc)) from None
         if len(statements) > 1:
             for statement in statements:  # a write is refused first, as alone
-                if statement.type.name not in _READ_ONLY_STATEMENTS:
-                    raise QueryRefusedError(wh.name, statement.type.name)
-            kinds = ", ".join(statement.type.name for statement in statements)
+                kind = _statement_kind(statement)
+                if kind not in _READ_ONLY_STATEMENTS:
+                    raise QueryRefusedError(wh.name, kind)
+            kinds = ", ".join(_statement_kind(statement) for statement in statements)
             raise QueryFailedError(
                 wh.name,
                 f"one statement at a time: this text holds {len(statements)} ({kinds}); "

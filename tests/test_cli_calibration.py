@@ -1,0 +1,142 @@
+"""`twentynine calibration`: the contract model's table on some logs, a refit written with
+--fit that `analyze --model` then uses, and the refusals (one line, exit 2)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from twentynine.analysis.models.contract import SHIPPED_PATH, load_model, shipped_model
+from twentynine.cli import app
+from twentynine.importers.formats import write_matches
+from twentynine.replay.selfplay import simulate_matches
+from twentynine.schema import Rules
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Two files of bot matches (a club's logs, two evenings)."""
+    folder = tmp_path_factory.mktemp("calibration")
+    paths = []
+    for k in (1, 2):
+        path = folder / f"evening{k}.jsonl"
+        write_matches(simulate_matches(Rules.preset("bhoos"), matches=5, seed=k), str(path))
+        paths.append(path)
+    return paths
+
+
+def _table(output: str, title: str) -> list[list[str]]:
+    """The rows of the table whose header starts with ``title``."""
+    lines = output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.split()[:1] == [title])
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.strip():
+            break
+        rows.append(line.split())
+    return rows
+
+
+def test_the_table_of_the_shipped_model(logs: list[Path]) -> None:
+    result = runner.invoke(app, ["calibration", *map(str, logs)])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("2 files, 10 matches: ")
+    assert f"model {shipped_model().version} (shipped)" in out
+    bands = _table(out, "band")
+    assert [row[0] for row in bands] == ["1", "2", "3", "4", "5"]
+    predicted = [float(row[1]) for row in bands]
+    assert predicted == sorted(predicted)
+    calls = int(out.split(": ")[1].split()[0])
+    assert sum(int(row[3]) for row in bands) == calls
+    assert sum(int(row[3]) for row in _table(out, "level")) == calls
+    assert sum(int(row[3]) for row in _table(out, "trumps")) == calls
+    assert "AUC" in out and "for the base rate" in out and "calibration error" in out
+    again = runner.invoke(app, ["calibration", *map(str, logs), "--seed", "0"])
+    assert again.stdout == out  # the same seed, the same figures
+
+
+def test_fit_writes_a_model_that_analyze_then_uses(logs: list[Path], tmp_path: Path) -> None:
+    path = tmp_path / "club.json"
+    result = runner.invoke(app, ["calibration", *map(str, logs), "--fit", "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    model = load_model(path)
+    assert model.version != shipped_model().version
+    assert f"wrote {path} ({model.version})" in result.stderr
+    assert "refitted, out of fold (leave one file out)" in result.stdout
+    assert model.fit is not None and model.fit["files"] == ["evening1.jsonl", "evening2.jsonl"]
+    assert "warning: " in result.stderr  # a few hundred calls: said to be few
+    same = tmp_path / "same.json"
+    runner.invoke(app, ["calibration", *map(str, logs), "--fit", "-o", str(same)])
+    assert load_model(same) == model  # deterministic
+    measured = runner.invoke(app, ["calibration", str(logs[0]), "--model", str(path)])
+    assert measured.exit_code == 0 and f"model {model.version} ({path})" in measured.stdout
+
+    analyzed = runner.invoke(app, ["analyze", str(logs[0]), "--only", "bids", "--model", str(path)])
+    assert analyzed.exit_code == 0, analyzed.output
+    notes = [json.loads(line) for line in analyzed.stdout.splitlines()]
+    assert notes and {json.loads(n["detail"])["model"] for n in notes} == {model.version}
+    shipped = runner.invoke(app, ["analyze", str(logs[0]), "--only", "bids"])
+    versions = {
+        json.loads(json.loads(line)["detail"])["model"] for line in shipped.stdout.splitlines()
+    }
+    assert versions == {shipped_model().version}
+
+
+def test_one_file_is_checked_in_folds_of_its_matches(logs: list[Path], tmp_path: Path) -> None:
+    path = tmp_path / "one.json"
+    result = runner.invoke(
+        app, ["calibration", str(logs[0]), "--fit", "-o", str(path), "--seed", "7"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "matches dealt into 5 folds (seed 7)" in result.stdout
+    assert load_model(path).fit["out_of_fold"] == "matches dealt into 5 folds (seed 7)"  # type: ignore[index]
+
+
+def _refused(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"twentynine: {message}\n"
+    assert result.stdout == "" and "Traceback" not in result.output
+
+
+def test_refusals_are_one_line(logs: list[Path], tmp_path: Path) -> None:
+    log = str(logs[0])
+    _refused(
+        ["calibration", log, "--fit"], "--fit needs -o FILE: where to write the refitted model"
+    )
+    _refused(
+        ["calibration", log, "-o", str(tmp_path / "m.json")],
+        "-o is where --fit writes a model: give --fit too",
+    )
+    _refused(
+        ["calibration", log, "--fit", "-o", log],
+        f"the output {log} is also an input: write to another file",
+    )
+    folder = str(logs[1].parent)
+    _refused(
+        ["calibration", folder, "--fit", "-o", str(logs[1])],
+        f"the output {logs[1]} is also an input: write to another file",
+    )
+    _refused(
+        ["calibration", log, "--fit", "-o", str(SHIPPED_PATH)],
+        f"{SHIPPED_PATH}: the shipped model is not written over; name another file",
+    )
+    _refused(
+        ["calibration", log, "--fit", "-o", str(tmp_path / "no" / "m.json")],
+        f"{tmp_path / 'no' / 'm.json'}: no such folder to write the model in",
+    )
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "twentynine.contract_model", "version": "x"}', encoding="utf-8")
+    for command in ("calibration", "analyze"):
+        _refused([command, log, "--model", str(bad)], f"{bad}: the model has no 'features'")
+    _refused(
+        ["calibration", log, "--model", str(tmp_path / "none.json")],
+        f"{tmp_path / 'none.json'}: cannot read the model: No such file or directory",
+    )
+    assert SHIPPED_PATH.read_text(encoding="utf-8") == shipped_model().dumps()  # untouched
