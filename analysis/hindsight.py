@@ -130,7 +130,8 @@ def hindsight_deal(
                 losses[action.seat.team] += card.loss
                 if "card" in kinds:
                     notes.append(card)
-    if "par" in kinds and from_trick <= 1 and lead is not None:
+    cut = len(positions) < len(deal.actions)  # stopped at an unreal play: no "took"
+    if "par" in kinds and from_trick <= 1 and lead is not None and not cut:
         par = _par_note(match_id, number, solver, lead, losses, seed)
         if par is not None:
             notes.append(par)

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from twentynine.replay import DealState
 from twentynine.schema.cards import SEATS, Card
@@ -21,6 +21,12 @@ from twentynine.schema.rules import Rules
 
 LADDER_TYPES = frozenset({"double", "redouble", "set"})
 """Actions of the doubling ladder: the second four are dealt once the next action is not one."""
+
+
+UNREAL_FINDINGS: Final = frozenset({"CARD_NOT_HELD", "CARD_ALREADY_PLAYED", "HANDS_INVALID"})
+"""Findings after which the recorded play is no real deal (a card from nowhere, a card played
+twice, hands that name a card twice): the solver and the engine would each judge another
+position. Nothing is judged from such an action on (the reports say so at its step)."""
 
 
 class Position(NamedTuple):
@@ -35,18 +41,23 @@ def deal_positions(rules: Rules, deal: Deal, number: int = 1) -> Iterator[Positi
     """Each action of ``deal`` with the state before it (an independent copy each time).
 
     The second four cards are dealt as soon as the doubling is over, as ``deal_steps`` does:
-    after an action whose successor is not part of the ladder.
+    after an action whose successor is not part of the ladder. The positions stop before the
+    first action that gives one of :data:`UNREAL_FINDINGS` (none when the hands do).
     """
     state = DealState(rules, deal.dealer, deal.hands, number=number)
-    yield from replay_from(state, deal.actions)
+    if not any(f.code in UNREAL_FINDINGS for f in state.findings):
+        yield from replay_from(state, deal.actions)
 
 
 def replay_from(state: DealState, actions: Sequence[Action], start: int = 0) -> Iterator[Position]:
-    """Apply ``actions`` to ``state`` (changed in place), yielding a copy before each one."""
+    """Apply ``actions`` to ``state`` (changed in place), yielding a copy before each one, up
+    to the first action that makes the play unreal (:data:`UNREAL_FINDINGS`)."""
     last = len(actions) - 1
     for offset, action in enumerate(actions):
-        yield Position(start + offset, action, state.copy())
-        state.apply(action)
+        before = state.copy()
+        if any(f.code in UNREAL_FINDINGS for f in state.apply(action)):
+            return
+        yield Position(start + offset, action, before)
         if offset < last and actions[offset + 1].type not in LADDER_TYPES:
             state.end_doubling()
 

@@ -1,10 +1,12 @@
-"""Regenerate the README's screenshots of the two HTML reports (docs/images/*.png).
+"""Regenerate the screenshots of the two HTML reports (docs/images/*.png).
 
     python docs/make_screenshots.py
 
-Renders the reports of the sample logs with this checkout's ``twentynine`` in a temporary
-folder, opens them in Debian's headless Chromium (``/usr/bin/chromium``, or
-``TWENTYNINE_CHROMIUM``) through playwright, and saves the pictures. Nothing is fetched.
+Loads the sample logs into a warehouse in a temporary folder, analyzes the bangladesh sample
+(``twentynine analyze --samples 8 --jobs 2``: a minute or two), renders both reports with this
+checkout's ``twentynine``, opens them in Debian's headless Chromium (``/usr/bin/chromium``, or
+``TWENTYNINE_CHROMIUM``) through playwright, and saves each part at 1280 and at 390 px wide.
+Nothing is fetched.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import Page, sync_playwright
+import duckdb
+from playwright.sync_api import Browser, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 IMAGES = ROOT / "docs" / "images"
@@ -29,6 +32,7 @@ ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
+WIDTHS = (1280, 390)
 
 
 def twentynine(*args: str) -> None:
@@ -36,15 +40,29 @@ def twentynine(*args: str) -> None:
     subprocess.run([sys.executable, "-m", "twentynine", *args], cwd=ROOT, check=True)
 
 
-def shoot(page: Page, url: str, name: str, selector: str | None = None) -> None:
+def opened(browser: Browser, url: str, width: int) -> Page:
+    page = browser.new_page(viewport={"width": width, "height": 900})
     page.goto(url)
     page.wait_for_selector("body[data-charts=drawn]", timeout=60_000)
+    return page
+
+
+def save(page: Page, selector: str, name: str) -> None:
     target = IMAGES / name
-    if selector is None:
-        page.screenshot(path=str(target))
-    else:
-        page.locator(selector).screenshot(path=str(target))
+    page.locator(selector).first.screenshot(path=str(target))
     print(f"wrote {target.relative_to(ROOT)}")
+
+
+def first_blunder(db: Path) -> tuple[int, int]:
+    """The deal and action of the first card the analysis called a blunder."""
+    with duckdb.connect(str(db), read_only=True) as con:
+        row = con.execute(
+            "SELECT deal, action FROM annotations WHERE kind = 'card' AND label = 'blunder' "
+            "ORDER BY deal, action LIMIT 1"
+        ).fetchone()
+    if row is None:
+        sys.exit("make_screenshots: the analysis found no blunder to show")
+    return int(row[0]), int(row[1])
 
 
 def main() -> None:
@@ -57,20 +75,40 @@ def main() -> None:
         match = work / "match.html"
         players = work / "players.html"
         db = work / "w.duckdb"
-        twentynine("report", "match", str(SAMPLES / "bangladesh.json"), "-o", str(match))
+        bangladesh = str(SAMPLES / "bangladesh.json")
         twentynine("load", str(SAMPLES), "--db", str(db))
+        twentynine("analyze", bangladesh, "--db", str(db), "--samples", "8", "--jobs", "2")
+        twentynine("report", "match", bangladesh, "--db", str(db), "-o", str(match))
         twentynine("report", "players", "--db", str(db), "-o", str(players))
+        deal, action = first_blunder(db)
+        step = f"{match.as_uri()}#deal={deal}&action={action}"
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            shoot(page, match.as_uri() + "#deal=3&action=20", "match-viewer.png", "#viewer")
-            page.select_option("#view-select", "S")
-            page.locator("#viewer").screenshot(path=str(IMAGES / "match-seat-view.png"))
-            print("wrote docs/images/match-seat-view.png")
-            shoot(page, players.as_uri(), "players-report.png")
-            page.locator("h2", has_text="Charts").scroll_into_view_if_needed()
-            page.locator(".two").screenshot(path=str(IMAGES / "players-charts.png"))
-            print("wrote docs/images/players-charts.png")
+            for width in WIDTHS:
+                page = opened(browser, step, width)
+                page.wait_for_selector("#deal-graph .main-svg")
+                save(page, "#viewer .board", f"match-review-{width}.png")
+                save(page, "#viewer .deal-graph", f"match-graph-{width}.png")
+                page.click("#legend summary")
+                page.evaluate("document.activeElement.blur()")
+                save(page, "#legend", f"match-legend-{width}.png")
+                page.keyboard.press("End")
+                save(page, "#viewer .board", f"match-result-{width}.png")
+                page.close()
+                if width == 1280:
+                    page = opened(browser, step, width)
+                    page.wait_for_selector("#deal-graph .main-svg")
+                    save(page, "#viewer", "match-viewer.png")
+                    page.select_option("#view-select", "S")
+                    save(page, "#viewer .board", "match-seat-view.png")
+                    page.close()
+                page = opened(browser, players.as_uri(), width)
+                save(page, "section.player", f"players-section-{width}.png")
+                save(page, ".two", f"players-charts-{width}.png")
+                if width == 1280:
+                    page.screenshot(path=str(IMAGES / "players-report.png"))
+                    print("wrote docs/images/players-report.png")
+                page.close()
             browser.close()
 
 

@@ -11,7 +11,9 @@ from typer.testing import CliRunner
 from tests.terminal import Terminal
 from twentynine.cli import app
 from twentynine.importers.canonical import dump_match
-from twentynine.replay import random_match
+from twentynine.importers.formats import read_any
+from twentynine.replay import audit_match, random_match
+from twentynine.reports.html.viewer import deal_data
 from twentynine.schema.cards import Seat
 from twentynine.schema.log import MatchLog, PlayAction, TrumpAction, player_name
 from twentynine.schema.rules import Rules
@@ -122,7 +124,9 @@ def test_stdin_is_read(clean_match: MatchLog) -> None:
 
 
 def _frames(output: str) -> list[str]:
-    return [f for f in output.split("\n\nmatch ") if f.strip()]
+    """The frames as a terminal lays them out: the isolates around names take no column."""
+    shown = output.replace("\u2068", "").replace("\u2069", "")
+    return [f for f in shown.split("\n\nmatch ") if f.strip()]
 
 
 def test_replay_prints_every_step_off_a_terminal(tmp_path: Path, clean_match: MatchLog) -> None:
@@ -178,6 +182,20 @@ def test_replay_columns_hold_long_names_and_hidden_hands(tmp_path: Path) -> None
             line.index("Contract") for f in frames for line in f.splitlines() if "Contract" in line
         }
         assert len(boxes) == 1 and len(sides) == 1 and len(panels) == 1, seat
+
+
+def test_replay_isolates_names_that_write_right_to_left(tmp_path: Path) -> None:
+    # an unclosed right-to-left override, and a name in Hebrew letters
+    names = {seat: f"{seat.value} \u202eevil" for seat in Seat}
+    names[Seat.E] = "\u05d0\u05d1\u05d2"
+    match = random_match(Rules.preset("bangladesh"), 5, names)
+    path = _write(tmp_path / "rtl.json", match)
+    output = runner.invoke(app, ["replay", str(path), "--deal", "1"]).stdout
+    assert "\u202e" not in output and "\u2068N \\u202eevil\u2069" in output
+    assert "E \u2068\u05d0\u05d1\u05d2\u2069" in output
+    frames = _frames(output)
+    sides = {line.index("│") for f in frames for line in f.splitlines() if "│" in line}
+    assert len(sides) == 1  # the isolates take no column
 
 
 def _table(frame: str) -> str:
@@ -295,6 +313,24 @@ def test_replay_frame_is_the_pinned_one() -> None:
     assert result.exit_code == 0, result.output
     pinned = (root / "fixtures" / "replay_frame.txt").read_text(encoding="utf-8")
     assert result.stdout.replace(str(sample), "sample_logs/bad/revoke.json") == pinned
+
+
+def test_a_lost_single_hand_says_so_in_the_replay_and_the_viewer() -> None:
+    """Deal 28 of the bangladesh sample: N plays a single hand and W wins trick 4."""
+    sample = Path(__file__).resolve().parent.parent / "sample_logs" / "bangladesh.json"
+    match = next(r.match for r in read_any(sample) if r.match)
+    deal = match.deals[27]
+    assert any(a.type == "single_hand" for a in deal.actions)
+    last = len(deal.actions) - 1
+    shown = runner.invoke(app, ["replay", str(sample), "--deal", "28", "--at", str(last)])
+    frame = _frames(shown.stdout)[0]
+    needs = frame[frame.index("Needs") : frame.index("Tricks")]
+    assert "single hand by N: lost, W won trick 4" in " ".join(needs.split())
+    assert "need" not in needs[len("Needs") :]
+    assert "Result: Single hand by N lost at trick 4, won by W. NS -3 game points" in frame
+    data = deal_data(match, audit_match(match), 28, None)
+    assert data["steps"][-2]["standing"] == "single hand by N: lost, W won trick 4"
+    assert data["steps"][-1]["say"].startswith("Single hand by N lost at trick 4, won by W.")
 
 
 @pytest.fixture

@@ -18,10 +18,12 @@ import pytest
 from typer.testing import CliRunner
 
 from twentynine.cli import app
+from twentynine.importers.canonical import dump_match
 from twentynine.importers.formats import read_any
-from twentynine.replay import audit_match, deal_steps, walk_deal
-from twentynine.reports.html.match import CardView
-from twentynine.schema.cards import SEATS, Card, as_held
+from twentynine.replay import audit_match, deal_steps, random_match, walk_deal
+from twentynine.reports.html.match import CardView, match_report
+from twentynine.schema import Rules
+from twentynine.schema.cards import SEATS, Card, Seat, as_held
 from twentynine.schema.log import MatchLog
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -134,7 +136,9 @@ def test_match_report_steps_forward_and_back(
     assert f"action {step - 2}" in opened.text("#step-label")
     page.keyboard.press("Home")
     assert "start" in opened.text("#step-label")
-    page.keyboard.press("End")
+    page.keyboard.press("End")  # the deal's result, after its last action
+    assert "result" in opened.text("#step-label") and page.url.endswith("#deal=2&end")
+    page.keyboard.press("ArrowLeft")
     last = len(match.deals[1].actions) - 1
     assert f"action {last}" in opened.text("#step-label")
     # the last trick stays on the table, whole, after its fourth card
@@ -148,14 +152,12 @@ def test_jump_to_the_next_finding_and_open_a_step_by_its_address(
     match = _sample("bad/mixed.json")
     first = audit_match(match).findings[0]
     assert first.deal is not None
-    # a finding about the whole deal is shown at the deal's last step
-    action = (
-        first.action if first.action is not None else len(match.deals[first.deal - 1].actions) - 1
-    )
+    # a finding about the whole deal is shown at the deal's result, after its last action
+    step = f"action={first.action}" if first.action is not None else "end"
     opened = Opened(browser, match_page.as_uri())
     page = opened.page
     page.click("button[data-go=next-finding]")
-    assert page.url.endswith(f"#deal={first.deal}&action={action}")
+    assert page.url.endswith(f"#deal={first.deal}&{step}")
     assert first.code in opened.text("#judged")
     page.screenshot(path=str(tmp_path / "finding.png"))
     linked = Opened(browser, match_page.as_uri() + "#deal=3&action=5")
@@ -311,3 +313,409 @@ def test_match_report_fits_a_phone_with_every_deal_open(
         assert _widths(page)["page"] <= width, width  # nothing makes the page scroll sideways
         page.screenshot(path=str(tmp_path / f"match-{width}.png"), full_page=True)
         assert opened.errors == []
+
+
+MARKUP = '<a href="https://example.invalid">A</a><sup>2</sup><br>B & C'
+
+
+def _load(tmp_path: Path, matches: list[MatchLog]) -> Path:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for i, match in enumerate(matches):
+        (folder / f"{i}.json").write_bytes(dump_match(match))
+    db = tmp_path / "w.duckdb"
+    loaded = runner.invoke(app, ["load", str(folder), "--db", str(db)])
+    assert loaded.exit_code == 0, loaded.output
+    return db
+
+
+def test_markup_in_a_name_is_text_in_the_charts(browser: Any, tmp_path: Path) -> None:
+    names = {seat: f"{seat.value} {MARKUP}" for seat in SEATS}
+    matches = [random_match(Rules.preset("bangladesh"), seed, names) for seed in (5, 6)]
+    db = _load(tmp_path, matches)
+    out = tmp_path / "p.html"
+    result = runner.invoke(
+        app, ["report", "players", "--db", str(db), "--min-deals", "1", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    opened = Opened(browser, out.as_uri())
+    page = opened.page
+    legend = page.eval_on_selector_all(".chart .legendtext", "els => els.map(e => e.textContent)")
+    ticks = page.eval_on_selector_all(".chart .xtick text", "els => els.map(e => e.textContent)")
+    shown = [t for t in [*legend, *ticks] if "example.invalid" in t]
+    assert shown and all(MARKUP in t for t in shown)  # the tags as text, in one line
+    assert page.eval_on_selector_all(".chart svg a, .chart svg sup", "els => els.length") == 0
+    assert opened.errors == []
+
+
+_ORDER = """seat => {
+  /* the left edge of the first and of the last character of the seat's role, 'N · NS' */
+  const text = document.querySelector('#seat-' + seat + ' .role').firstChild;
+  const range = document.createRange();
+  range.setStart(text, 0); range.setEnd(text, 1);
+  const first = range.getBoundingClientRect().left;
+  range.setStart(text, text.length - 1); range.setEnd(text, text.length);
+  return [first, range.getBoundingClientRect().left];
+}"""
+
+
+def test_a_right_to_left_name_reorders_nothing_after_it(browser: Any, tmp_path: Path) -> None:
+    names = {seat: f"{seat.value} \u202eevil" for seat in SEATS}
+    names[Seat.E] = "\u05d0\u05d1\u05d2 12"  # Hebrew letters and a number
+    match = random_match(Rules.preset("bangladesh"), 5, names)
+    out = tmp_path / "rtl.html"
+    out.write_text(match_report(match, audit_match(match), None))
+    opened = Opened(browser, out.as_uri() + "#deal=1&action=0")
+    page = opened.page
+    for seat in SEATS:
+        first, last = page.evaluate(_ORDER, seat.value)
+        assert first < last, seat  # 'N · NS' reads left to right after the name
+    said = page.evaluate(
+        """() => { const nodes = Array.from(document.getElementById('say').childNodes);
+          const range = document.createRange();
+          const edge = n => { range.setStart(n, 0); range.setEnd(n, 1);
+                              return range.getBoundingClientRect().left; };
+          return [edge(nodes[0]), edge(nodes[nodes.length - 1]), nodes.length]; }"""
+    )
+    assert said[2] >= 2 and said[0] < said[1]  # 'S (name)' before 'bids 16'
+    assert opened.errors == []
+
+
+def test_with_javascript_off_the_reports_say_so_and_read(
+    browser: Any, match_page: Path, tmp_path: Path
+) -> None:
+    viewport = {"width": 1280, "height": 900}
+    context = browser.new_context(java_script_enabled=False, viewport=viewport)
+    page = context.new_page()
+    page.goto(match_page.as_uri())
+    assert page.is_visible("#no-script") and "JavaScript is off" in page.inner_text("#no-script")
+    assert not page.is_visible(".toolbar button") and not page.is_visible("#table")
+    page.click("#deal-1 summary")  # the deals open and read without a script
+    assert page.is_visible("#deal-1 table.auction")
+    page.screenshot(path=str(tmp_path / "no-script.png"))
+    players = _players_report(tmp_path)
+    page.goto(players.as_uri())
+    assert page.is_visible("#no-script") and page.is_visible("#players")
+    assert not page.is_visible(".chart")
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def review_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The analyzed bangladesh sample's match report (tests/analyzed.py)."""
+    from tests.analyzed import analyzed_match
+
+    match, notes = analyzed_match()
+    out = tmp_path_factory.mktemp("review") / "review.html"
+    out.write_text(match_report(match, audit_match(match), list(notes)))
+    return out
+
+
+def _where(opened: Opened) -> tuple[int, str]:
+    """The deal and the step (``action=K``, ``end`` or the start) of the page's address."""
+    params = dict(p.partition("=")[::2] for p in opened.page.url.split("#", 1)[1].split("&"))
+    return int(params["deal"]), params.get("action", "end" if "end" in params else "start")
+
+
+def test_marks_stand_beside_the_decisions(browser: Any, review_page: Path) -> None:
+    from tests.analyzed import analyzed_match, labelled
+
+    _, notes = analyzed_match()
+    deal, action, seat = labelled(notes)[0]
+    opened = Opened(browser, review_page.as_uri() + f"#deal={deal}&action={action}")
+    page = opened.page
+    header = page.eval_on_selector_all("#step-label .mark", "els => els.map(e => e.textContent)")
+    said = page.eval_on_selector_all("#say .mark", "els => els.map(e => e.textContent)")
+    glyphs = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+    label = max(
+        (n.label for n in notes if (n.deal, n.action, n.seat) == (deal, action, seat) and n.label),
+        key=list(glyphs).index,
+    )
+    assert any(glyphs[label] in text for text in header) and said
+    listed = "#auction .mark" if action < 8 else "#history .mark"
+    assert page.eval_on_selector_all(listed, "els => els.length") >= 1
+    colours = page.eval_on_selector_all(
+        "#step-label .mark", "els => els.map(e => getComputedStyle(e).backgroundColor)"
+    )
+    assert colours[0] in ("rgb(86, 180, 233)", "rgb(230, 159, 0)", "rgb(219, 48, 49)")
+    assert opened.errors == []
+
+
+def test_previous_and_next_mistake_by_button_key_and_filter(
+    browser: Any, review_page: Path
+) -> None:
+    from tests.analyzed import analyzed_match, labelled
+
+    _, notes = analyzed_match()
+    found = labelled(notes)
+    assert len(found) >= 2
+    opened = Opened(browser, review_page.as_uri() + "#deal=1")
+    page = opened.page
+    page.click("button[data-go=next-mistake]")
+    assert _where(opened) == (found[0][0], str(found[0][1]))
+    page.keyboard.press("m")
+    assert _where(opened) == (found[1][0], str(found[1][1]))
+    page.keyboard.press("Shift+M")
+    assert _where(opened) == (found[0][0], str(found[0][1]))
+    page.click("button[data-go=prev-mistake]")
+    assert opened.text("#seek-note") == "no inaccuracy or worse before this step"
+    seat = found[-1][2]
+    page.select_option("#mistake-filter", seat)
+    page.goto(review_page.as_uri() + "#deal=1")
+    page.select_option("#mistake-filter", seat)
+    page.keyboard.press("m")  # the list gave the focus back: the key goes to the viewer
+    first = next(d for d in found if d[2] == seat)
+    assert _where(opened) == (first[0], str(first[1]))
+    side = "EW" if seat in "NS" else "NS"
+    page.goto(review_page.as_uri() + "#deal=1")
+    page.select_option("#mistake-filter", side)
+    page.click("button[data-go=next-mistake]")
+    other = next((d for d in found if d[2] in side), None)
+    if other is None:
+        assert opened.text("#seek-note") == f"no inaccuracy or worse of {side} after this step"
+    else:
+        assert _where(opened) == (other[0], str(other[1]))
+    assert opened.errors == []
+
+
+def test_next_annotation_skips_best_and_forced_moves_unless_asked(
+    browser: Any, review_page: Path
+) -> None:
+    from tests.analyzed import analyzed_match
+
+    _, notes = analyzed_match()
+    lost = next(n for n in notes if n.loss > 0 and n.action is not None)
+    opened = Opened(browser, review_page.as_uri() + "#deal=1")
+    page = opened.page
+    page.click("button[data-go=next-note]")
+    assert _where(opened) == (lost.deal, str(lost.action))
+    page.goto(review_page.as_uri() + "#deal=1")
+    page.check("#with-best")
+    page.keyboard.press("a")
+    first = next(n for n in notes if n.action is not None)
+    assert _where(opened) == (first.deal, str(first.action))
+    assert opened.errors == []
+
+
+def test_the_graph_is_drawn_and_a_click_goes_to_the_step(
+    browser: Any, review_page: Path, tmp_path: Path
+) -> None:
+    opened = Opened(browser, review_page.as_uri() + "#deal=9")
+    page = opened.page
+    page.wait_for_selector("#deal-graph[data-deal='9'] .scatterlayer .point")
+    points = page.locator("#deal-graph .scatterlayer .trace:first-child .point")
+    assert points.count() > 10
+    target = points.nth(points.count() // 2)
+    box = target.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_function("!location.hash.endsWith('deal=9')")
+    deal, where = _where(opened)
+    assert deal == 9 and where not in ("start", "end")
+    label = opened.text("#step-label")
+    step = int(label.split("· step ")[1].split(" ")[0])
+    x = page.evaluate("document.getElementById('deal-graph').layout.shapes.slice(-1)[0].x0")
+    assert x == step  # the graph marks the step the viewer now shows
+    page.locator("#deal-graph").screenshot(path=str(tmp_path / "graph.png"))
+    page.keyboard.press("PageDown")
+    page.wait_for_selector("#deal-graph[data-deal='10']")
+    assert opened.errors == []
+
+
+def test_values_on_the_cards_with_all_cards_known_and_none_in_a_seat_view(
+    browser: Any, review_page: Path
+) -> None:
+    from tests.analyzed import analyzed_match
+    from twentynine.reports.html.judged import alternatives
+
+    match, notes = analyzed_match()
+    deal = match.deals[8]
+    k = [i for i, a in enumerate(deal.actions) if a.type == "play"][4]
+    card = next(n for n in notes if (n.deal, n.action, n.kind) == (9, k, "card"))
+    opened = Opened(browser, review_page.as_uri() + f"#deal=9&action={k - 1}")
+    page = opened.page
+    seat = deal.actions[k].seat.value
+    shown = page.eval_on_selector_all(
+        f"#seat-{seat} .hand [data-card]",
+        """els => els.filter(e => e.querySelector('.value'))
+                     .map(e => [e.dataset.card, Number(e.querySelector('.value').textContent)])""",
+    )
+    assert sorted(shown) == sorted([c, v] for c, v in alternatives(card))
+    assert "Values with all cards known" in opened.text("#judged")
+    page.select_option("#view-select", seat)
+    assert page.eval_on_selector_all(".hand .value", "els => els.length") == 0
+    assert "hidden in a seat's view" in opened.text("#judged")
+    assert opened.errors == []
+
+
+def test_the_legend_is_one_click_away(browser: Any, review_page: Path) -> None:
+    from twentynine.analysis.labels import THRESHOLDS
+
+    opened = Opened(browser, review_page.as_uri())
+    page = opened.page
+    assert not page.is_visible("#legend .legend-body")
+    page.click("#legend summary")
+    body = opened.text("#legend .legend-body")
+    assert all(f"{t:.0%}" in body for _, t in THRESHOLDS)
+    assert "all cards known" in body and "interval" in body and "game points" in body
+    assert opened.errors == []
+
+
+def test_the_result_step_and_the_score_in_the_header(browser: Any, review_page: Path) -> None:
+    from tests.analyzed import analyzed_match
+    from twentynine.reports.html.words import result_words
+    from twentynine.schema.cards import Team
+
+    match, _ = analyzed_match()
+    audited = audit_match(match)
+    opened = Opened(browser, review_page.as_uri() + "#deal=3")
+    page = opened.page
+    before = audited.deals[1].score_after
+    assert f"score NS {before[Team.NS]}, EW {before[Team.EW]}" in opened.text("#step-label")
+    page.keyboard.press("End")
+    assert opened.text("#say") == result_words(audited.deals[2], before)
+    after = audited.deals[2].score_after
+    assert f"score now NS {after[Team.NS]}, EW {after[Team.EW]}" in opened.text("#step-label")
+    assert "Judged decisions of this deal" in opened.text("#judged")
+    assert page.url.endswith("#deal=3&end")
+    assert opened.errors == []
+
+
+def test_keys_step_after_a_choice_in_the_seat_list(browser: Any, review_page: Path) -> None:
+    opened = Opened(browser, review_page.as_uri() + "#deal=2&action=3")
+    page = opened.page
+    page.select_option("#view-select", "E")
+    page.keyboard.press("ArrowRight")
+    assert "action 4 " in opened.text("#step-label") + " "
+    assert page.eval_on_selector("#view-select", "e => e.value") == "E"  # the view stayed
+    page.keyboard.press("ArrowLeft")
+    assert "action 3 " in opened.text("#step-label") + " "
+    assert opened.errors == []
+
+
+@pytest.fixture(scope="module")
+def analyzed_players(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The players report of the samples and the league, the bangladesh sample analyzed."""
+    from tests.analyzed import analyzed_match
+    from twentynine.reports.warehouse.annotations import replace_annotations
+    from twentynine.reports.warehouse.store import open_warehouse
+
+    folder = tmp_path_factory.mktemp("analyzed-players")
+    db = folder / "w.duckdb"
+    paths = [*map(str, sorted(SAMPLES.glob("*.json"))), str(SAMPLES / "league.jsonl")]
+    loaded = runner.invoke(app, ["load", *paths, "--db", str(db)])
+    assert loaded.exit_code == 0, loaded.output
+    match, notes = analyzed_match()
+    with open_warehouse(db) as wh:
+        replace_annotations(wh, match, list(notes))
+    out = folder / "players.html"
+    result = runner.invoke(app, ["report", "players", "--db", str(db), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_three_clicks_from_the_players_page_to_a_worst_mistake_and_why(
+    browser: Any, analyzed_players: Path, tmp_path: Path
+) -> None:
+    from tests.analyzed import LABELS, analyzed_match
+
+    match, notes = analyzed_match()
+    name = match.players[SEATS[2]]  # South of the analyzed match
+    opened = Opened(browser, analyzed_players.as_uri())
+    page = opened.page
+    clicks = 0
+    page.click(f"#players tbody a:text-is('{name}')")  # 1: the player's name in the table
+    clicks += 1
+    anchor = page.url.split("#")[1]
+    assert page.is_visible(f"#{anchor} ol.worst")
+    link = page.locator(f"#{anchor} ol.worst li:first-child a")
+    href = str(link.get_attribute("href"))
+    link.click()  # 2: their worst decision, in the match report written beside the page
+    clicks += 1
+    page.wait_for_selector("body[data-charts=drawn]", timeout=60_000)
+    step = dict(p.split("=") for p in href.split("#")[1].split("&"))
+    deal, action = int(step["deal"]), int(step["action"])
+    judged = page.inner_text("#judged")
+    worst = [
+        n for n in notes
+        if (n.deal, n.action, n.seat) == (deal, action, SEATS[2].value) and n.label in LABELS
+    ]  # fmt: skip
+    assert worst and any(n.explanation[:40] in judged for n in worst)
+    assert "What it changed" in judged  # why it was one, in a player's words
+    assert clicks <= 3
+    page.screenshot(path=str(tmp_path / "worst.png"))
+    assert opened.errors == []
+
+
+def test_a_click_anywhere_in_a_heading_sorts_numbers_from_the_largest(
+    browser: Any, analyzed_players: Path
+) -> None:
+    opened = Opened(browser, analyzed_players.as_uri())
+    page = opened.page
+    heading = page.locator("#players thead th").nth(1)  # deals
+    box = heading.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + 3, box["y"] + box["height"] - 3)  # the cell's corner
+    cells = "#players tbody tr td:nth-child(2)"
+    deals = [
+        int(t.replace(",", ""))
+        for t in page.eval_on_selector_all(cells, "els => els.map(e => e.dataset.sort)")
+    ]
+    assert deals == sorted(deals, reverse=True) and len(set(deals)) > 1
+    assert heading.get_attribute("aria-sort") == "descending"
+    heading.click()
+    again = [
+        int(t) for t in page.eval_on_selector_all(cells, "els => els.map(e => e.dataset.sort)")
+    ]
+    assert again == sorted(deals)
+    assert opened.errors == []
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _axe() -> str:
+    """axe-core's script, as .ci/run installs it (npm, into .ci/axe; TWENTYNINE_AXE names
+    another copy). Without it the accessibility tests are skipped, except in CI."""
+    default = ROOT / ".ci" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+    path = Path(os.environ.get("TWENTYNINE_AXE") or default)
+    if not path.is_file():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI needs axe-core at {path} for the accessibility tests (.ci/run)")
+        pytest.skip(f"no axe-core at {path} (npm install --prefix .ci/axe axe-core)")
+    return path.read_text(encoding="utf-8")
+
+
+def _violations(opened: Opened) -> list[tuple[str, str, list[str]]]:
+    """axe-core's violations of the page as it stands, every folded section opened."""
+    page = opened.page
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    page.add_script_tag(content=_axe())
+    found = page.evaluate(
+        """async () => (await axe.run(document)).violations.map(
+             v => [v.id, v.help, v.nodes.slice(0, 3).map(n => n.target.join(' '))])"""
+    )
+    return [(str(v[0]), str(v[1]), list(v[2])) for v in found]
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_axe_finds_no_violation_in_the_match_report(
+    browser: Any, review_page: Path, width: int
+) -> None:
+    opened = Opened(browser, review_page.as_uri() + "#deal=9&action=23", width, 900)
+    opened.page.wait_for_selector("#deal-graph .main-svg")
+    assert _violations(opened) == []
+    opened.page.select_option("#view-select", "S")  # a seat's view, and the result step
+    opened.page.keyboard.press("End")
+    assert _violations(opened) == []
+    assert opened.errors == []
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_axe_finds_no_violation_in_the_players_report(
+    browser: Any, analyzed_players: Path, width: int
+) -> None:
+    opened = Opened(browser, analyzed_players.as_uri(), width, 900)
+    assert _violations(opened) == []
+    assert opened.errors == []

@@ -81,7 +81,7 @@ def test_annotation_choices_are_written_as_a_player_reads_them(tmp_path: Path) -
     assert f"chose {play.card.display}, best {other.display}, lost 2 card points" in notes
     assert "chose ♥ hearts, best ♠ spades (9♠ face down)" in notes
     assert not LOG_CARD.search(notes) and "trump H" not in notes
-    who = f"{doubler.value} ({player_name(match.players[doubler])})"
+    who = f"{doubler.value} (\u2068{player_name(match.players[doubler])}\u2069)"  # isolated
     assert f"double by {who} (sampled): chose no double. Nobody doubled" in notes
     assert f"card (exact): chose {play.card.display}" in notes  # the card's own player: no by
     viewer = page.json("viewer-data")["deals"][0]["notes"]

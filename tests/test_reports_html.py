@@ -53,7 +53,8 @@ def test_match_report_shows_players_deals_and_the_score() -> None:
     viewer = page.json("viewer-data")
     assert [d["number"] for d in viewer["deals"]] == list(range(1, len(match.deals) + 1))
     for deal, data in zip(match.deals, viewer["deals"], strict=True):
-        assert [s["k"] for s in data["steps"]] == [None, *range(len(deal.actions))]
+        assert [s["k"] for s in data["steps"]] == [None, *range(len(deal.actions)), None]
+        assert data["steps"][-1]["end"] and "end" not in data["steps"][-2]  # the result step
     figure = page.json("score-figure")
     audited = audit_match(match)
     assert figure["data"][0]["y"][-1] == audited.score[SEATS[0].team]
@@ -105,7 +106,7 @@ def test_a_seat_sees_only_its_own_cards_and_the_trump_once_it_may_know_it() -> N
     deal = match.deals[0]
     steps = viewer["deals"][0]["steps"]
     replayed = deal_steps(match, 1, rules=audited.rules)  # the replay's step views
-    for replay_step, step in zip(replayed, steps, strict=True):
+    for replay_step, step in zip(replayed, steps[:-1], strict=True):  # the last: the result
         for viewer_seat in VIEWERS[1:]:
             for other_no, other in enumerate(SEATS):
                 shown = step["hands"][viewer_seat][other_no]

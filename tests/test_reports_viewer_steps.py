@@ -36,12 +36,13 @@ def test_the_viewer_shows_the_hands_of_the_replay_steps(name: str) -> None:
     audited = audit_match(match)
     numbers = sorted({1, 2, *_doubled_deals(match)})
     for number in numbers:
-        data = deal_data(match, audited, number, [])
+        data = deal_data(match, audited, number, None)
         for view in VIEWERS:
             seat = None if view == "all" else Seat(view)
             steps = deal_steps(match, number, seat=seat, rules=audited.rules)
-            assert len(steps) == len(data["steps"])
-            for step, shown in zip(steps, data["steps"], strict=True):
+            assert len(steps) == len(data["steps"]) - 1  # then the result (the last table)
+            assert data["steps"][-1]["hands"] == data["steps"][-2]["hands"]
+            for step, shown in zip(steps, data["steps"][:-1], strict=True):
                 expected = [hand_text(list(step.hands[s])) for s in SEATS]
                 assert shown["hands"][view] == expected, (number, step.action_index, view)
 
@@ -55,7 +56,7 @@ def test_a_double_redouble_or_set_is_made_on_the_first_four_cards(name: str) -> 
     checked = 0
     for number in _doubled_deals(match):
         deal = match.deals[number - 1]
-        data = deal_data(match, audited, number, [])
+        data = deal_data(match, audited, number, None)
         steps = deal_steps(match, number, rules=audited.rules)
         for k, action in enumerate(deal.actions):
             if action.type in LADDER or action.type == "trump":
@@ -92,10 +93,10 @@ def test_every_doubling_step_shows_the_first_four_in_the_replay_and_the_viewer(
     match = make_match(rules, [make_deal("N", HANDS, f"E:15 S:p W:p N:p E:trump=H {ladder} E:KS")])
     audited = audit_match(match)
     assert audited.errors == 0
-    data = deal_data(match, audited, 1, [])
+    data = deal_data(match, audited, 1, None)
     for view in VIEWERS:
         steps = deal_steps(match, 1, seat=None if view == "all" else Seat(view))
-        shown = [s["hands"][view] for s in data["steps"]]
+        shown = [s["hands"][view] for s in data["steps"][:-1]]  # the last: the result
         assert shown == [[hand_text(list(st.hands[s])) for s in SEATS] for st in steps]
     steps = deal_steps(match, 1)
     ladder_steps = range(5, len(steps) - 1)  # the trump choice (action 4) and the ladder

@@ -16,10 +16,12 @@ below. Every part has a fixed width, so nothing moves sideways from one action t
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Final
 
 from twentynine.replay import AuditedMatch, DealFacts, StepView, audit_match, deal_steps
+from twentynine.reports.html.words import result_words, standing_words
 from twentynine.schema.cards import HAND_SUIT_ORDER, Card, Seat, Suit, Team
 from twentynine.schema.log import MatchLog, player_name
 from twentynine.schema.rules import Rules
@@ -31,8 +33,36 @@ _SIDE: Final = 22  # the West and East columns, and the indent of North and Sout
 _BOX: Final = 17  # the trick on the table, frame included
 _PANEL_AT: Final = 2 * _SIDE + _BOX + 3  # where the auction and the contract begin
 _CELL: Final = 9  # one call in the auction grid (`ditto 17`)
+_PANEL_WIDTH: Final = 40  # the standing's words beside the table, after their label
 _RED: Final = re.compile(r"[♥♦](?:[AKQJT987?]|(?: [AKQJT987])+)?")
 _CARD: Final = re.compile(r"\b([AKQJT987])([SHDC])\b")
+_FSI: Final = "\u2068"
+_PDI: Final = "\u2069"
+
+
+def isolated(text: str) -> str:
+    """A name from a log as a frame prints it: :func:`textout.printable` (its own controls,
+    bidirectional ones included, escaped), between Unicode isolates (FSI ... PDI), so that a
+    right-to-left name reorders nothing after it on a terminal that lays out both directions.
+
+    >>> shown = isolated("Asha\u202e")
+    >>> shown[0] == "\u2068", shown[1:-1], shown[-1] == "\u2069"
+    (True, 'Asha\\\\u202e', True)
+    """
+    return f"{_FSI}{printable(text)}{_PDI}"
+
+
+def width(text: str) -> int:
+    """The columns ``text`` takes: the isolates take none.
+
+    >>> width(isolated("Joy")), len(isolated("Joy"))
+    (3, 5)
+    """
+    return len(text) - text.count(_FSI) - text.count(_PDI)
+
+
+def _pad(text: str, columns: int) -> str:
+    return text + " " * max(columns - width(text), 0)
 
 
 def card_text(card: Card) -> str:
@@ -85,47 +115,52 @@ def hand_lines(cards: Sequence[Card | None]) -> list[str]:
     return lines
 
 
-def _needs_text(step: StepView) -> str:
-    if step.needs is None:
-        return "no call yet"
-    return ", ".join(f"{team.value} {max(need, 0)}" for team, need in step.needs.items())
+def _standing(step: StepView) -> list[str]:
+    """Where the call stands (``reports.html.words.standing_words``, as the HTML viewer
+    says it), on lines short enough for the panel."""
+    caller = step.bid[0] if step.bid is not None and step.needs is not None else None
+    words = standing_words(
+        caller=caller,
+        target=_target(step),
+        needs=step.needs,
+        single=step.single_hand,
+        winners=[trick.winner for trick in step.tricks],
+    )
+    return textwrap.wrap(words, _PANEL_WIDTH) or [""]
 
 
-def outcome_text(facts: DealFacts) -> str:
-    """How a deal ended, in one line.
+def _target(step: StepView) -> int | None:
+    """The target now: what the caller's side needs plus what it has."""
+    if step.needs is None or step.bid is None:
+        return None
+    team = step.bid[0].team
+    return step.needs[team] + step.points[team]
+
+
+def outcome_text(facts: DealFacts, before: Mapping[Team, int] | None = None) -> str:
+    """How a deal ended, as the HTML viewer's result step says it
+    (``reports.html.words.result_words``); ``before``: the match score before the deal.
 
     >>> from twentynine.replay import audit_match, random_match
     >>> from twentynine.schema import Rules
     >>> facts = audit_match(random_match(Rules.preset("pagat"), seed=1)).deals[0]
-    >>> outcome_text(facts).startswith(("thrown in", "NS", "EW", "single hand"))
+    >>> outcome_text(facts).startswith(("Thrown in", "NS", "EW", "Single hand"))
     True
     """
-    change = ", ".join(f"{team.value} {signed(facts.score_change[team])}" for team in Team)
-    after = ", ".join(f"{team.value} {facts.score_after[team]}" for team in Team)
-    if facts.thrown_in is not None:
-        return f"thrown in ({facts.thrown_in}); score {after}"
-    if facts.single_hand is not None:
-        verdict = "won" if facts.made else "lost"
-        return f"single hand by {facts.single_hand.value} {verdict}: {change}; score {after}"
-    if facts.caller is None or facts.target is None:
-        return f"score {after}"
-    team = facts.caller.team
-    verdict = {True: "made", False: "failed", None: "undecided"}[facts.made]
-    return (
-        f"{team.value} called {facts.call} (target {facts.target}), took "
-        f"{facts.points[team]}: {verdict}; {change}; score {after}"
-    )
+    return result_words(facts, before or dict.fromkeys(Team, 0))
 
 
 def _label(seat: Seat, names: Mapping[Seat, str], unseen: str, step: StepView) -> str:
-    """``N Asha (4 unseen) <``: the seat, its player (cut to fit the column), how many of its
-    cards are unseen, and ``<`` when it is that seat's turn."""
+    """``N Asha (4 unseen) <``: the seat, its player (cut to fit the column, isolated), how
+    many of its cards are unseen, and ``<`` when it is that seat's turn; ``names`` as
+    :func:`textout.printable` writes them."""
     suffix = (f" ({unseen})" if unseen else "") + (" <" if step.current_seat is seat else "")
     room = _SIDE - 1 - len(suffix) - 2
     name = names.get(seat, "")
     if len(name) > room:
         name = name[: room - 1] + "…"
-    return f"{seat.value} {name}".rstrip() + suffix
+    shown = f" {_FSI}{name}{_PDI}" if name else ""
+    return f"{seat.value}{shown}{suffix}"
 
 
 def _hand_block(seat: Seat, names: Mapping[Seat, str], step: StepView) -> list[str]:
@@ -200,7 +235,7 @@ def _panel(step: StepView, order: Sequence[Seat]) -> list[str]:
         "Contract  " + _contract(step),
         "Trump     " + trump_text(step.trump),
         "Points    " + points,
-        "Needs     " + _needs_text(step),
+        *(("Needs     " if i == 0 else " " * 10) + line for i, line in enumerate(_standing(step))),
     ]
 
 
@@ -241,7 +276,7 @@ def render_step(
     east = _hand_block(Seat.E, names, step)
     box = _trick_box(step)
     table = [" " * _SIDE + line for line in north]
-    table += [w.ljust(_SIDE) + b + "  " + e for w, b, e in zip(west, box, east, strict=True)]
+    table += [_pad(w, _SIDE) + b + "  " + e for w, b, e in zip(west, box, east, strict=True)]
     table += [" " * _SIDE + line for line in south]
     panel = _panel(step, step.order)
     height = max(len(table), len(panel))
@@ -249,13 +284,13 @@ def render_step(
     panel += [""] * (height - len(panel))
     lines = [heading, where + to_play, ""]
     lines += [
-        (left.ljust(_PANEL_AT) + right).rstrip() for left, right in zip(table, panel, strict=True)
+        (_pad(left, _PANEL_AT) + right).rstrip() for left, right in zip(table, panel, strict=True)
     ]
     tricks = _tricks(step)
     if tricks:
         lines += ["", "Tricks", *tricks]
     if outcome is not None:
-        lines += ["", "Result: " + outcome]
+        lines += ["", *textwrap.wrap("Result: " + outcome, 96, subsequent_indent="        ")]
     for finding in step.findings:
         lines.append(f"!! {finding.code} ({finding.severity}): {symbols(finding.message)}")
     frame = "\n".join(lines)
@@ -303,7 +338,7 @@ def deal_frames(
             step,
             total=len(steps),
             heading=heading,
-            outcome=outcome_text(facts) if i == last else None,
+            outcome=outcome_text(facts, before) if i == last else None,
             names=names,
             color=color,
         )

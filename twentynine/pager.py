@@ -25,6 +25,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final, TextIO
 
+from twentynine.frames import width
+
 CLEAR: Final = "\x1b[H\x1b[2J"
 HELP: Final = "→ next  ← back  Home/End  [ ] deal  f finding  number+Enter action  ? keys  q quit"
 KEYS: Final = """Keys
@@ -168,7 +170,7 @@ _ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
 
 def _too_narrow(frame: str) -> str:
     """A word for the status line when the terminal is narrower than the frame."""
-    needed = max((len(_ANSI.sub("", line)) for line in frame.splitlines()), default=0)
+    needed = max((width(_ANSI.sub("", line)) for line in frame.splitlines()), default=0)
     columns = shutil.get_terminal_size().columns
     if columns >= needed:
         return ""

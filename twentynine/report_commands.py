@@ -7,22 +7,25 @@ engine, its annotations read from the warehouse when ``--db`` is given, and hand
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Final
+from urllib.parse import quote
 
 import typer
 
 from twentynine.analysis.annotate import Annotation
 from twentynine.cli import Skipping
 from twentynine.importers.formats import atomic_file, read_paths
-from twentynine.options import MatchOption
+from twentynine.options import MatchOption, Preset
 from twentynine.outputs import refuse_overwrite
 from twentynine.replay import audit_match
 from twentynine.reports.html.annotations import read_annotations
 from twentynine.reports.html.match import match_report
-from twentynine.reports.html.players import players_report
+from twentynine.reports.html.players import Scope, players_report
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
 from twentynine.reports.warehouse.readback import read_match
@@ -44,13 +47,37 @@ def _fail(message: str) -> typer.Exit:
     return fail(message)
 
 
-def match_file_name(match_id: str) -> str:
-    """The file name of a match's report: its id with anything unsafe in a file name as ``_``.
+_PLAIN_ID: Final = re.compile(r"[a-z0-9][a-z0-9._-]{0,59}")
+"""Match ids kept as they are in a file name: short, lower case (two ids never share a file
+on a case-insensitive disk), and safe in a file name and an address alike."""
 
-    >>> match_file_name("club/2026-11-29 t3")
-    'match-club_2026-11-29_t3.html'
+
+def match_file_name(match_id: str) -> str:
+    """The file name of a match's report: ``match-<id>.html`` for a short, plain id; else a
+    slug of it, ``~`` and a hash of the whole id, so that every id gets its own short file
+    name (non-Latin ids, long ids, ids that differ only in case or punctuation).
+
+    >>> match_file_name("sim-pagat-1"), match_file_name("club/2026-11-29 t3")
+    ('match-sim-pagat-1.html', 'match-club_2026-11-29_t3~dda4a4aca6a4.html')
+    >>> match_file_name("খেলা-১"), match_file_name("খেলা-২")
+    ('match-~54e5e154608d.html', 'match-~8434cf3449f9.html')
     """
-    return "match-" + re.sub(r"[^A-Za-z0-9._-]", "_", match_id) + ".html"
+    if _PLAIN_ID.fullmatch(match_id):
+        return f"match-{match_id}.html"
+    slug = re.sub(r"[^a-z0-9.-]+", "_", match_id.lower()).strip("._-")[:40].rstrip("._-")
+    digest = hashlib.sha256(match_id.encode()).hexdigest()[:12]
+    return f"match-{slug}~{digest}.html"
+
+
+def example_link(folder: Path, match_id: str, deal: int, action: int | None) -> str:
+    """The address, relative to the players report, of a step of an example match: each part
+    of the path escaped, so that a ``#`` or ``%`` in the report's own name breaks nothing.
+
+    >>> example_link(Path("a#b_matches"), "m1", 2, 5)
+    'a%23b_matches/match-m1.html#deal=2&action=5'
+    """
+    step = f"#deal={deal}" + ("" if action is None else f"&action={action}")
+    return f"{quote(folder.name, safe='')}/{quote(match_file_name(match_id), safe='')}{step}"
 
 
 def _write(path: Path, text: str) -> None:
@@ -145,6 +172,15 @@ def match_command(
     skipped.exit()
 
 
+def _date(option: str, text: str | None) -> dt.date | None:
+    if text is None:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise _fail(f"{option} {text!r}: not a date; write YYYY-MM-DD, e.g. 2026-11-01") from None
+
+
 def examples_folder(out: Path) -> Path:
     """Where the players report's example match reports go: ``NAME_matches/`` beside it.
 
@@ -154,11 +190,15 @@ def examples_folder(out: Path) -> Path:
     return out.with_name(out.stem + "_matches")
 
 
-def write_players_report(db: Path, out: Path, min_deals: int, examples: int) -> list[Path]:
+def write_players_report(
+    db: Path, out: Path, min_deals: int, examples: int, scope: Scope | None = None
+) -> list[Path]:
     """Write the players report of the warehouse ``db`` to ``out``, and the match reports of
     up to ``examples`` matches its statistics link to; returns those match reports' paths.
 
-    Raises the warehouse's errors and ``OSError``.
+    Every page is made before the first is written; a failure to write removes what this
+    call wrote (and the examples' folder when it made it). Raises the warehouse's errors and
+    ``OSError``.
     """
     folder = examples_folder(out)
     chosen: list[str] = []
@@ -168,19 +208,30 @@ def write_players_report(db: Path, out: Path, min_deals: int, examples: int) -> 
             if len(chosen) >= examples:
                 return None
             chosen.append(match_id)
-        step = f"#deal={deal}" + ("" if action is None else f"&action={action}")
-        return f"{folder.name}/{match_file_name(match_id)}{step}"
+        return example_link(folder, match_id, deal, action)
 
-    written: list[Path] = []
+    pages: list[tuple[Path, str]] = []
     with open_warehouse(db, read_only=True) as wh:
-        page = players_report(wh, min_deals, link)
-        if chosen:
-            folder.mkdir(parents=True, exist_ok=True)
+        page = players_report(wh, min_deals, link, scope)
         for match_id in sorted(chosen):
-            target = folder / match_file_name(match_id)
-            write_match_report(read_match(wh, match_id), target, read_annotations(wh, match_id))
+            match = read_match(wh, match_id)
+            html = match_report(match, audit_match(match), read_annotations(wh, match_id))
+            pages.append((folder / match_file_name(match_id), html))
+    made_folder = bool(pages) and not folder.exists()
+    written: list[Path] = []
+    try:
+        if pages:
+            folder.mkdir(parents=True, exist_ok=True)
+        for target, html in pages:
+            _write(target, html)
             written.append(target)
-    _write(out, page)
+        _write(out, page)
+    except OSError:
+        for path in written:
+            path.unlink(missing_ok=True)
+        if made_folder:
+            folder.rmdir()
+        raise
     return written
 
 
@@ -205,20 +256,39 @@ def players_command(
             min=0,
             metavar="N",
             help="Write the match reports of up to this many example matches beside the "
-            "report, in FILE_matches/, and link the statistics to them (0: no links).",
+            "report, in FILE_matches/, and link the statistics to them (0: no links); each "
+            "player's worst decisions come first.",
         ),
     ] = 3,
+    preset: Annotated[
+        Preset | None, typer.Option("--preset", help="Only matches of this preset.")
+    ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option("--since", metavar="YYYY-MM-DD", help="Only matches begun on or after it."),
+    ] = None,
+    until: Annotated[
+        str | None,
+        typer.Option("--until", metavar="YYYY-MM-DD", help="Only matches begun on or before it."),
+    ] = None,
 ) -> None:
     """Player and partnership statistics with intervals, sortable tables and charts.
 
-    Archives whose player ids change every game are reported by role instead.
+    Archives whose player ids change every game are reported by role instead (and each id
+    with --min-deals deals or more on its own). --preset, --since and --until count only
+    those matches.
 
     \b
     Example: twentynine report players --db club.duckdb -o players.html
     """
     refuse_overwrite([out], folders=[examples_folder(out)], warehouses=[db])
+    scope = Scope(
+        preset.value if preset is not None else None,
+        _date("--since", since),
+        _date("--until", until),
+    )
     try:
-        examples_written = write_players_report(db, out, min_deals, examples)
+        examples_written = write_players_report(db, out, min_deals, examples, scope)
     except WarehouseError as exc:
         raise _fail(str(exc)) from None
     except OSError as exc:

@@ -14,6 +14,7 @@ the audit's findings and the analysis' annotations; above them the step-by-step 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -22,18 +23,25 @@ from markupsafe import Markup
 
 from twentynine.analysis.annotate import Annotation
 from twentynine.replay import AuditedMatch, DealFacts, Finding
+from twentynine.reports.html.judged import (
+    Legend,
+    SeatSummary,
+    Tally,
+    kept_notes,
+    legend,
+    seat_summaries,
+    unreal_finding,
+)
 from twentynine.reports.html.render import figure_json, plotly_bundle, render, script_json
 from twentynine.reports.html.viewer import (
     CARD_LABELS,
     deal_data,
-    decided_by,
-    defends,
-    note_text,
+    seat_and_name,
     seat_names,
     suit_words,
 )
-from twentynine.schema.cards import SEATS, Card, Seat, Suit, Team, cards_as_read
-from twentynine.schema.log import Deal, MatchLog, PlayAction
+from twentynine.schema.cards import SEATS, Card, Suit, Team, cards_as_read
+from twentynine.schema.log import MatchLog, PlayAction
 from twentynine.schema.words import plural, signed
 
 _RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
@@ -67,14 +75,45 @@ class FindingView:
 
 @dataclass(frozen=True, slots=True)
 class NoteView:
-    """An annotation as shown: its label (or none), whose decision it judges when not the
-    player of the action it sits at (``by``), and what it says (``viewer.note_text``)."""
+    """An annotation as shown: its label (or none) and mark, whose decision it judges when
+    not the player of the action it sits at (``by``), what it says (``viewer.note_text``)
+    and what the choice changed (``judged.changed_words``)."""
 
     label: str | None
+    mark: str
     kind: str
     by: str
     method: str
     text: str
+    changed: str
+
+
+@dataclass(frozen=True, slots=True)
+class MarkView:
+    """A decision's mark beside its action: whose, the mark, and its label (or ``best``)."""
+
+    seat: str
+    mark: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class CountLink:
+    """A count in a summary, linked to the first decision it counts (no link at 0)."""
+
+    text: str
+    link: str
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryRow:
+    """One seat's judged decisions (``judged.SeatSummary``), as a summary table shows them."""
+
+    seat: str
+    player: str
+    judged: CountLink
+    labels: tuple[CountLink, ...]
+    card_loss: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +125,7 @@ class AuctionRow:
     said: str
     findings: tuple[FindingView, ...]
     notes: tuple[NoteView, ...]
+    marks: tuple[MarkView, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +136,7 @@ class PlayedView:
     anchor: str
     findings: tuple[FindingView, ...]
     notes: tuple[NoteView, ...]
+    marks: tuple[MarkView, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +167,10 @@ class DealView:
     findings: tuple[FindingView, ...]
     deal_notes: tuple[NoteView, ...]
     has_errors: bool
+    result: str
+    result_anchor: str
+    summary: tuple[SummaryRow, ...]
+    stop: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +194,8 @@ class MatchContext:
     match_findings: tuple[FindingView, ...]
     analyzed: bool
     notes_count: int
+    summary: tuple[SummaryRow, ...]
+    legend: Legend
     deals: tuple[DealView, ...]
     score_figure: Markup
     viewer_data: Markup
@@ -161,13 +208,21 @@ def _anchor(deal: int, action: int | None) -> str:
 
 
 def _finding(f: Finding) -> FindingView:
-    return FindingView(f.code, f.severity, cards_as_read(f.message), _anchor(f.deal or 1, f.action))
+    anchor = _anchor(f.deal or 1, f.action) if f.action is not None else f"#deal={f.deal or 1}&end"
+    return FindingView(f.code, f.severity, cards_as_read(f.message), anchor)
 
 
-def _note(a: Annotation, deal: Deal, names: dict[str, str]) -> NoteView:
-    kind = a.kind.replace("_", " ")  # single_hand
-    text = note_text(a, defending=defends(a, deal))
-    return NoteView(a.label, kind, decided_by(a, deal, names), a.method, text)
+def _note(data: dict[str, Any]) -> NoteView:
+    """A note of the viewer's data (``viewer.deal_data``): one story in both places."""
+    return NoteView(
+        data["label"],
+        data["mark"],
+        str(data["kind"]).replace("_", " "),  # single_hand
+        data["by"],
+        data["method"],
+        data["text"],
+        data["changed"],
+    )
 
 
 def _said(text: str) -> str:
@@ -184,49 +239,71 @@ def _suit_text(trump: str | None, mode: str | None, seventh: bool) -> str:
     return f"{chosen} (the seventh card)" if seventh else chosen
 
 
+def summary_rows(
+    summaries: tuple[SeatSummary, ...], names: dict[str, str], link: Callable[[int, int], str]
+) -> tuple[SummaryRow, ...]:
+    """The summary table's rows: each count linked (``link(deal, action)``) to its first."""
+
+    def count(t: Tally) -> CountLink:
+        return CountLink(f"{t.count:,}", link(*t.first) if t.first is not None else "")
+
+    return tuple(
+        SummaryRow(
+            s.seat,
+            names[s.seat],
+            count(s.judged),
+            tuple(count(t) for t in s.labels),
+            f"{s.card_loss:.2f} (n={s.cards})" if s.card_loss is not None else "-",
+        )
+        for s in summaries
+    )
+
+
 def _deal_view(
     match: MatchLog,
     audited: AuditedMatch,
     number: int,
-    steps: dict[str, Any],
+    data: dict[str, Any],
     notes: list[Annotation],
 ) -> DealView:
+    """One deal's section, from the viewer's data of the deal and its kept annotations."""
     deal = match.deals[number - 1]
     facts = audited.deals[number - 1]
     names = seat_names(match)
     found = [f for f in audited.findings if f.deal == number]
-    mine = [a for a in notes if a.deal == number]
+    steps: list[dict[str, Any]] = data["steps"]
 
     def findings_at(k: int) -> tuple[FindingView, ...]:
         return tuple(_finding(f) for f in found if f.action == k)
 
     def notes_at(k: int) -> tuple[NoteView, ...]:
-        return tuple(_note(a, deal, names) for a in mine if a.action == k)
+        return tuple(_note(n) for n in data["notes"] if n["k"] == k)
 
-    says: list[str] = [step["say"] for step in steps["steps"]]
+    def marks_at(k: int) -> tuple[MarkView, ...]:
+        if not 0 <= k < len(steps) - 2:
+            return ()
+        return tuple(MarkView(*m) for m in steps[k + 1]["marks"])
+
     auction = tuple(
         AuctionRow(
             k,
             _anchor(number, k),
             action.seat.value,
             names[action.seat.value],
-            cards_as_read(_said(says[k + 1])),
+            cards_as_read(_said(steps[k + 1]["say"])),
             findings_at(k),
             notes_at(k),
+            marks_at(k),
         )
         for k, action in enumerate(deal.actions)
         if not isinstance(action, PlayAction)
     )
-    # Each card of a trick links to the play that put it there (a log's stray plays skipped).
-    plays: dict[tuple[Seat, Card], int] = {}
-    for k, action in enumerate(deal.actions):
-        if isinstance(action, PlayAction):
-            plays.setdefault((action.seat, action.card), k)
     tricks: list[TrickRow] = []
-    for trick in facts.tricks:
+    for trick, shown in zip(facts.tricks, data["tricks"], strict=True):
         cards: list[PlayedView] = []
-        for seat, card in trick.cards:
-            k = plays.get((seat, card), -1)
+        # Each card links to the play that put it there (a log's stray plays skipped).
+        for (seat, card), at in zip(trick.cards, shown["steps"], strict=True):
+            k = at - 1 if at is not None else -1
             cards.append(
                 PlayedView(
                     seat.value,
@@ -235,6 +312,7 @@ def _deal_view(
                     _anchor(number, k),
                     findings_at(k),
                     notes_at(k),
+                    marks_at(k),
                 )
             )
         tricks.append(
@@ -242,22 +320,31 @@ def _deal_view(
                 trick.number, trick.leader.value, tuple(cards), trick.winner.value, trick.points
             )
         )
+    end = steps[-1]
+    summary: tuple[SummaryRow, ...] = ()
+    if data["summary"] is not None:
+        mine = kept_notes([a for a in notes if a.deal == number], unreal_finding(found))
+        summary = summary_rows(seat_summaries(mine, [seat.value for seat in SEATS]), names, _anchor)
     return DealView(
         number=number,
         anchor=_anchor(number, None),
-        dealer=f"{deal.dealer.value} ({names[deal.dealer.value]})",
+        dealer=seat_and_name(deal.dealer.value, names),
         headline=_headline(facts, names),
         contract=_contract(facts, names),
         trump=_suit_text(facts.trump, facts.trump_mode, facts.seventh) if facts.caller else "-",
-        show=_show_text(facts, names, says),
+        show=_show_text(facts, names, [step["say"] for step in steps]),
         doubling=_doubling_text(facts),
         points=_points_text(facts),
         score=f"NS {facts.score_after[Team.NS]}, EW {facts.score_after[Team.EW]}",
         auction=auction,
         tricks=tuple(tricks),
         findings=tuple(_finding(f) for f in found if f.action is None),
-        deal_notes=tuple(_note(a, deal, names) for a in mine if a.action is None),
+        deal_notes=tuple(_note(n) for n in data["notes"] if n["k"] is None),
         has_errors=any(f.severity == "error" for f in found),
+        result=end["say"],
+        result_anchor=f"#deal={number}&end",
+        summary=summary,
+        stop=end.get("stop", "") or next((s["stop"] for s in steps if "stop" in s), ""),
     )
 
 
@@ -266,7 +353,7 @@ def _headline(facts: DealFacts, names: dict[str, str]) -> str:
         return f"thrown in ({facts.thrown_in.replace('_', ' ')})"
     if facts.single_hand is not None:
         won = "won" if facts.made else "lost"
-        return f"single hand by {facts.single_hand.value} ({names[facts.single_hand.value]}): {won}"
+        return f"single hand by {seat_and_name(facts.single_hand.value, names)}: {won}"
     if facts.caller is None or facts.made is None:
         return "unfinished"
     change = facts.score_change[facts.caller.team]
@@ -279,10 +366,7 @@ def _headline(facts: DealFacts, names: dict[str, str]) -> str:
 def _contract(facts: DealFacts, names: dict[str, str]) -> str:
     if facts.caller is None:
         return "no call"
-    return (
-        f"{facts.caller.value} ({names[facts.caller.value]}) called {facts.call}; "
-        f"target {facts.target}"
-    )
+    return f"{seat_and_name(facts.caller.value, names)} called {facts.call}; target {facts.target}"
 
 
 def _show_text(facts: DealFacts, names: dict[str, str], says: list[str]) -> str:
@@ -295,7 +379,7 @@ def _show_text(facts: DealFacts, names: dict[str, str], says: list[str]) -> str:
         trick = facts.tricks[show.trick - 1]
         side = "won" if trick.winner.team is show.seat.team else "lost"
         text += (
-            f"; {show.seat.value} ({names[show.seat.value]})'s side {side} that trick "
+            f"; {seat_and_name(show.seat.value, names)}'s side {side} that trick "
             f"({plural(trick.points, 'point')})"
         )
     return text
@@ -343,7 +427,16 @@ def match_context(
     """The match report's context; ``annotations`` None when the match was not analyzed."""
     notes = annotations or []
     names = seat_names(match)
-    viewer_deals = [deal_data(match, audited, n, notes) for n in range(1, len(match.deals) + 1)]
+    numbers = range(1, len(match.deals) + 1)
+    viewer_deals = [deal_data(match, audited, n, annotations) for n in numbers]
+    kept = [
+        note
+        for n in numbers
+        for note in kept_notes(
+            [a for a in notes if a.deal == n],
+            unreal_finding(f for f in audited.findings if f.deal == n),
+        )
+    ]
     errors, warnings = audited.errors, audited.warnings
     winner = audited.winner.value if audited.winner else "nobody yet"
     score = audited.score
@@ -354,8 +447,12 @@ def match_context(
         "names": names,
         "teams": {seat.value: seat.team.value for seat in SEATS},
         "cards": CARD_LABELS,
+        "analyzed": annotations is not None,
         "deals": viewer_deals,
     }
+    summary: tuple[SummaryRow, ...] = ()
+    if annotations is not None:
+        summary = summary_rows(seat_summaries(kept, [s.value for s in SEATS]), names, _anchor)
     return MatchContext(
         title=f"Match {audited.match_id}",
         match_id=audited.match_id,
@@ -366,11 +463,10 @@ def match_context(
         findings_count=f"{plural(errors, 'error')}, {plural(warnings, 'warning')}",
         match_findings=tuple(_finding(f) for f in audited.findings if f.deal is None),
         analyzed=annotations is not None,
-        notes_count=len(notes),
-        deals=tuple(
-            _deal_view(match, audited, n, viewer_deals[n - 1], notes)
-            for n in range(1, len(match.deals) + 1)
-        ),
+        notes_count=len(kept),
+        summary=summary,
+        legend=legend(),
+        deals=tuple(_deal_view(match, audited, n, viewer_deals[n - 1], notes) for n in numbers),
         score_figure=_score_figure(audited),
         viewer_data=script_json(viewer),
         plotly=plotly_bundle(),

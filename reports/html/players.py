@@ -12,6 +12,7 @@ single deal: the Bhoos archive) is reported by role instead, and the page says w
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
@@ -19,8 +20,12 @@ from typing import Any, Final, NamedTuple
 import plotly.graph_objects as go
 from markupsafe import Markup
 
+from twentynine.analysis.annotate import FIELDS, Annotation
+from twentynine.analysis.labels import GAME_POINT_SCALE
 from twentynine.reports.html.annotations import has_table
-from twentynine.reports.html.render import figure_json, plotly_bundle, render
+from twentynine.reports.html.judged import MARKS, Legend, legend
+from twentynine.reports.html.render import figure_json, plotly_bundle, plotly_text, render
+from twentynine.reports.html.viewer import note_text
 from twentynine.reports.warehouse.stats import (
     ONE_DEAL_SHARE,
     RATE_DENOMINATORS,
@@ -62,22 +67,81 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class Chart:
+    """A chart (None when there is nothing to draw: ``empty`` says why) and what its bars
+    and whiskers are (``note``, under it: a plotly title does not wrap on a phone)."""
+
     chart_id: str
     title: str
     figure: Markup | None
     empty: str
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Worst:
+    """One of a player's worst decisions: where, what, and the link to its step (empty when
+    no match report was written for it)."""
+
+    where: str
+    mark: str
+    label: str
+    what: str
+    link: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSection:
+    """A player with enough deals: their label counts, average loss, make-rate and worst
+    decisions, each linked to its step."""
+
+    anchor: str
+    name: str
+    deals: str
+    make_rate: Cell
+    judged: str
+    labels: tuple[tuple[str, str, int], ...]
+    card_loss: str
+    worst: tuple[Worst, ...]
+    why_no_worst: str
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """The matches the report counts: a preset, a first and a last day (each optional)."""
+
+    preset: str | None = None
+    since: dt.date | None = None
+    until: dt.date | None = None
+
+    def words(self) -> str:
+        """The scope in words, empty for every match.
+
+        >>> Scope("pagat", dt.date(2026, 1, 1)).words()
+        'pagat matches begun on or after 2026-01-01'
+        """
+        parts = []
+        if self.since is not None:
+            parts.append(f"begun on or after {self.since}")
+        if self.until is not None:
+            parts.append(f"begun on or before {self.until}")
+        if self.preset is None and not parts:
+            return ""
+        return f"{self.preset or 'all'} matches" + (" " + " and ".join(parts) if parts else "")
 
 
 @dataclass(frozen=True, slots=True)
 class PlayersContext:
     title: str
     summary: str
+    scope: str
     by_role: bool
     why_by_role: str
     min_deals: int
     analyzed: bool
     tables: tuple[Table, ...]
+    sections: tuple[PlayerSection, ...]
     charts: tuple[Chart, ...]
+    legend: Legend
     plotly: str
 
 
@@ -226,9 +290,15 @@ def _labels(judged: Analysis | None, *, few: bool) -> Cell:
 
 
 def _player_tables(
-    wh: Warehouse, min_deals: int, link: Linker, analysis: dict[str, Analysis]
+    wh: Warehouse,
+    min_deals: int,
+    link: Linker,
+    analysis: dict[str, Analysis],
+    anchors: dict[str, str],
+    enough_only: bool,
 ) -> tuple[Table, ...]:
-    """The players with at least ``min_deals`` deals, then (folded) those with fewer."""
+    """The players with at least ``min_deals`` deals (each name a link to the player's
+    section), then, unless ``enough_only``, (folded) those with fewer."""
     rows: list[tuple[Cell, ...]] = []
     few_rows: list[tuple[Cell, ...]] = []
     examples = _examples(wh)
@@ -245,17 +315,20 @@ def _player_tables(
             (link(*failed) or "") if failed else "",
             (link(*found) or "") if found else "",
         )
-        row = (Cell(name, str(p["name"])), *cells, _lost(judged, few=few), _labels(judged, few=few))
+        who = Cell(name, str(p["name"]), link=f"#{anchors[pid]}" if pid in anchors else "")
+        row = (who, *cells, _lost(judged, few=few), _labels(judged, few=few))
         (few_rows if few else rows).append(row)
     tables = [
         Table(
             "players",
-            f"Players with {plural(min_deals, 'deal')} or more (a heading sorts; a linked figure "
-            "opens an example deal)",
+            f"Players with {plural(min_deals, 'deal')} or more (a name opens the player's "
+            "section; a heading sorts; a linked figure opens an example deal)",
             _PLAYER_HEADINGS,
             tuple(rows),
         )
     ]
+    if enough_only:
+        return tuple(tables) if rows else ()
     if few_rows:
         tables.append(
             Table(
@@ -388,91 +461,167 @@ def _analysis(wh: Warehouse) -> dict[str, Analysis] | None:
     return found or None
 
 
+def _wilson_bars(made: list[int], totals: list[int]) -> tuple[list[float], dict[str, Any]]:
+    """Rates and their 95% Wilson intervals as plotly error bars."""
+    rates, low, high = [], [], []
+    for k, n in zip(made, totals, strict=True):
+        rate = k / n
+        interval = wilson_interval(k, n) or (rate, rate)
+        rates.append(round(rate, 4))
+        low.append(round(rate - interval[0], 4))
+        high.append(round(interval[1] - rate, 4))
+    bars = {"type": "data", "symmetric": False, "array": high, "arrayminus": low, "thickness": 1}
+    return rates, bars
+
+
+def _mean_bars(
+    means: list[float], spreads: list[float | None], counts: list[int]
+) -> dict[str, Any]:
+    """95% intervals of means (normal approximation) as plotly error bars."""
+    halves = [
+        round(1.959964 * (spread or 0.0) / n**0.5, 3) if n > 1 else 0.0
+        for spread, n in zip(spreads, counts, strict=True)
+    ]
+    return {"type": "data", "array": halves, "thickness": 1}
+
+
 def _charts(
-    wh: Warehouse, by_role: bool, analysis: dict[str, Analysis] | None
+    wh: Warehouse, by_role: bool, analysis: dict[str, Analysis] | None, min_deals: int
 ) -> tuple[Chart, ...]:
+    """The charts: every rate with its count and 95% interval, none on fewer than
+    ``min_deals`` cases (the threshold of the tables), and a sentence in place of a chart
+    with nothing to draw."""
     top = [
         (str(r[0]), str(r[1]))
         for r in wh.query(
-            f"SELECT player_id, name FROM player_stats ORDER BY deals DESC, player_id "
-            f"LIMIT {CHART_PLAYERS}"
+            "SELECT player_id, name FROM player_stats WHERE deals >= $n "
+            f"ORDER BY deals DESC, player_id LIMIT {CHART_PLAYERS}",
+            {"n": min_deals},
         ).rows
     ]
+    few = f"fewer than {min_deals} deals (--min-deals)"
     layout = {"height": 380, "margin": {"l": 55, "r": 20, "t": 50, "b": 45}, "autosize": True}
     charts = []
-    # make-rate by call level
+    # make-rate by call level, each point over min_deals calls or more
     levels = go.Figure()
     overall = wh.query(
-        "SELECT call, sum(made) AS made, sum(made + failed) AS n FROM player_call_levels "
-        "GROUP BY call HAVING sum(made + failed) > 0 ORDER BY call"
+        "SELECT call, sum(made), sum(made + failed) FROM player_call_levels "
+        "GROUP BY call HAVING sum(made + failed) >= $n ORDER BY call",
+        {"n": max(min_deals, 1)},
     ).rows
-    levels.add_trace(
-        go.Scatter(
-            x=[int(r[0]) for r in overall],
-            y=[round(int(r[1]) / int(r[2]), 4) for r in overall],
-            text=[f"{int(r[1])}/{int(r[2])}" for r in overall],
-            mode="lines+markers",
-            name="everyone",
-            line={"width": 4},
+    if overall:
+        rates, bars = _wilson_bars([int(r[1]) for r in overall], [int(r[2]) for r in overall])
+        levels.add_trace(
+            go.Scatter(
+                x=[int(r[0]) for r in overall],
+                y=rates,
+                error_y=bars,
+                text=[f"{int(r[1])}/{int(r[2])}" for r in overall],
+                hovertemplate="call %{x}: made %{text} (%{y:.0%})<extra>everyone</extra>",
+                mode="lines+markers",
+                name="everyone",
+                line={"width": 4},
+            )
         )
-    )
-    if not by_role:
-        for pid, name in top:
-            rows = [r for r in _rows(call_levels(wh, pid)) if (r["made"] + r["failed"]) > 0]
+        for pid, name in top if not by_role else []:
+            rows = [
+                r for r in _rows(call_levels(wh, pid)) if (r["made"] + r["failed"]) >= min_deals
+            ]
+            if not rows:
+                continue
+            made = [int(r["made"]) for r in rows]
+            totals = [int(r["made"] + r["failed"]) for r in rows]
+            rates, bars = _wilson_bars(made, totals)
             levels.add_trace(
                 go.Scatter(
                     x=[int(r["call"]) for r in rows],
-                    y=[round(float(r["make_rate"]), 4) for r in rows],
-                    text=[f"{r['made']}/{r['made'] + r['failed']}" for r in rows],
+                    y=rates,
+                    error_y=bars,
+                    text=[f"{k}/{n}" for k, n in zip(made, totals, strict=True)],
+                    hovertemplate="call %{x}: made %{text} (%{y:.0%})",
                     mode="lines+markers",
-                    name=name,
+                    name=plotly_text(name),
                 )
             )
-    levels.update_layout(
-        title="Make-rate by call level",
-        xaxis_title="call",
-        yaxis_title="make-rate",
-        yaxis_tickformat=".0%",
-        **layout,
+        levels.update_layout(
+            title="Make-rate by call level",
+            xaxis_title="call",
+            yaxis_title="make-rate",
+            yaxis_tickformat=".0%",
+            **layout,
+        )
+    charts.append(
+        Chart(
+            "chart-levels",
+            "Make-rate by call level",
+            figure_json(levels) if overall else None,
+            f"no call level has {min_deals} calls or more with a result (--min-deals)",
+            f"Each point: calls made / calls at that level, with its 95% Wilson interval; only "
+            f"levels with {min_deals} calls or more (--min-deals), for everyone and for each of "
+            f"the {CHART_PLAYERS} players with the most deals.",
+        )
     )
-    charts.append(Chart("chart-levels", "Make-rate by call level", figure_json(levels), ""))
-    # bid against points taken
+    # the call against the card points the caller's side took
     points = wh.query(
-        "SELECT call, avg(caller_points), count(*) FROM deals "
-        "WHERE made IS NOT NULL AND single_hand IS NULL GROUP BY call ORDER BY call"
+        "SELECT call, avg(caller_points), stddev_samp(caller_points), count(*) FROM deals "
+        "WHERE made IS NOT NULL AND single_hand IS NULL GROUP BY call HAVING count(*) >= $n "
+        "ORDER BY call",
+        {"n": max(min_deals, 1)},
     ).rows
     bid = go.Figure()
-    bid.add_trace(
-        go.Bar(
-            x=[int(r[0]) for r in points],
-            y=[round(float(r[1]), 2) for r in points],
-            hovertext=[plural(int(r[2]), "deal") for r in points],
-            name="caller's side took (average)",
+    if points:
+        counts = [int(r[3]) for r in points]
+        bid.add_trace(
+            go.Bar(
+                x=[int(r[0]) for r in points],
+                y=[round(float(r[1]), 2) for r in points],
+                error_y=_mean_bars(
+                    [float(r[1]) for r in points],
+                    [float(r[2]) if r[2] is not None else None for r in points],
+                    counts,
+                ),
+                text=[f"n={n}" for n in counts],
+                textposition="inside",
+                insidetextanchor="start",
+                hovertemplate="call %{x}: took %{y} on average (%{text})<extra></extra>",
+                name="caller's side took (average, 95% interval)",
+            )
+        )
+        bid.add_trace(
+            go.Scatter(
+                x=[int(r[0]) for r in points],
+                y=[int(r[0]) for r in points],
+                mode="lines",
+                name="the call",
+                line={"dash": "dot"},
+            )
+        )
+        bid.update_layout(
+            title="Call against card points taken",
+            xaxis_title="call",
+            yaxis_title="card points",
+            **layout,
+        )
+    charts.append(
+        Chart(
+            "chart-bid",
+            "Call against points taken",
+            figure_json(bid) if points else None,
+            f"no call level was played {min_deals} times or more to a result (--min-deals)",
+            "Each bar: the card points the caller's side took on average at that call, with the "
+            f"95% interval of the mean and the number of deals (n); levels with {min_deals} "
+            "deals or more.",
         )
     )
-    bid.add_trace(
-        go.Scatter(
-            x=[int(r[0]) for r in points],
-            y=[int(r[0]) for r in points],
-            mode="lines",
-            name="the call",
-            line={"dash": "dot"},
-        )
-    )
-    bid.update_layout(
-        title="Call against card points taken",
-        xaxis_title="call",
-        yaxis_title="card points",
-        **layout,
-    )
-    charts.append(Chart("chart-bid", "Call against points taken", figure_json(bid), ""))
     # show-trump outcomes, callers and defenders apart (a defender: of the side that did not
     # call, as the statistics count them)
     shows = wh.query(
         "SELECT CASE WHEN s.is_caller THEN 'caller' WHEN s.team = d.caller_team THEN 'partner' "
         "ELSE 'defender' END AS part, s.asked, count(*), count(*) FILTER (s.trick_won) "
         "FROM show_chances s JOIN deals d USING (match_id, deal_no) "
-        "GROUP BY 1, 2 ORDER BY strpos('caller partner defender', part), s.asked DESC"
+        "GROUP BY 1, 2 HAVING count(*) >= $n "
+        "ORDER BY strpos('caller partner defender', part), s.asked DESC",
+        {"n": max(min_deals, 1)},
     ).rows
     show = go.Figure()
     for part, label in (
@@ -483,14 +632,16 @@ def _charts(
         mine = [r for r in shows if r[0] == part]
         if not mine:
             continue
+        rates, bars = _wilson_bars([int(r[3]) for r in mine], [int(r[2]) for r in mine])
         show.add_trace(
             go.Bar(
                 x=["asked / showed" if r[1] else "did not" for r in mine],
-                y=[round(int(r[3]) / int(r[2]), 4) if r[2] else 0 for r in mine],
+                y=rates,
+                error_y=bars,
                 text=[f"{int(r[3])}/{int(r[2])}" for r in mine],
-                textposition="outside",
+                textposition="inside",
+                insidetextanchor="start",
                 textangle=0,
-                cliponaxis=False,
                 name=label,
             )
         )
@@ -501,69 +652,295 @@ def _charts(
         barmode="group",
         **layout,
     )
-    empty = "no show-trump decisions (no optional or compulsory show in these rules)"
     charts.append(
-        Chart("chart-show", "Show-trump outcomes", figure_json(show) if shows else None, empty)
+        Chart(
+            "chart-show",
+            "Show-trump outcomes",
+            figure_json(show) if shows else None,
+            f"no show-trump decision was met {min_deals} times or more (or these rules have "
+            "no show)",
+            "Each bar: tricks the side won / times, with its 95% Wilson interval; only with "
+            f"{min_deals} times or more.",
+        )
     )
     # score over time
-    if by_role:
-        charts.append(
-            Chart("chart-time", "Score over time", None, "not drawn: player ids change every game")
+    timeline = go.Figure()
+    for pid, name in top:
+        changes = [
+            int(r[0])
+            for r in wh.query(
+                "SELECT pd.score_change FROM player_deals pd JOIN matches m USING (match_id) "
+                "WHERE pd.player_id = $p ORDER BY m.started_at NULLS LAST, pd.match_id, "
+                "pd.deal_no",
+                {"p": pid},
+            ).rows
+        ]
+        total, series = 0, []
+        for change in changes:
+            total += change
+            series.append(total)
+        step = max(1, len(series) // 400)  # at most ~400 points a player: a light page
+        xs = list(range(1, len(series) + 1))[::step]
+        timeline.add_trace(go.Scatter(x=xs, y=series[::step], mode="lines", name=plotly_text(name)))
+    timeline.update_layout(
+        title="Game points won minus lost",
+        xaxis_title="deals played",
+        yaxis_title="cumulative game points",
+        **layout,
+    )
+    charts.append(
+        Chart(
+            "chart-time",
+            "Score over time",
+            figure_json(timeline) if top else None,
+            f"every player has {few}",
         )
-    else:
-        timeline = go.Figure()
-        for pid, name in top:
-            changes = [
-                int(r[0])
-                for r in wh.query(
-                    "SELECT pd.score_change FROM player_deals pd JOIN matches m USING (match_id) "
-                    "WHERE pd.player_id = $p ORDER BY m.started_at NULLS LAST, pd.match_id, "
-                    "pd.deal_no",
-                    {"p": pid},
-                ).rows
-            ]
-            total, series = 0, []
-            for change in changes:
-                total += change
-                series.append(total)
-            step = max(1, len(series) // 400)  # at most ~400 points a player: a light page
-            xs = list(range(1, len(series) + 1))[::step]
-            timeline.add_trace(go.Scatter(x=xs, y=series[::step], mode="lines", name=name))
-        timeline.update_layout(
-            title="Game points won minus lost",
-            xaxis_title="deals played",
-            yaxis_title="cumulative game points",
-            **layout,
-        )
-        charts.append(Chart("chart-time", "Score over time", figure_json(timeline), ""))
-    # average points lost per card
-    if analysis and not by_role:
-        shown = [(pid, name, analysis[pid]) for pid, name in top if pid in analysis]
-        judged = [(name, a) for _, name, a in shown if a.average_card_loss is not None]
+    )
+    # average card points lost per card, with its interval
+    judged = _judged(wh) if analysis else {}
+    shown = [(name, judged[pid]) for pid, name in top if pid in judged and judged[pid].cards]
+    if shown:
         lost = go.Figure(
             go.Bar(
-                x=[name for name, _ in judged],
-                y=[round(float(a.average_card_loss or 0), 3) for _, a in judged],
-                hovertext=[f"{plural(a.cards_judged, 'card')} judged" for _, a in judged],
+                x=[plotly_text(name) for name, _ in shown],
+                y=[round(float(j.card_loss or 0), 3) for _, j in shown],
+                error_y=_mean_bars(
+                    [float(j.card_loss or 0) for _, j in shown],
+                    [j.spread for _, j in shown],
+                    [j.cards for _, j in shown],
+                ),
+                text=[f"n={j.cards}" for _, j in shown],
+                textposition="inside",
+                insidetextanchor="start",
+                hovertemplate="%{x}: %{y} card points lost a card (%{text})<extra></extra>",
             )
         )
         lost.update_layout(
-            title="Card points lost per card (analysis)", yaxis_title="card points", **layout
+            title="Card points lost a card",
+            yaxis_title="card points",
+            **layout,
         )
-        charts.append(Chart("chart-lost", "Points lost per card", figure_json(lost), ""))
+        charts.append(
+            Chart(
+                "chart-lost",
+                "Points lost per card",
+                figure_json(lost),
+                "",
+                "Each bar: the card points a player's cards lost on average with all cards "
+                "known, with the 95% interval of the mean and the cards judged (n).",
+            )
+        )
     else:
-        why = "player ids change every game" if analysis else "not analyzed: run twentynine "
-        why += "" if analysis else "analyze with --db on this warehouse"
+        if not analysis:
+            why = "not analyzed: run twentynine analyze with --db on this warehouse"
+        elif not top:
+            why = f"every player has {few}"
+        else:
+            why = f"no card of the players with {min_deals} deals or more was judged"
         charts.append(Chart("chart-lost", "Points lost per card", None, why))
     return tuple(charts)
 
 
-def players_context(wh: Warehouse, min_deals: int, link: Linker) -> PlayersContext:
-    """The players report's context from an open warehouse."""
+def scope_to(wh: Warehouse, scope: Scope) -> int:
+    """Narrow this connection's view of the warehouse to the matches of ``scope``: each
+    table with a ``match_id`` gets a temporary view of the same name (DuckDB resolves the
+    temporary schema first, the statistics views included) holding only those matches'
+    rows. The file is not written. Returns how many matches are in scope.
+    """
+    conditions: list[str] = []
+    params: dict[str, Any] = {}
+    if scope.preset is not None:
+        conditions.append("preset = $preset")
+        params["preset"] = scope.preset
+    if scope.since is not None:
+        conditions.append("started_at >= $since")
+        params["since"] = dt.datetime.combine(scope.since, dt.time())
+    if scope.until is not None:
+        conditions.append("started_at < $until")
+        params["until"] = dt.datetime.combine(scope.until + dt.timedelta(days=1), dt.time())
+    if not conditions:
+        return int(wh.query("SELECT count(*) FROM matches").rows[0][0])
+    catalog = str(wh.query("SELECT current_database()").rows[0][0]).replace('"', '""')
+    tables = [
+        str(row[0])
+        for row in wh.query(
+            "SELECT DISTINCT table_name FROM information_schema.columns "
+            "WHERE column_name = 'match_id' AND table_schema = 'main' AND table_name IN "
+            "(SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE') "
+            "ORDER BY 1"
+        ).rows
+    ]
+    where = " AND ".join(conditions)
+    chosen = f'SELECT match_id FROM "{catalog}".main.matches WHERE {where}'
+    ids = [row[0] for row in wh.con.execute(chosen, params).fetchall()]
+    wh.con.execute("CREATE OR REPLACE TEMP TABLE _in_scope (match_id VARCHAR)")
+    if ids:
+        wh.con.executemany("INSERT INTO _in_scope VALUES (?)", [[i] for i in ids])
+    for table in tables:
+        wh.con.execute(
+            f'CREATE OR REPLACE TEMP VIEW "{table}" AS SELECT * FROM "{catalog}".main."{table}" '
+            "WHERE match_id IN (SELECT match_id FROM _in_scope)"
+        )
+    return len(ids)
+
+
+_SEVERITY: Final = (
+    "CASE label WHEN 'blunder' THEN 3 WHEN 'mistake' THEN 2 WHEN 'inaccuracy' THEN 1 ELSE 0 END"
+)
+
+
+class Judged(NamedTuple):
+    """A player's judged decisions (a decision judged twice counts once, at its worse
+    label), and the card points lost per card judged exactly: mean, spread, count."""
+
+    decisions: int
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    card_loss: float | None
+    spread: float | None
+    cards: int
+
+
+def _judged(wh: Warehouse) -> dict[str, Judged]:
+    """Per player id, what the analysis judged of their decisions."""
+    if not has_table(wh, "annotations"):
+        return {}
+    rows = wh.query(
+        f"""WITH decisions AS (
+            SELECT match_id, deal, action, seat, kind, max({_SEVERITY}) AS severity
+            FROM annotations WHERE kind <> 'par' AND action IS NOT NULL AND seat IS NOT NULL
+            GROUP BY ALL
+        ), cards AS (
+            SELECT mp.player_id, avg(a.loss) AS loss, stddev_samp(a.loss) AS spread,
+                count(*) AS cards
+            FROM annotations a
+            JOIN match_players mp ON mp.match_id = a.match_id AND mp.seat = a.seat
+            WHERE a.kind = 'card' AND a.method = 'exact' GROUP BY ALL
+        )
+        SELECT mp.player_id, count(*), count(*) FILTER (severity = 1),
+            count(*) FILTER (severity = 2), count(*) FILTER (severity = 3),
+            any_value(c.loss), any_value(c.spread), coalesce(any_value(c.cards), 0)
+        FROM decisions d JOIN match_players mp ON mp.match_id = d.match_id AND mp.seat = d.seat
+        LEFT JOIN cards c ON c.player_id = mp.player_id
+        GROUP BY mp.player_id ORDER BY mp.player_id"""
+    ).rows
+    return {
+        str(r[0]): Judged(int(r[1]), int(r[2]), int(r[3]), int(r[4]), r[5], r[6], int(r[7]))
+        for r in rows
+    }
+
+
+def mean_interval(mean: float, spread: float | None, count: int) -> str:
+    """A mean with its 95% interval (normal approximation), as the page writes it.
+
+    >>> mean_interval(0.25, 0.8, 64)
+    '0.25 (95%: 0.05 to 0.45, n=64)'
+    """
+    if spread is None or count < 2:
+        return f"{mean:.2f} (n={count})"
+    half = 1.959964 * spread / count**0.5
+    return f"{mean:.2f} (95%: {max(mean - half, 0):.2f} to {mean + half:.2f}, n={count})"
+
+
+WORST_SHOWN: Final = 5
+"""Worst decisions listed in a player's section."""
+
+
+def _worst(wh: Warehouse, player_id: str, link: Linker) -> tuple[Worst, ...]:
+    """A player's worst decisions: the most severe label first; among equals the fair
+    judgements first, then the larger loss (game points counted at the labels' scale)."""
+    columns = ", ".join(f"a.{name}" for name in FIELDS)
+    rows = wh.query(
+        f"""SELECT {columns} FROM annotations a
+        JOIN match_players mp ON mp.match_id = a.match_id AND mp.seat = a.seat
+        WHERE mp.player_id = $p AND a.label IN ('inaccuracy', 'mistake', 'blunder')
+            AND a.action IS NOT NULL
+        ORDER BY {_SEVERITY.replace("label", "a.label")} DESC, a.method = 'exact',
+            CASE a.unit WHEN 'game_points' THEN a.loss / {GAME_POINT_SCALE} ELSE a.loss END DESC,
+            a.match_id, a.deal, a.action, a.kind
+        LIMIT {WORST_SHOWN}""",
+        {"p": player_id},
+    ).rows
+    out = []
+    for row in rows:
+        note = Annotation(*row)
+        assert note.action is not None and note.label is not None
+        how = "exact, all cards known" if note.method == "exact" else "fair, sampled"
+        out.append(
+            Worst(
+                f"match {note.match_id}, deal {note.deal}, action {note.action} ({note.seat})",
+                MARKS[note.label],
+                note.label,
+                f"{note.kind.replace('_', ' ')} ({how}): {note_text(note)}",
+                link(note.match_id, note.deal, note.action) or "",
+            )
+        )
+    return tuple(out)
+
+
+def player_anchors(wh: Warehouse, min_deals: int) -> dict[str, str]:
+    """The page anchor of each player with a section (``min_deals`` deals or more)."""
+    rows = wh.query(
+        "SELECT player_id FROM player_stats WHERE deals >= $n ORDER BY deals DESC, player_id",
+        {"n": min_deals},
+    ).rows
+    return {str(r[0]): f"player-{i}" for i, r in enumerate(rows, start=1)}
+
+
+def _sections(
+    wh: Warehouse, anchors: dict[str, str], link: Linker, analyzed: bool
+) -> tuple[PlayerSection, ...]:
+    """A section per player of ``anchors``, in their order."""
+    judged = _judged(wh) if analyzed else {}
+    stats = {str(p["player_id"]): p for p in _rows(player_stats(wh))}
+    sections = []
+    for pid, anchor in anchors.items():
+        p = stats[pid]
+        name = str(p["name"]) if p["name"] == pid else f"{p['name']} ({pid})"
+        counts = judged.get(pid)
+        worst = _worst(wh, pid, link) if counts else ()
+        if not analyzed:
+            why = "not analyzed: run twentynine analyze with --db on this warehouse"
+        elif not counts:
+            why = "none of this player's decisions was judged"
+        elif not worst:
+            why = "no decision judged an inaccuracy or worse"
+        else:
+            why = ""
+        loss = "-"
+        if counts and counts.card_loss is not None:
+            loss = mean_interval(float(counts.card_loss), counts.spread, counts.cards)
+        sections.append(
+            PlayerSection(
+                anchor=anchor,
+                name=name,
+                deals=f"{int(p['deals']):,}",
+                make_rate=rate_cell(p, "make_rate", few=False),
+                judged=f"{counts.decisions:,}" if counts else "0",
+                labels=(
+                    (MARKS["inaccuracy"], "inaccuracy", counts.inaccuracies if counts else 0),
+                    (MARKS["mistake"], "mistake", counts.mistakes if counts else 0),
+                    (MARKS["blunder"], "blunder", counts.blunders if counts else 0),
+                ),
+                card_loss=loss,
+                worst=worst,
+                why_no_worst=why,
+            )
+        )
+    return tuple(sections)
+
+
+def players_context(
+    wh: Warehouse, min_deals: int, link: Linker, scope: Scope | None = None
+) -> PlayersContext:
+    """The players report's context from an open warehouse (narrowed to ``scope``)."""
+    scope = scope or Scope()
+    in_scope = scope_to(wh, scope)
     by_role, why = ids_change(wh)
     analysis = _analysis(wh)
     totals = wh.query("SELECT count(*), sum(deals) FROM matches").rows[0]
-    players = wh.query("SELECT count(*) FROM players").rows[0][0]
+    players = wh.query("SELECT count(DISTINCT player_id) FROM match_players").rows[0][0]
     summary = ", ".join(
         (
             plural(int(totals[0]), "match"),
@@ -571,26 +948,37 @@ def players_context(wh: Warehouse, min_deals: int, link: Linker) -> PlayersConte
             plural(int(players), "player"),
         )
     )
+    anchors = player_anchors(wh, min_deals)
+    # the sections' links first: each player's worst decisions get the example matches first
+    sections = _sections(wh, anchors, link, analysis is not None)
     tables: tuple[Table, ...] = (_role_table(wh, link),)
-    if not by_role:
+    if by_role:
+        tables = (*_player_tables(wh, min_deals, link, analysis or {}, anchors, True), *tables)
+    else:
         tables = (
-            *_player_tables(wh, min_deals, link, analysis or {}),
+            *_player_tables(wh, min_deals, link, analysis or {}, anchors, False),
             *_partnership_tables(wh, min_deals),
             *tables,
         )
+    scope_words = scope.words()
+    if scope_words and not in_scope:
+        scope_words += ": none in this warehouse"
     return PlayersContext(
         title="Players",
         summary=summary,
+        scope=scope_words,
         by_role=by_role,
         why_by_role=why,
         min_deals=min_deals,
         analyzed=analysis is not None,
         tables=tables,
-        charts=_charts(wh, by_role, analysis),
+        sections=sections,
+        charts=_charts(wh, by_role, analysis, min_deals),
+        legend=legend(),
         plotly=plotly_bundle(),
     )
 
 
-def players_report(wh: Warehouse, min_deals: int, link: Linker) -> str:
-    """The players report's HTML; the same warehouse gives the same bytes."""
-    return render("players.html", page=players_context(wh, min_deals, link))
+def players_report(wh: Warehouse, min_deals: int, link: Linker, scope: Scope | None = None) -> str:
+    """The players report's HTML; the same warehouse and scope give the same bytes."""
+    return render("players.html", page=players_context(wh, min_deals, link, scope))

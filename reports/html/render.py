@@ -55,6 +55,7 @@ def environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters["script_json"] = script_json
+    env.filters["isolate"] = isolate
     env.filters["plural"] = plural  # {{ n|plural("deal") }}: 1 deal, 2 deals
     return env
 
@@ -76,6 +77,65 @@ def plotly_bundle() -> str:
 
     packed = gzip.compress(get_plotlyjs().encode(), compresslevel=9, mtime=0)
     return base64.b64encode(packed).decode()
+
+
+_OPENS: Final = {"\u202a": "E", "\u202b": "E", "\u202d": "E", "\u202e": "E"}
+_ISOLATES: Final = frozenset("\u2066\u2067\u2068")
+_PDF: Final = "\u202c"
+_PDI: Final = "\u2069"
+
+
+def bidi_balanced(text: str) -> str:
+    """``text`` with its bidirectional controls balanced: a closer with nothing to close is
+    dropped, and whatever is left open is closed at the end. Inside an isolate (``<bdi>``,
+    or :func:`isolate`), a name can then reorder nothing outside itself: an unclosed
+    right-to-left override in a player's name would otherwise turn the rest of the line.
+
+    >>> bidi_balanced("Asha\u202e"), bidi_balanced("\u2069\u2067x")
+    ('Asha\u202e\u202c', '\u2067x\u2069')
+    """
+    out: list[str] = []
+    open_: list[str] = []
+    for char in text:
+        if char in _OPENS:
+            open_.append("E")
+        elif char in _ISOLATES:
+            open_.append("I")
+        elif char == _PDF:
+            if not open_ or open_[-1] != "E":
+                continue
+            open_.pop()
+        elif char == _PDI:
+            if "I" not in open_:
+                continue
+            while open_.pop() != "I":
+                pass
+        out.append(char)
+    out.extend(_PDF if kind == "E" else _PDI for kind in reversed(open_))
+    return "".join(out)
+
+
+def isolate(text: str) -> str:
+    """``text`` between Unicode isolates (FSI ... PDI), its own controls balanced: a name
+    set in a sentence or an attribute keeps its direction to itself (``<bdi>`` where a
+    name stands as an element of its own).
+
+    >>> isolate("Joy") == "\u2068Joy\u2069"
+    True
+    """
+    return f"\u2068{bidi_balanced(text)}\u2069"
+
+
+def plotly_text(text: str) -> str:
+    """A name as plotly draws it in a label, a legend or a hover: plotly reads a few HTML
+    tags (``<a href>``, ``<br>``, ``<sup>``) and entities in its text, so ``&``, ``<`` and
+    ``>`` go in as entities, which it shows as the characters; isolated like any name.
+
+    >>> plotly_text("<b>R&D</b>") == isolate("&lt;b&gt;R&amp;D&lt;/b&gt;")
+    True
+    """
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return isolate(escaped)
 
 
 def figure_json(figure: Any) -> Markup:

@@ -8,7 +8,7 @@ views: ``all`` (every recorded card) and one per seat.
 >>> from twentynine.replay import audit_match, random_match
 >>> from twentynine.schema import Rules
 >>> log = random_match(Rules.preset("pagat"), seed=1)
->>> deal = deal_data(log, audit_match(log), 1, [])
+>>> deal = deal_data(log, audit_match(log), 1, None)
 >>> first = deal["steps"][0]
 >>> first["k"], sorted(first["hands"]), first["hands"]["N"][1]
 (None, ['E', 'N', 'S', 'W', 'all'], 4)
@@ -16,12 +16,31 @@ views: ``all`` (every recorded card) and one per seat.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from twentynine.analysis.annotate import Annotation, choice_words
-from twentynine.replay import AuditedMatch, DealState, describe, walk_deal
+from twentynine.replay import AuditedMatch, DealFacts, DealState, describe, walk_deal
 from twentynine.replay.steps import side_needs, step_hands
+from twentynine.reports.html.graph import graph_data
+from twentynine.reports.html.judged import (
+    card_values,
+    changed_words,
+    decision_mark,
+    decisions,
+    disagreement,
+    is_best,
+    is_forced,
+    kept_notes,
+    note_mark,
+    seat_summaries,
+    stop_words,
+    target_at,
+    unreal_finding,
+    worst_label,
+)
+from twentynine.reports.html.render import bidi_balanced, isolate
+from twentynine.reports.html.words import result_words, standing_words
 from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit, Team, as_held, cards_as_read
 from twentynine.schema.log import Action, Deal, MatchLog, PlayAction, player_name
 from twentynine.schema.words import decimal, plural
@@ -128,12 +147,22 @@ def decided_by(note: Annotation, deal: Deal, names: dict[str, str]) -> str:
     >>> note = Annotation("m", 1, 0, "W", "double", "sampled", "no double", "no double",
     ...     0.0, 0.0, 0.0, "game_points", 8, 0.0, 0.0, None, "", "{}", 0)
     >>> decided_by(note, deal, {"W": "Joy"}), decided_by(note._replace(seat="E"), deal, {})
-    ('W (Joy)', '')
+    ('W (\u2068Joy\u2069)', '')
     """
     k, seat = note.action, note.seat
     if k is None or seat is None or not 0 <= k < len(deal.actions):
         return ""
-    return "" if deal.actions[k].seat.value == seat else f"{seat} ({names.get(seat, seat)})"
+    return "" if deal.actions[k].seat.value == seat else seat_and_name(seat, names)
+
+
+def seat_and_name(seat: str, names: dict[str, str]) -> str:
+    """``W (Joy)``: a seat and its player, the name isolated (:func:`render.isolate`), so
+    that a right-to-left name reorders nothing of the sentence around it.
+
+    >>> seat_and_name("W", {"W": "Joy"}) == "W (\u2068Joy\u2069)"
+    True
+    """
+    return f"{seat} ({isolate(names.get(seat, seat))})"
 
 
 def _viewer(name: str) -> Seat | None:
@@ -193,8 +222,6 @@ def _step(
     k: int | None,
     who: Seat | None,
     says: dict[str, str],
-    findings: list[int],
-    notes: list[int],
 ) -> dict[str, Any]:
     """One step's data, after ``action`` (``before``: the state before it); the hands are
     those the replay shows at that step (``replay.steps.step_hands``)."""
@@ -214,7 +241,6 @@ def _step(
         if known is not None and (viewer is None or viewer is caller):
             face_down[name] = known.text
     standing = public.standing
-    needs = side_needs(state)
     step: dict[str, Any] = {
         "k": k,
         "who": who.value if who is not None else None,
@@ -229,12 +255,19 @@ def _step(
         "trick": [[seat.value, card.text] for seat, card in public.trick],
         "tricks": len(public.tricks),
         "points": list(public.points),
-        "needs": [needs[team] for team in TEAMS] if needs is not None else None,
+        "standing": standing_words(
+            caller=caller,
+            target=public.target,
+            needs=side_needs(state),
+            single=public.single,
+            winners=public.winners,
+        ),
         "hands": hands,
         "trump": trump,
         "face_down": face_down,
-        "findings": findings,
-        "notes": notes,
+        "findings": [],
+        "notes": [],
+        "marks": [],
     }
     others = {name: text for name, text in says.items() if text != says["all"]}
     if others:
@@ -242,38 +275,109 @@ def _step(
     return step
 
 
-def deal_data(
-    match: MatchLog, audited: AuditedMatch, number: int, annotations: list[Annotation]
+def _note_data(
+    note: Annotation, deal: Deal, facts: DealFacts, names: dict[str, str], total: int
 ) -> dict[str, Any]:
-    """Deal ``number`` (1-based) for the viewer: steps, tricks, findings and annotations.
+    target = target_at(facts, note.action) if note.action is not None else facts.target
+    caller = facts.caller.team if facts.caller is not None else None
+    return {
+        "k": note.action,
+        "seat": note.seat,
+        "kind": note.kind,
+        "method": note.method,
+        "chosen": choice_words(note.chosen),
+        "best": choice_words(note.best),
+        "loss": round(note.loss, 3),
+        "unit": note.unit,
+        "label": note.label,
+        "mark": note_mark(note),
+        "is_best": is_best(note),
+        "forced": is_forced(note),
+        "explanation": note.explanation,
+        "text": note_text(note, defending=defends(note, deal)),
+        "changed": changed_words(note, target=target, caller=caller, total=total),
+        "by": decided_by(note, deal, names),
+    }
 
-    ``findings`` and ``notes`` of a step are indices into the deal's lists; findings about
-    the deal as a whole, and the par annotation, belong to the last step.
+
+def deal_data(
+    match: MatchLog,
+    audited: AuditedMatch,
+    number: int,
+    annotations: Sequence[Annotation] | None,
+) -> dict[str, Any]:
+    """Deal ``number`` (1-based) for the viewer: steps, tricks, findings and annotations
+    (``annotations`` None: not analyzed), the result, the summary per seat, the evaluation
+    graph's series and, where analyzed, each legal card's value with all cards known.
+
+    ``findings`` and ``notes`` of a step are indices into the deal's lists; ``marks`` the
+    mark of each decision judged at its action. The last step (``end``) states the result
+    and holds the findings and the annotations about the deal as a whole.
     """
     deal = match.deals[number - 1]
     facts = audited.deals[number - 1]
     names = seat_names(match)
+    total = audited.rules.total_points
     found = [f for f in audited.findings if f.deal == number]
-    mine = [a for a in annotations if a.deal == number]
-    last = len(deal.actions) - 1
-
-    def at(k: int | None) -> tuple[list[int], list[int]]:
-        here = [i for i, f in enumerate(found) if f.action == k or (k == last and f.action is None)]
-        notes = [i for i, a in enumerate(mine) if a.action == k or (k == last and a.action is None)]
-        return here, notes
-
+    stop = unreal_finding(found) if annotations is not None else None
+    mine = kept_notes([a for a in annotations or () if a.deal == number], stop)
+    values, exact, source = (
+        card_values(match, audited, number, mine) if annotations is not None else ({}, [], "")
+    )
     steps: list[dict[str, Any]] = []
     auction: list[int] = []
+    plays: dict[tuple[str, str], int] = {}
     for k, action, before, state in walk_deal(audited.rules, deal, number):
         if action is None or before is None:
             says = dict.fromkeys(VIEWERS, "the deal begins")
         else:
             says = {name: describe(before, state, action, _viewer(name)) for name in VIEWERS}
-            if not isinstance(action, PlayAction):
+            if isinstance(action, PlayAction):
+                plays.setdefault((action.seat.value, action.card.text), len(steps))
+            else:
                 auction.append(len(steps))
-        here, notes = at(k) if k is not None or last < 0 else ([], [])
         who = action.seat if action is not None else None
-        steps.append(_step(state, before, action, k, who, says, here, notes))
+        steps.append(_step(state, before, action, k, who, says))
+    last = dict(steps[-1])
+    before_score = audited.deals[number - 2].score_after if number > 1 else dict.fromkeys(TEAMS, 0)
+    last.update(
+        k=None,
+        end=True,
+        who=None,
+        say=result_words(facts, before_score),
+        to=None,
+        findings=[],
+        notes=[],
+        marks=[],
+    )
+    last.pop("say_seen", None)
+    steps.append(last)
+
+    def step_of(k: int | None) -> dict[str, Any]:
+        return steps[-1] if k is None or not 0 <= k < len(steps) - 2 else steps[k + 1]
+
+    for i, f in enumerate(found):
+        step_of(f.action)["findings"].append(i)
+    for i, note in enumerate(mine):
+        step_of(note.action)["notes"].append(i)
+    for (_, k, seat, _), notes in decisions(mine).items():
+        here = step_of(k)
+        mark = decision_mark(notes)
+        if mark:
+            here["marks"].append([seat, mark, worst_label(notes) or "best"])
+        told = disagreement(notes, seat_and_name(seat, names))
+        if told:
+            here.setdefault("disagree", []).append([seat, told])
+    for k, choices in values.items():
+        if 0 <= k < len(steps) - 2:
+            seat = deal.actions[k].seat.value
+            steps[k]["values"] = {"seat": seat, "choices": [[c, v] for c, v in choices]}
+    if stop is not None:
+        step_of(stop.action)["stop"] = stop_words(stop)
+        if stop.action is None:
+            steps[0]["stop"] = stop_words(stop)
+    for step in steps:
+        step["marks"].sort()
     return {
         "number": number,
         "dealer": deal.dealer.value,
@@ -283,6 +387,7 @@ def deal_data(
             {
                 "leader": trick.leader.value,
                 "cards": [[seat.value, card.text] for seat, card in trick.cards],
+                "steps": [plays.get((seat.value, card.text)) for seat, card in trick.cards],
                 "winner": trick.winner.value,
                 "points": trick.points,
             }
@@ -298,32 +403,25 @@ def deal_data(
             }
             for f in found
         ],
-        "notes": [
-            {
-                "k": a.action,
-                "seat": a.seat,
-                "kind": a.kind,
-                "method": a.method,
-                "chosen": choice_words(a.chosen),
-                "best": choice_words(a.best),
-                "loss": round(a.loss, 3),
-                "unit": a.unit,
-                "label": a.label,
-                "explanation": a.explanation,
-                "text": note_text(a, defending=defends(a, deal)),
-                "by": decided_by(a, deal, names),
-            }
-            for a in mine
-        ],
+        "notes": [_note_data(a, deal, facts, names, total) for a in mine],
+        "score": [[before_score[t] for t in TEAMS], [facts.score_after[t] for t in TEAMS]],
+        "summary": (
+            [s.as_data() for s in seat_summaries(mine, [seat.value for seat in SEATS])]
+            if annotations is not None
+            else None
+        ),
+        "values_from": source,
+        "graph": graph_data(facts, mine, exact, total) if annotations is not None else None,
     }
 
 
 def seat_names(match: MatchLog) -> dict[str, str]:
-    """Each seat's player name, for the viewer.
+    """Each seat's player name, for the viewer, its bidirectional controls balanced
+    (:func:`render.bidi_balanced`: the page shows each name isolated).
 
     >>> from twentynine.replay import random_match
     >>> from twentynine.schema import Rules
     >>> seat_names(random_match(Rules.preset("pagat"), seed=1))["N"]
     'Bot N'
     """
-    return {seat.value: player_name(match.players[seat]) for seat in SEATS}
+    return {seat.value: bidi_balanced(player_name(match.players[seat])) for seat in SEATS}
