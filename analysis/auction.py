@@ -3,10 +3,11 @@ doubles and redoubles.
 
 Each is judged on layouts sampled from the deciding seat's view (its first four cards and
 the auction; for the defenders, the trump is sampled too) and solved double dummy from the
-first lead; :mod:`analysis.calibration` turns each layout's value into the probability a
-real table makes the call. Bids and doubles are worth game points: a made call wins the
-stake for the caller's side, a failed one loses it (the stake doubled by a Double, and so
-on); the trump choice is worth make-probability.
+first lead; :func:`analysis.judge.chance.contract_chance`, the one seam, turns what the
+caller knew and each layout's value into the probability a real table makes the call. Bids
+and doubles are worth game points: a made call wins the stake for the caller's side, a
+failed one loses it (the stake doubled by a Double, and so on); the trump choice is worth
+make-probability.
 
 >>> from twentynine.schema import Rules
 >>> from twentynine.analysis.solver import solve
@@ -18,15 +19,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import Final
+from collections.abc import Callable, Collection, Sequence
 
-from twentynine.analysis.annotate import Annotation, choice_words
-from twentynine.analysis.calibration import made_probability
+from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.hindsight import action_text
+from twentynine.analysis.judge.chance import call_view, caller_view, contract_chance
 from twentynine.analysis.judging import (
     DealContext,
-    Judgement,
     Outcome,
     judge,
     make_annotation,
@@ -38,13 +37,10 @@ from twentynine.analysis.sampling import Layout, likely_trump, replay_actions, t
 from twentynine.analysis.solver import solve_value
 from twentynine.replay import DealState
 from twentynine.schema.cards import Seat
-from twentynine.schema.log import BidAction, PassAction
+from twentynine.schema.log import Action, BidAction, PassAction
 from twentynine.schema.rules import Rules
 
 AUCTION_KINDS = frozenset({"bid", "trump", "double", "redouble", "set"})
-
-PASS_NOT_LABELLED: Final = "no label: the calibration is fitted on calls only"
-"""Why a pass that the figures would rather see a bid gets no label (docs/analysis.md)."""
 
 
 def contract_value(state: DealState) -> int | None:
@@ -112,10 +108,9 @@ def auction_notes(
 # ------------------------------------------------------------------------------- bids
 def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Annotation]:
     rules = context.rules
-    play_rules = rules
     stake = rules.stake
     first_turn: dict[Seat, Position] = {}
-    values: dict[tuple[Seat, int], int | None] = {}
+    found: dict[tuple[Seat, int], tuple[Layout, int | None] | None] = {}
     notes: list[Annotation] = []
     for pos in positions:
         action = pos.action
@@ -128,56 +123,57 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
         legal = pos.state.legal_actions(seat)
         levels = sorted(a.value for a in legal if isinstance(a, BidAction))
         can_ditto = any(a.type == "ditto" for a in legal)
-        if len(levels) + can_ditto == 0:
-            continue  # nothing to choose: a pass is all the rules allow
+        can_pass = any(a.type == "pass" for a in legal)
+        if len(levels) + can_ditto + can_pass < 2:
+            continue  # forced (the dealer given the minimum, or a pass all that is left)
         standing = pos.state.standing_bid
         ditto_level = standing[1] if can_ditto and standing is not None else None
-        if action.type == "bid":
-            chosen = f"bid {action.value}"
-        elif action.type == "ditto":
-            chosen = "ditto"
-        else:
-            chosen = "pass"
+        chosen = _bid_text(action)
+        auction = [p.action for p in positions[: pos.at]]
 
-        def layout_value(k: int, seat: Seat = seat, anchor: Position = anchor) -> int | None:
+        def layout_value(
+            k: int, seat: Seat = seat, anchor: Position = anchor
+        ) -> tuple[Layout, int | None] | None:
             key = (seat, k)
-            if key not in values:
-                values[key] = _bidder_value(context, play_rules, anchor, seat, k)
-            return values[key]
+            if key not in found:
+                layout = context.layout(anchor.at, seat, k)
+                found[key] = (
+                    None if layout is None else (layout, _bidder_value(rules, layout, seat))
+                )
+            return found[key]
 
         def draw(
             k: int,
+            seat: Seat = seat,
             levels: list[int] = levels,
-            level: int | None = ditto_level,
+            ditto: int | None = ditto_level,
+            can_pass: bool = can_pass,
+            auction: list[Action] = auction,
         ) -> Outcome | None:
-            value = layout_value(k)
-            if value is None:
+            pair = layout_value(k)
+            if pair is None:
                 return None
-            outcome: Outcome = {"pass": (0.0, 0.0)}
-            for bid in levels:
-                p = made_probability(value, bid)
-                outcome[f"bid {bid}"] = (stake * (2 * p - 1), p)
-            if level is not None:
-                p = made_probability(value, level)
-                outcome["ditto"] = (stake * (2 * p - 1), p)
+            layout, value = pair
+            outcome: Outcome = {"pass": (0.0, 0.0)} if can_pass else {}
+            calls = [(f"bid {lv}", lv) for lv in levels]
+            if ditto is not None:
+                calls.append(("ditto", ditto))
+            for text, level in calls:
+                view = call_view(
+                    layout.hands, context.deal.dealer, rules.direction, auction, seat, level
+                )
+                p = contract_chance(view, lambda: value)
+                if p is None:
+                    return None
+                outcome[text] = (stake * (2 * p - 1), p)
             return outcome
 
         scale = GAME_POINT_SCALE * stake
         verdict = judge(draw, chosen, context.samples, scale=scale)
         if verdict is None:
             continue
-        explanation = _bid_explanation(verdict, levels, ditto_level)
         made = {c: m[1] for c, m in verdict.means.items()}
-        good = [lv for lv in levels if made[f"bid {lv}"] >= 0.5]
         four = [c for c in (context.deal.hands or {})[seat][:4] if c is not None]
-        judgement = None
-        if verdict.best != chosen:
-            judgement = "underbid" if chosen == "pass" else "overbid"
-        # The calibration is fitted on real calls only (hands someone chose to bid), so it
-        # cannot say how a hand nobody bid would fare: such a pass keeps its figures, no label.
-        passed_a_bid = chosen == "pass" and verdict.best != "pass"
-        if passed_a_bid:
-            explanation += f"; {PASS_NOT_LABELLED}"
         notes.append(
             make_annotation(
                 context.match_id,
@@ -186,59 +182,62 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 "bid",
                 "game_points",
                 verdict,
-                explanation,
                 context.seed,
                 scale,
                 trump=likely_trump(four).value,
-                recommended=f"bid {good[-1]}" if good else "pass",
-                judgement=judgement,
-                labelled=not passed_a_bid,
+                recommended=_recommended(made, levels, ditto_level, can_pass),
+                judgement=_judgement(chosen, verdict.best, ditto_level),
             )
         )
     return notes
 
 
-def _bidder_value(
-    context: DealContext, play_rules: Rules, anchor: Position, seat: Seat, k: int
-) -> int | None:
-    """The bidder's side's double-dummy value on layout ``k`` of its view, as the caller."""
-    layout = context.layout(anchor.at, seat, k)
-    if layout is None:
+def _bid_text(action: Action) -> str:
+    if isinstance(action, BidAction):
+        return f"bid {action.value}"
+    return "ditto" if action.type == "ditto" else "pass"
+
+
+def _level(choice: str, ditto: int | None) -> int:
+    if choice == "ditto":
+        return ditto or 0
+    return int(choice.split()[1]) if choice.startswith("bid ") else 0
+
+
+def _judgement(chosen: str, best: str, ditto: int | None) -> str | None:
+    """``underbid`` when the best choice called higher than the one made (a pass lowest of
+    all), ``overbid`` when lower, None when the choice made was best.
+
+    >>> _judgement("pass", "bid 16", None), _judgement("bid 18", "ditto", 17)
+    ('underbid', 'overbid')
+    """
+    if best == chosen:
         return None
-    state = _as_caller(play_rules, layout, seat, play_rules.min_bid)
+    return "underbid" if _level(best, ditto) > _level(chosen, ditto) else "overbid"
+
+
+def _recommended(
+    made: dict[str, float], levels: Sequence[int], ditto: int | None, can_pass: bool
+) -> str:
+    """The highest call made at least half the time should it end the auction (a Ditto
+    counts as its level); a pass when there is none (the lowest bid when passing is not
+    allowed)."""
+    good = [(lv, f"bid {lv}") for lv in levels if made.get(f"bid {lv}", 0.0) >= 0.5]
+    if ditto is not None and made.get("ditto", 0.0) >= 0.5:
+        good.append((ditto, "ditto"))
+    if good:
+        return max(good)[1]
+    if can_pass or not levels:
+        return "pass"
+    return f"bid {levels[0]}"
+
+
+def _bidder_value(rules: Rules, layout: Layout, seat: Seat) -> int | None:
+    """The bidder's side's double-dummy value on a layout of its view, as the caller."""
+    state = _as_caller(rules, layout, seat, rules.min_bid)
     if state is None:
         return None
     return contract_value(state)
-
-
-def _bid_explanation(verdict: Judgement, levels: Sequence[int], ditto: int | None) -> str:
-    means = verdict.means
-    good = [lv for lv in levels if means[f"bid {lv}"][1] >= 0.5]
-    top = f"bid up to {good[-1]}" if good else "pass"
-    chosen, best = verdict.chosen, verdict.best
-    lowest = f"bid {levels[0]}" if levels else "ditto"
-    lowest_level = levels[0] if levels else ditto
-    if chosen == "pass":
-        if best == "pass":
-            return (
-                f"pass was right: even {lowest_level} is made only "
-                f"{means[lowest][1]:.0%} of the time"
-            )
-        return (
-            f"{best} would be made {means[best][1]:.0%} of the time "
-            f"({means[best][0]:+.2f} game points against 0 for passing); {top}"
-        )
-    p = means[chosen][1]
-    if best == chosen:
-        return f"{chosen}: made {p:.0%} of the time with your 4 cards ({top})"
-    if best == "pass":
-        return (
-            f"{chosen} is made only {p:.0%} of the time ({means[chosen][0]:+.2f} game points): pass"
-        )
-    return (
-        f"{chosen} is made {p:.0%} of the time; {best} was enough to bid and is made "
-        f"{means[best][1]:.0%} ({top})"
-    )
 
 
 # ------------------------------------------------------------------------------ trump
@@ -252,8 +251,8 @@ def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotati
     chosen = action_text(pos.action)
     if chosen not in texts or len(texts) < 2:
         return None
-    play_rules = context.rules
-    target = pos.state.seat_view().call or context.rules.min_bid
+    rules = context.rules
+    target = pos.state.seat_view().call or rules.min_bid
 
     def draw(k: int) -> Outcome | None:
         layout = context.layout(pos.at, seat, k)
@@ -261,29 +260,20 @@ def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotati
             return None
         outcome: Outcome = {}
         for text, choice in zip(texts, choices, strict=True):
-            state = replay_actions(
-                play_rules, context.deal, layout.hands, [*layout.actions, choice]
+            state = replay_actions(rules, context.deal, layout.hands, [*layout.actions, choice])
+            view = caller_view(
+                rules, layout.hands, context.deal.dealer, layout.actions, seat, target
             )
             value = contract_value(state)
-            if value is None:
+            p = None if value is None else contract_chance(view, _known(value))
+            if p is None or value is None:
                 continue
-            outcome[text] = (made_probability(value, target), float(value))
+            outcome[text] = (p, float(value))
         return outcome
 
     verdict = judge(draw, chosen, context.samples)
     if verdict is None:
         return None
-    means = verdict.means
-    mine, best = choice_words(chosen), choice_words(verdict.best)
-    if verdict.best == chosen:
-        explanation = (
-            f"{mine} was the best choice: the call is made {means[chosen][0]:.0%} of the time"
-        )
-    else:
-        explanation = (
-            f"{best} would make the call {means[verdict.best][0]:.0%} of the time, "
-            f"{mine} {means[chosen][0]:.0%}"
-        )
     return make_annotation(
         context.match_id,
         context.number,
@@ -291,9 +281,13 @@ def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotati
         "trump",
         "make_probability",
         verdict,
-        explanation,
         context.seed,
     )
+
+
+def _known(value: float | None) -> Callable[[], float | None]:
+    """A value already computed, as the seam asks for it."""
+    return lambda: value
 
 
 # --------------------------------------------------------------------------- doubling
@@ -315,7 +309,6 @@ def _doubling_notes(
         if trump_at + 1 + len(ladder) < len(positions)
         else None
     )
-    play_rules = rules
     stake = rules.stake
     scale = GAME_POINT_SCALE * stake
     notes: list[Annotation] = []
@@ -332,12 +325,17 @@ def _doubling_notes(
             layout = context.layout(pos.at, seat, k, keep_doubling=True)
             if layout is None:
                 return None
-            state = replay_actions(play_rules, context.deal, layout.hands, layout.actions)
+            state = replay_actions(rules, context.deal, layout.hands, layout.actions)
             value = contract_value(state)
             if value is None:
                 return None
             target = state.seat_view().target or 0
-            p = made_probability(value, target)
+            view = caller_view(
+                rules, layout.hands, context.deal.dealer, layout.actions, caller, target
+            )
+            p = contract_chance(view, lambda: value)
+            if p is None:
+                return None
             sign = -1.0 if defending else 1.0
             now, then = (1, 2, 4, 6)[level - 1], (1, 2, 4, 6)[level]
             return {
@@ -348,12 +346,6 @@ def _doubling_notes(
         verdict = judge(draw, chosen, context.samples, scale=scale)
         if verdict is None:
             return
-        m = verdict.means
-        goal = "beaten" if defending else "made"
-        explanation = (
-            f"the call is {goal} {m[chosen][1]:.0%} of the time from your view: "
-            f"{yes} {m[yes][0]:+.2f}, {no} {m[no][0]:+.2f} game points"
-        )
         fake = Position(pos.at, pos.action.model_copy(update={"seat": seat}), pos.state)
         notes.append(
             make_annotation(
@@ -363,9 +355,9 @@ def _doubling_notes(
                 kind,
                 "game_points",
                 verdict,
-                explanation,
                 context.seed,
                 scale,
+                goal="beat" if defending else "make",
             )
         )
 

@@ -18,9 +18,9 @@ from collections.abc import Collection
 
 from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.auction import AUCTION_KINDS, auction_notes
+from twentynine.analysis.judge.words import tell
 from twentynine.analysis.judging import (
     DealContext,
-    Judgement,
     Outcome,
     judge,
     make_annotation,
@@ -66,7 +66,7 @@ def fair_deal(
                 notes.append(note)
     if AUCTION_KINDS.intersection(kinds) and from_trick <= 1:
         notes += auction_notes(context, positions, kinds)
-    return notes
+    return tell(notes)
 
 
 def _could_show(pos: Position) -> bool:
@@ -113,6 +113,8 @@ def _show_decision(context: DealContext, pos: Position) -> Annotation | None:
     verdict = judge(draw, chosen, context.samples)
     if verdict is None:
         return None
+    caller = pos.state.caller_seat
+    mine = caller is not None and seat.team is caller.team
     return make_annotation(
         context.match_id,
         context.number,
@@ -120,24 +122,6 @@ def _show_decision(context: DealContext, pos: Position) -> Annotation | None:
         "show",
         "make_probability",
         verdict,
-        _show_explanation(pos, verdict),
         context.seed,
+        goal="make" if mine else "beat",
     )
-
-
-def _show_explanation(pos: Position, verdict: Judgement) -> str:
-    state = pos.state
-    caller = state.caller_seat
-    mine = caller is not None and pos.action.seat.team is caller.team
-    goal = "the contract" if mine else "beating the contract"
-    odds = "the contract is made" if mine else "the contract is beaten"
-    ask, play = verdict.means["show"], verdict.means["no show"]
-    if abs(ask[0] - play[0]) < 1e-9:
-        chance = f"{odds} {ask[0]:.0%} of the time either way"
-        if abs(ask[1] - play[1]) < 0.05:
-            return f"asking or playing on made no difference here: {chance}"
-        better = "asking" if ask[1] > play[1] else "playing on"
-        return f"{chance}; {better} kept {abs(ask[1] - play[1]):.1f} more card points on average"
-    better, worse = ("asking", "playing on") if ask[0] > play[0] else ("playing on", "asking")
-    hi, lo = max(ask[0], play[0]), min(ask[0], play[0])
-    return f"{better} made {goal} {hi - lo:.0%} likelier than {worse} ({hi:.0%} against {lo:.0%})"

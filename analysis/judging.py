@@ -134,16 +134,13 @@ def make_annotation(
     kind: str,
     unit: str,
     verdict: Judgement,
-    explanation: str,
     seed: int,
     scale: float = 1.0,
-    labelled: bool = True,
     **extra: object,
 ) -> Annotation:
     """The record of a sampled judgement; ``extra`` goes into ``detail`` beside the
     alternatives (each with its 95% interval) and ``secondary``, each alternative's
-    tie-breaking value. ``labelled=False`` keeps the figures but gives no label (a judgement
-    the calibration behind it cannot support)."""
+    tie-breaking value. The explanation is written by :func:`analysis.judge.words.tell`."""
     alternatives = sorted(
         (
             Alternative(c, round(v[0], 6), *(round(x, 6) for x in verdict.intervals[c]))
@@ -168,12 +165,8 @@ def make_annotation(
         samples=verdict.samples,
         ci_low=round(verdict.low, 6),
         ci_high=round(verdict.high, 6),
-        label=(
-            label_of(verdict.loss, verdict.low, verdict.high, scale, verdict.samples)
-            if labelled
-            else None
-        ),
-        explanation=explanation,
+        label=label_of(verdict.loss, verdict.low, verdict.high, scale, verdict.samples),
+        explanation="",
         detail=detail_json(alternatives, secondary=secondary, **extra),
         seed=seed,
     )

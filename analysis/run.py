@@ -24,6 +24,8 @@ from typing import NamedTuple, ParamSpec, TypeVar
 from twentynine.analysis.annotate import KINDS, Annotation
 from twentynine.analysis.fair import FAIR_KINDS, fair_deal
 from twentynine.analysis.hindsight import HINDSIGHT_KINDS, hindsight_deal
+from twentynine.analysis.judge.cards import fair_cards
+from twentynine.analysis.judge.words import tell
 from twentynine.analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
 from twentynine.schema.log import Deal, MatchLog
 from twentynine.schema.rules import Rules
@@ -95,6 +97,16 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             seed=options.seed,
             from_trick=options.from_trick,
         )
+        if "card" in options.kinds:  # a card's label: its hindsight loss, confirmed or not
+            notes += fair_cards(
+                task.match_id,
+                task.rules,
+                task.deal,
+                task.number,
+                notes,
+                samples=options.samples,
+                seed=options.seed,
+            )
     if options.kinds & FAIR_KINDS:
         notes += fair_deal(
             task.match_id,
@@ -116,7 +128,7 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             seed=options.seed,
         )
     notes.sort(key=_order)
-    return notes
+    return tell(notes)
 
 
 def _order(note: Annotation) -> tuple[int, int, str, str]:

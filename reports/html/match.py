@@ -21,13 +21,13 @@ import plotly.graph_objects as go
 from markupsafe import Markup
 
 from twentynine.analysis.annotate import Annotation
+from twentynine.analysis.judge.words import note_text
 from twentynine.replay import AuditedMatch, DealFacts, Finding
 from twentynine.reports.html.render import figure_json, plotly_bundle, render, script_json
 from twentynine.reports.html.viewer import (
     CARD_LABELS,
     deal_data,
     decided_by,
-    note_text,
     seat_names,
     suit_words,
 )
@@ -66,7 +66,8 @@ class FindingView:
 @dataclass(frozen=True, slots=True)
 class NoteView:
     """An annotation as shown: its label (or none), whose decision it judges when not the
-    player of the action it sits at (``by``), and what it says (``viewer.note_text``)."""
+    player of the action it sits at (``by``), and what it says
+    (``analysis.judge.words.note_text``)."""
 
     label: str | None
     kind: str
