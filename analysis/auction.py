@@ -23,15 +23,18 @@ from collections.abc import Callable, Collection, Sequence
 
 from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.hindsight import action_text
-from twentynine.analysis.judge.chance import call_view, caller_view, contract_chance
+from twentynine.analysis.judge.chance import caller_view, contract_chance
+from twentynine.analysis.judge.others import contract_worth, run_auction
 from twentynine.analysis.judging import (
     DealContext,
     Outcome,
     judge,
     make_annotation,
+    sample_rng,
     seat_has_cards,
 )
 from twentynine.analysis.labels import GAME_POINT_SCALE
+from twentynine.analysis.models.others import shipped_model
 from twentynine.analysis.positions import Position
 from twentynine.analysis.sampling import Layout, likely_trump, replay_actions, trump_choice
 from twentynine.analysis.solver import solve_value
@@ -106,11 +109,46 @@ def auction_notes(
 
 
 # ------------------------------------------------------------------------------- bids
+CONSIDERED_BIDS = 4
+"""Bids weighed at a turn: the lowest legal ones (and the bid made, when higher)."""
+
+AUCTION_RUNS = 8
+"""Runs of the others' calls on each layout, for each alternative (the same runs for all)."""
+
+
+class _BidLayouts:
+    """The layouts of each bidder's view (sampled once, at its first turn, for all its
+    turns), and on each the double-dummy value of each seat as the caller."""
+
+    def __init__(self, context: DealContext) -> None:
+        self.context = context
+        self.anchor: dict[Seat, int] = {}
+        self.layouts: dict[tuple[Seat, int], Layout | None] = {}
+        self.values: dict[tuple[Seat, int, Seat], int | None] = {}
+
+    def layout(self, seat: Seat, k: int) -> Layout | None:
+        key = (seat, k)
+        if key not in self.layouts:
+            self.layouts[key] = self.context.layout(self.anchor[seat], seat, k)
+        return self.layouts[key]
+
+    def value(self, seat: Seat, k: int, caller: Seat) -> int | None:
+        """``caller``'s side's value on layout ``k`` of ``seat``'s view, ``caller`` given the
+        call and naming the trump its first four suggest."""
+        key = (seat, k, caller)
+        if key not in self.values:
+            layout = self.layout(seat, k)
+            self.values[key] = (
+                None if layout is None else _bidder_value(self.context.rules, layout, caller)
+            )
+        return self.values[key]
+
+
 def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Annotation]:
     rules = context.rules
     stake = rules.stake
-    first_turn: dict[Seat, Position] = {}
-    found: dict[tuple[Seat, int], tuple[Layout, int | None] | None] = {}
+    model = context.auction_model or shipped_model()
+    layouts = _BidLayouts(context)
     notes: list[Annotation] = []
     for pos in positions:
         action = pos.action
@@ -119,53 +157,60 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
         if not seat_has_cards(context.deal, pos):
             continue
         seat = action.seat
-        anchor = first_turn.setdefault(seat, pos)
+        layouts.anchor.setdefault(seat, pos.at)
         legal = pos.state.legal_actions(seat)
-        levels = sorted(a.value for a in legal if isinstance(a, BidAction))
-        can_ditto = any(a.type == "ditto" for a in legal)
-        can_pass = any(a.type == "pass" for a in legal)
-        if len(levels) + can_ditto + can_pass < 2:
+        alternatives = _alternatives(legal, action)
+        if len(alternatives) < 2:
             continue  # forced (the dealer given the minimum, or a pass all that is left)
-        standing = pos.state.standing_bid
-        ditto_level = standing[1] if can_ditto and standing is not None else None
         chosen = _bid_text(action)
-        auction = [p.action for p in positions[: pos.at]]
-
-        def layout_value(
-            k: int, seat: Seat = seat, anchor: Position = anchor
-        ) -> tuple[Layout, int | None] | None:
-            key = (seat, k)
-            if key not in found:
-                layout = context.layout(anchor.at, seat, k)
-                found[key] = (
-                    None if layout is None else (layout, _bidder_value(rules, layout, seat))
-                )
-            return found[key]
+        said = [p.action for p in positions[: pos.at]]
+        stands: dict[int, dict[str, float]] = {}
 
         def draw(
             k: int,
             seat: Seat = seat,
-            levels: list[int] = levels,
-            ditto: int | None = ditto_level,
-            can_pass: bool = can_pass,
-            auction: list[Action] = auction,
+            said: list[Action] = said,
+            alternatives: list[tuple[str, Action]] = alternatives,
+            stands: dict[int, dict[str, float]] = stands,
+            at: int = pos.at,
         ) -> Outcome | None:
-            pair = layout_value(k)
-            if pair is None:
+            layout = layouts.layout(seat, k)
+            if layout is None:
                 return None
-            layout, value = pair
-            outcome: Outcome = {"pass": (0.0, 0.0)} if can_pass else {}
-            calls = [(f"bid {lv}", lv) for lv in levels]
-            if ditto is not None:
-                calls.append(("ditto", ditto))
-            for text, level in calls:
-                view = call_view(
-                    layout.hands, context.deal.dealer, rules.direction, auction, seat, level
-                )
-                p = contract_chance(view, lambda: value)
-                if p is None:
+            hands = layout.hands
+
+            def chance(caller: Seat, level: int, actions: Sequence[Action]) -> float | None:
+                view = caller_view(rules, hands, context.deal.dealer, actions, caller, level)
+                return contract_chance(view, lambda: layouts.value(seat, k, caller))
+
+            before = DealState(rules, context.deal.dealer, hands)
+            for earlier in said:
+                before.apply(earlier)
+            outcome: Outcome = {}
+            stood: dict[str, float] = {}
+            for text, choice in alternatives:
+                start = before.copy()
+                start.apply(choice)
+                said_now = [*said, choice]
+                total = 0.0
+                own = 0
+                for j in range(AUCTION_RUNS):
+                    rng = sample_rng(
+                        context.seed, context.match_id, context.number, at, f"{seat}:{j}", k
+                    )
+                    end = run_auction(start, hands, said_now, model, rng)
+                    worth = contract_worth(end, seat, stake, chance)
+                    if worth is None:
+                        return None
+                    total += worth
+                    own += end.caller is seat
+                level = _level(text, before.standing_bid[1] if before.standing_bid else None)
+                made = chance(seat, level, said_now) if text != "pass" else 0.0
+                if made is None:
                     return None
-                outcome[text] = (stake * (2 * p - 1), p)
+                outcome[text] = (total / AUCTION_RUNS, made)
+                stood[text] = own / AUCTION_RUNS
+            stands[k] = stood
             return outcome
 
         scale = GAME_POINT_SCALE * stake
@@ -173,7 +218,16 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
         if verdict is None:
             continue
         made = {c: m[1] for c, m in verdict.means.items()}
+        levels = sorted(a.value for a in legal if isinstance(a, BidAction))
+        standing = pos.state.standing_bid
+        ditto = standing[1] if any(a.type == "ditto" for a in legal) and standing else None
+        can_pass = any(a.type == "pass" for a in legal)
         four = [c for c in (context.deal.hands or {})[seat][:4] if c is not None]
+        share = {
+            c: round(sum(s[c] for s in stands.values()) / len(stands), 6)
+            for c in verdict.means
+            if stands and all(c in s for s in stands.values())
+        }
         notes.append(
             make_annotation(
                 context.match_id,
@@ -185,11 +239,27 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 context.seed,
                 scale,
                 trump=likely_trump(four).value,
-                recommended=_recommended(made, levels, ditto_level, can_pass),
-                judgement=_judgement(chosen, verdict.best, ditto_level),
+                recommended=_recommended(made, levels, ditto, can_pass),
+                judgement=_judgement(chosen, verdict.best, ditto),
+                stands=share,
+                others=model.version,
             )
         )
     return notes
+
+
+def _alternatives(legal: Sequence[Action], made: Action) -> list[tuple[str, Action]]:
+    """The calls weighed at a turn: a pass and a Ditto where legal, the lowest legal bids
+    (:data:`CONSIDERED_BIDS`) and the bid made; only legal ones."""
+    out: list[tuple[str, Action]] = []
+    for action in legal:
+        if action.type in ("pass", "ditto"):
+            out.append((action.type, action))
+    bids = sorted((a for a in legal if isinstance(a, BidAction)), key=lambda a: a.value)
+    for i, bid in enumerate(bids):
+        if i < CONSIDERED_BIDS or (isinstance(made, BidAction) and bid.value == made.value):
+            out.append((f"bid {bid.value}", bid))
+    return out
 
 
 def _bid_text(action: Action) -> str:
@@ -199,6 +269,7 @@ def _bid_text(action: Action) -> str:
 
 
 def _level(choice: str, ditto: int | None) -> int:
+    """The level a call reaches (a Ditto: the standing bid's), 0 for a pass."""
     if choice == "ditto":
         return ditto or 0
     return int(choice.split()[1]) if choice.startswith("bid ") else 0

@@ -26,6 +26,7 @@ from twentynine.analysis.judging import (
     make_annotation,
     seat_has_cards,
 )
+from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.positions import Position, deal_positions, full_play_rules
 from twentynine.analysis.solver import caller_team, solve
 from twentynine.replay import DealState
@@ -46,16 +47,18 @@ def fair_deal(
     samples: int = 32,
     seed: int = 0,
     from_trick: int = 1,
+    auction_model: AuctionModel | None = None,
 ) -> list[Annotation]:
     """The sampled annotations of one deal (a seat's decisions need its own cards in the log).
 
     ``from_trick`` (1-based) judges only the show decisions of that trick on, and leaves the
-    auction out unless it is 1 (tests use endings, cheap to solve).
+    auction out unless it is 1 (tests use endings, cheap to solve). ``auction_model``: the
+    model of the others' calls that bids are judged with (None: the shipped one).
     """
     notes: list[Annotation] = []
     rules = full_play_rules(rules)
     positions = list(deal_positions(rules, deal, number))
-    context = DealContext(match_id, rules, deal, number, samples, seed)
+    context = DealContext(match_id, rules, deal, number, samples, seed, auction_model)
     for pos in positions:
         if not seat_has_cards(deal, pos):
             continue

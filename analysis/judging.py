@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from twentynine.analysis.annotate import Alternative, Annotation, detail_json
 from twentynine.analysis.labels import MIN_LABEL_SAMPLES, THRESHOLDS, estimate, label_of, straddles
+from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.positions import Position
 from twentynine.analysis.sampling import Layout, sample_layouts
 from twentynine.schema.cards import Seat
@@ -186,6 +187,8 @@ class DealContext(NamedTuple):
     number: int
     samples: int
     seed: int
+    auction_model: AuctionModel | None = None
+    """The model of the others' calls (None: the shipped one)."""
 
     def layout(
         self, index: int, seat: Seat, k: int, *, keep_doubling: bool = False

@@ -26,6 +26,7 @@ from twentynine.analysis.fair import FAIR_KINDS, fair_deal
 from twentynine.analysis.hindsight import HINDSIGHT_KINDS, hindsight_deal
 from twentynine.analysis.judge.cards import fair_cards
 from twentynine.analysis.judge.words import tell
+from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
 from twentynine.schema.log import Deal, MatchLog
 from twentynine.schema.rules import Rules
@@ -65,12 +66,14 @@ def parse_only(text: str | None) -> frozenset[str]:
 
 
 class AnalysisOptions(NamedTuple):
-    """What to annotate and how: kinds, samples a fair decision starts with, seed."""
+    """What to annotate and how: kinds, samples a fair decision starts with, seed, and the
+    model of the others' calls bids are judged with (None: the shipped one)."""
 
     kinds: frozenset[str] = frozenset(KINDS)
     samples: int = DEFAULT_SAMPLES
     seed: int = 0
     from_trick: int = 1
+    auction_model: AuctionModel | None = None
 
 
 class DealTask(NamedTuple):
@@ -117,6 +120,7 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             samples=options.samples,
             seed=options.seed,
             from_trick=options.from_trick,
+            auction_model=options.auction_model,
         )
     if options.kinds & SINGLE_HAND_KINDS and options.from_trick <= 1:
         notes += single_hand_deal(

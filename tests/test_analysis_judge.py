@@ -203,3 +203,23 @@ def test_exact_blunders_count_moves_that_turned_the_result(tmp_path: Path) -> No
         replace_annotations(wh, log.match_id, notes)
         rows = wh.query("SELECT sum(exact_blunders) FROM player_analysis").rows
     assert rows == [(2,)]
+
+
+def test_a_pass_with_a_clear_call_is_labelled_an_underbid() -> None:
+    rules = Rules.preset("bhoos")
+    deal = _deal(rules, Seat.N, _hands(3, E="JH 9H AH TH"), ["pass", "pass", "pass", "16"])
+    notes = fair_deal("m", rules, deal, 1, kinds={"bid"}, samples=16)
+    (note,) = [n for n in notes if n.action == 0]
+    detail = json.loads(note.detail)
+    assert note.chosen == "pass" and note.best.startswith("bid ")
+    assert detail["judgement"] == "underbid" and note.label is not None
+    assert set(detail["stands"]) == {a["choice"] for a in detail["alternatives"]}
+    assert detail["others"].startswith("auction-")
+
+
+def test_a_weak_jump_to_20_is_labelled_an_overbid() -> None:
+    rules = Rules.preset("bhoos")
+    deal = _deal(rules, Seat.N, _hands(3, E="7S 8D 7C QH"), ["20"])
+    (note,) = fair_deal("m", rules, deal, 1, kinds={"bid"}, samples=8)
+    assert note.chosen == "bid 20" and note.best != "bid 20"
+    assert json.loads(note.detail)["judgement"] == "overbid" and note.label is not None

@@ -452,8 +452,8 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c(
             "label",
             "VARCHAR",
-            "`inaccuracy`, `mistake`, `blunder`, or NULL (good enough, or the interval "
-            "straddles a threshold).",
+            "`inaccuracy`, `mistake`, `blunder` (sampled only: the highest threshold the "
+            "whole 95% interval of `loss` reaches), or NULL.",
         ),
         _c("explanation", "VARCHAR", "One line a player understands.", null=False),
         _c(
