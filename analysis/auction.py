@@ -19,12 +19,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 
 from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.hindsight import action_text
 from twentynine.analysis.judge.chance import caller_view, contract_chance
 from twentynine.analysis.judge.others import contract_worth, run_auction
+from twentynine.analysis.judge.playout import PLAYOUTS, POLICY, play_out, reached
 from twentynine.analysis.judging import (
     DealContext,
     Outcome,
@@ -313,6 +314,9 @@ def _bidder_value(rules: Rules, layout: Layout, seat: Seat) -> int | None:
 
 # ------------------------------------------------------------------------------ trump
 def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotation | None:
+    """The trump choice judged by play-outs (:mod:`analysis.judge.playout`): on layouts of
+    the caller's view, each legal choice played to the end by players who see only their
+    own cards, the call made in what share of them."""
     pos = next((p for p in positions if p.action.type == "trump"), None)
     if pos is None or pos.state.phase_name != "trump" or not seat_has_cards(context.deal, pos):
         return None
@@ -323,7 +327,6 @@ def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotati
     if chosen not in texts or len(texts) < 2:
         return None
     rules = context.rules
-    target = pos.state.seat_view().call or rules.min_bid
 
     def draw(k: int) -> Outcome | None:
         layout = context.layout(pos.at, seat, k)
@@ -331,15 +334,17 @@ def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotati
             return None
         outcome: Outcome = {}
         for text, choice in zip(texts, choices, strict=True):
-            state = replay_actions(rules, context.deal, layout.hands, [*layout.actions, choice])
-            view = caller_view(
-                rules, layout.hands, context.deal.dealer, layout.actions, seat, target
-            )
-            value = contract_value(state)
-            p = None if value is None else contract_chance(view, _known(value))
-            if p is None or value is None:
-                continue
-            outcome[text] = (p, float(value))
+            history = [*layout.actions, choice]
+            start = replay_actions(rules, context.deal, layout.hands, history)
+            made = points = 0.0
+            for j in range(PLAYOUTS):
+                rng = sample_rng(
+                    context.seed, context.match_id, context.number, pos.at, f"{seat}:{j}", k
+                )
+                goal, taken = reached(play_out(start.copy(), history, rng), seat)
+                made += goal
+                points += taken
+            outcome[text] = (made / PLAYOUTS, points / PLAYOUTS)
         return outcome
 
     verdict = judge(draw, chosen, context.samples)
@@ -353,12 +358,9 @@ def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotati
         "make_probability",
         verdict,
         context.seed,
+        policy=POLICY,
+        playouts=PLAYOUTS,
     )
-
-
-def _known(value: float | None) -> Callable[[], float | None]:
-    """A value already computed, as the seam asks for it."""
-    return lambda: value
 
 
 # --------------------------------------------------------------------------- doubling

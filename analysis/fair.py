@@ -1,9 +1,10 @@
 """Fair annotations: each decision judged on what the deciding seat could know.
 
 For a decision, :mod:`analysis.sampling` deals the cards the seat could not see, many
-times; every layout is solved double dummy for every alternative, and
-:mod:`analysis.judging` compares the alternatives on the same layouts. This module judges
-the show decisions; :mod:`analysis.auction` the bids, trump choice and doubling.
+times; every alternative is valued on every layout, and :mod:`analysis.judging` compares
+the alternatives on the same layouts. This module judges the show decisions, by play-outs
+in which each seat sees only its own cards (:mod:`analysis.judge.playout`);
+:mod:`analysis.auction` the bids, trump choice and doubling.
 
 >>> from twentynine.replay import random_match
 >>> from twentynine.schema import Rules
@@ -18,18 +19,18 @@ from collections.abc import Collection
 
 from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.auction import AUCTION_KINDS, auction_notes
+from twentynine.analysis.judge.playout import PLAYOUTS, POLICY, bot_card, play_out, reached
 from twentynine.analysis.judge.words import tell
 from twentynine.analysis.judging import (
     DealContext,
     Outcome,
     judge,
     make_annotation,
+    sample_rng,
     seat_has_cards,
 )
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.positions import Position, deal_positions, full_play_rules
-from twentynine.analysis.solver import caller_team, solve
-from twentynine.replay import DealState
 from twentynine.schema.log import Deal
 from twentynine.schema.rules import Rules
 
@@ -81,13 +82,11 @@ def _could_show(pos: Position) -> bool:
     return any(a.type == "show" for a in state.legal_actions(pos.action.seat))
 
 
-def _goal(state: DealState, team_is_caller: bool, caller_points: int) -> float:
-    target = state.seat_view().target or 0
-    made = caller_points >= target
-    return 1.0 if made == team_is_caller else 0.0
-
-
 def _show_decision(context: DealContext, pos: Position) -> Annotation | None:
+    """Asking for the trump against playing on, judged by play-outs
+    (:mod:`analysis.judge.playout`): on layouts of the seat's view, the seat asks (then its
+    bot plays on) or plays the card its bot would play without asking, and the deal is played
+    to the end by players who see only their own cards."""
     seat = pos.action.seat
     chosen = "show" if pos.action.type == "show" else "no show"
 
@@ -96,22 +95,22 @@ def _show_decision(context: DealContext, pos: Position) -> Annotation | None:
         if layout is None:
             return None
         state = layout.state
-        solution = solve(state)
-        shows = [v for a, v in solution.actions if a.type == "show"]
-        plays = [v for a, v in solution.actions if a.type == "play"]
-        if not shows or not plays:
+        show = next((a for a in state.legal_actions(seat) if a.type == "show"), None)
+        if show is None or not any(a.type == "play" for a in state.legal_actions(seat)):
             return None
-        mine = seat.team is caller_team(state)
-        total = state.rules.total_points
-        best_play = max(plays) if mine else min(plays)
-
-        def side(v: int) -> float:
-            return float(v if mine else total - v)
-
-        return {
-            "show": (_goal(state, mine, shows[0]), side(shows[0])),
-            "no show": (_goal(state, mine, best_play), side(best_play)),
-        }
+        totals = {"show": [0.0, 0.0], "no show": [0.0, 0.0]}
+        for j in range(PLAYOUTS):
+            for text, total in totals.items():
+                rng = sample_rng(
+                    context.seed, context.match_id, context.number, pos.at, f"{seat}:{j}", k
+                )
+                start = state.copy()
+                move = show if text == "show" else bot_card(start, seat, layout.actions, rng)
+                start.apply(move)
+                goal, points = reached(play_out(start, [*layout.actions, move], rng), seat)
+                total[0] += goal
+                total[1] += points
+        return {text: (v[0] / PLAYOUTS, v[1] / PLAYOUTS) for text, v in totals.items()}
 
     verdict = judge(draw, chosen, context.samples)
     if verdict is None:
@@ -127,4 +126,6 @@ def _show_decision(context: DealContext, pos: Position) -> Annotation | None:
         verdict,
         context.seed,
         goal="make" if mine else "beat",
+        policy=POLICY,
+        playouts=PLAYOUTS,
     )

@@ -38,15 +38,17 @@ MAX_TRIES_PER_SAMPLE = 60
 
 def likely_trump(cards: Sequence[Card]) -> Suit:
     """The suit a caller would choose from these cards: the longest, then the most points,
-    then the highest card.
+    then the highest card, then the first in the order S, H, D, C.
 
     >>> likely_trump([Card.parse(t) for t in ("JH", "9H", "AS", "7H")]).value
     'H'
     """
     best: tuple[int, int, int] | None = None
     choice = cards[0].suit
-    for suit in {c.suit for c in cards}:
+    for suit in Suit:  # in a fixed order: a tie goes the same way in every process
         mine = [c for c in cards if c.suit is suit]
+        if not mine:
+            continue
         key = (len(mine), sum(c.points for c in mine), max(c.strength for c in mine))
         if best is None or key > best:
             best, choice = key, suit

@@ -13,13 +13,13 @@ from pathlib import Path
 
 from twentynine.analysis.annotate import Annotation, choice_words
 from twentynine.analysis.fair import fair_deal
-from twentynine.analysis.judge.words import FAIR, HINDSIGHT, tell
+from twentynine.analysis.judge.words import FAIR, HINDSIGHT, PLAYED_OUT, tell
 from twentynine.analysis.run import AnalysisOptions, DealTask, annotate_deal
 from twentynine.replay import DealState, random_match
 from twentynine.reports.warehouse.annotations import replace_annotations
 from twentynine.reports.warehouse.store import open_warehouse
 from twentynine.schema import Rules
-from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat
+from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit
 from twentynine.schema.log import Action, BidAction, Deal, MatchLog
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -223,3 +223,35 @@ def test_a_weak_jump_to_20_is_labelled_an_overbid() -> None:
     (note,) = fair_deal("m", rules, deal, 1, kinds={"bid"}, samples=8)
     assert note.chosen == "bid 20" and note.best != "bid 20"
     assert json.loads(note.detail)["judgement"] == "overbid" and note.label is not None
+
+
+def test_a_clearly_worse_trump_is_labelled() -> None:
+    # E calls 16 holding the four top hearts and names clubs, of which it holds none
+    rules = Rules.preset("bhoos")
+    deal = _deal(rules, Seat.N, _hands(7, E="JH 9H AH TH"), ["16", "pass", "pass", "pass"])
+    state = DealState(rules, Seat.N, deal.hands)
+    for action in deal.actions:
+        state.apply(action)
+    clubs = next(a for a in state.legal_actions() if a.type == "trump" and a.suit == Suit.CLUBS)
+    deal = deal.model_copy(update={"actions": [*deal.actions, clubs]})
+    (note,) = fair_deal("m", rules, deal, 1, kinds={"trump"}, samples=8)
+    detail = json.loads(note.detail)
+    assert note.chosen == "trump C" and note.best == "trump H"
+    assert note.label in ("mistake", "blunder")
+    assert detail["policy"] == "balanced" and detail["playouts"] >= 1
+    assert note.explanation.startswith(f"{FAIR}, ♥ hearts was the better trump")
+    assert PLAYED_OUT in note.explanation
+
+
+def test_a_clearly_worse_show_decision_is_labelled() -> None:
+    # N, defending, holds its last card, the J of clubs, and cannot follow the Q of hearts:
+    # the trump was never shown, so playing on leaves the deal void (bhoos), while asking
+    # shows it and the call of 28, already out of reach, is beaten.
+    log = MatchLog.model_validate_json((FIXTURES / "missed_show.json").read_bytes())
+    deal = log.deals[0]
+    last = max(i for i, a in enumerate(deal.actions) if a.seat is Seat.N and a.type == "play")
+    notes = fair_deal(log.match_id, log.resolved_rules(), deal, 1, kinds={"show"}, samples=8)
+    (note,) = [n for n in notes if n.action == last]
+    assert note.chosen == "no show" and note.best == "show"
+    assert note.label == "blunder" and json.loads(note.detail)["goal"] == "beat"
+    assert note.explanation.startswith(f"{FAIR}, asking was better")
