@@ -241,7 +241,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 scale,
                 trump=likely_trump(four).value,
                 recommended=_recommended(made, levels, ditto, can_pass),
-                judgement=_judgement(chosen, verdict.best, ditto),
+                judgement=_judgement(chosen, verdict.best, ditto) if verdict.loss > 1e-9 else None,
                 stands=share,
                 others=model.version,
             )

@@ -91,7 +91,8 @@ def test_the_words_name_the_choice_judged_best() -> None:
     assert {n.kind for n in notes} == {"bid", "trump"}
     for note in notes:
         best = choice_words(note.best)
-        assert f"{best} was" in note.explanation or f"or {best}" in note.explanation, note
+        named = (f"{best} was", f"or {best}", f"and {best} were")
+        assert any(words in note.explanation for words in named), note
 
 
 def test_a_card_that_lost_only_to_the_hidden_trump_gets_no_label() -> None:

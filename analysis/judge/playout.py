@@ -35,7 +35,7 @@ from twentynine.schema.log import Action, PlayAction
 POLICY: Final = "balanced"
 """The bots' style that plays every seat."""
 
-PLAYOUTS: Final = 4
+PLAYOUTS: Final = 8
 """Play-outs of each layout for each alternative (the same random choices for all)."""
 
 _BOTS: Final = {seat: Bot(POLICY) for seat in SEATS}

@@ -277,6 +277,11 @@ def _bid(note: Annotation, step: Sequence[Annotation], deal: Sequence[Annotation
         if rest:
             text += f"; next, {rest[-1][1]} {rest[-1][0]:+.2f}"
         return text
+    if abs(values.get(best, 0.0) - values.get(chosen, 0.0)) < 0.005:
+        return (
+            f"{FAIR}, {chosen} and {best} were worth the same: "
+            f"{values.get(chosen, 0.0):+.2f} game points for {team} {others}"
+        )
     judgement = detail.get("judgement")
     said = f" ({judgement})" if judgement else ""
     return (
