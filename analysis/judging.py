@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from twentynine.analysis.annotate import Alternative, Annotation, detail_json
-from twentynine.analysis.labels import MIN_LABEL_SAMPLES, THRESHOLDS, estimate, label_of, straddles
+from twentynine.analysis.labels import MIN_LABEL_SAMPLES, THRESHOLDS, estimate, label_of
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.positions import Position
 from twentynine.analysis.sampling import Layout, sample_layouts
@@ -69,10 +69,12 @@ def judge(
     """Compare the alternatives over samples ``draw(0)``, ``draw(1)``, ...
 
     The first look comes after half of ``samples`` (at least :data:`MIN_LABEL_SAMPLES`):
-    a loss whose interval is then clear of every label threshold (times ``scale``) is
-    settled. Otherwise samples are added up to ``samples``, then half as many again at a
-    time while the interval straddles a threshold and could still clear it by the cap
-    (:func:`worth_more_samples`), up to :data:`CAP_FACTOR` times ``samples``.
+    a loss whose label more samples could not raise is settled (:func:`settled`: no label
+    threshold, times ``scale``, lies between the interval's low end and the loss).
+    Otherwise samples are added up to ``samples``, then half as many again at a time while
+    the low end could still reach the next threshold by the cap (:func:`worth_more_samples`),
+    up to :data:`CAP_FACTOR` times ``samples``: the samples go to the decisions near a
+    threshold.
 
     ``draw(k)`` gives each alternative's values on layout ``k`` (None: no layout found).
     """
@@ -92,24 +94,40 @@ def judge(
                 continue
             return None
         result = _compare(outcomes, chosen)
-        if not straddles(result.low, result.high, scale):
+        if settled(result, scale):
             return result
         if not looks and (k >= cap or not worth_more_samples(result, k, cap, scale)):
             return result
 
 
-def worth_more_samples(result: Judgement, drawn: int, cap: int, scale: float = 1.0) -> bool:
-    """Whether the loss's interval, straddling a threshold after ``drawn`` samples, could
-    clear every threshold by ``cap`` samples: its half-width shrinks as the square root of
-    the samples, so it can if no threshold lies nearer the mean than that narrower width.
+def settled(result: Judgement, scale: float = 1.0) -> bool:
+    """Whether more samples could not change the label but by moving the loss itself: no
+    label threshold (times ``scale``) lies between the interval's low end and the loss
+    (the label is the highest threshold both reach, :func:`analysis.labels.label_of`).
 
-    >>> near = Judgement("b", "a", {}, {}, 0.13, 0.03, 0.23, 32)  # 0.01 off the 0.12 line
-    >>> far = Judgement("b", "a", {}, {}, 0.18, 0.08, 0.28, 32)  # 0.06 off it, 0.07 off 0.25
+    >>> settled(Judgement("b", "a", {}, {}, 0.3, 0.27, 0.33, 32))  # a blunder, confirmed
+    True
+    >>> settled(Judgement("b", "a", {}, {}, 0.13, 0.03, 0.23, 32))  # a mistake? not yet
+    False
+    >>> settled(Judgement("b", "a", {}, {}, 0.03, -0.02, 0.08, 32))  # below every line
+    True
+    """
+    return not any(result.low < t * scale <= result.loss for _, t in THRESHOLDS)
+
+
+def worth_more_samples(result: Judgement, drawn: int, cap: int, scale: float = 1.0) -> bool:
+    """Whether the interval's low end, below a threshold the loss reaches after ``drawn``
+    samples, could reach the next threshold above its label by ``cap`` samples: the
+    half-width shrinks as the square root of the samples.
+
+    >>> near = Judgement("b", "a", {}, {}, 0.06, -0.04, 0.16, 32)  # 0.01 over the 0.05 line
+    >>> far = Judgement("b", "a", {}, {}, 0.18, 0.08, 0.28, 32)  # 0.06 over the 0.12 line
     >>> worth_more_samples(near, 32, 128), worth_more_samples(far, 32, 128)  # width 0.05 then
     (False, True)
     """
     half = (result.high - result.low) / 2 * math.sqrt(drawn / cap)
-    return all(abs(result.loss - t * scale) >= half for _, t in THRESHOLDS)
+    above = [t * scale for _, t in THRESHOLDS if result.low < t * scale <= result.loss]
+    return bool(above) and result.loss - half >= above[0]
 
 
 def _compare(outcomes: Sequence[Outcome], chosen: str) -> Judgement:

@@ -5,7 +5,8 @@ fitted on by the model of the others' calls. A seeded subset of their games (``-
 file; a deal already found in an earlier file left out) is analysed as ``twentynine analyze``
 would (bids, trump, shows, cards and par, ``--samples`` per decision), each game's
 annotations and real outcome saved a line a game in ``bench/out/judge_archive.jsonl``
-(``--tables-only`` prints the tables again from that file). Then:
+(``--tables-only`` prints the tables again from that file; ``--name`` another prefix than
+``judge``). Then:
 
 - bids: the make-rate of contracts whose caller's last call was labelled mistake or worse,
   against unlabelled ones (the difference, with a 95% bootstrap interval over games);
@@ -54,8 +55,6 @@ from twentynine.schema import Rules
 from twentynine.schema.log import MatchLog
 
 OUT = Path(__file__).resolve().parent / "out"
-SAVED = OUT / "judge_archive.jsonl"
-SIMULATED = OUT / "judge_doubling.jsonl"
 KINDS = frozenset({"bid", "trump", "show", "card", "par"})
 DOUBLING = frozenset({"double", "redouble", "set", "single_hand"})
 BAD = ("mistake", "blunder")
@@ -445,22 +444,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--tables-only", action="store_true")
+    parser.add_argument("--name", default="judge", help="the saved files' prefix (bench/out/)")
     args = parser.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
+    saved, simulated = OUT / f"{args.name}_archive.jsonl", OUT / f"{args.name}_doubling.jsonl"
     games = held_back_games(args.archive, args.games, args.seed)
     by_id = {m.match_id: m for _, m in games}
     if not args.tables_only:
         tasks = [(name, match, args.samples, args.seed) for name, match in games]
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool, SAVED.open("w") as out:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool, saved.open("w") as out:
             for line in pool.map(analyse, tasks, chunksize=1):
                 out.write(json.dumps(line) + "\n")
                 out.flush()
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool, SIMULATED.open("w") as out:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool, simulated.open("w") as out:
             work = [(args.seed, args.samples, n) for n in range(args.simulated)]
             for rows in pool.map(simulated_doubling, work, chunksize=1):
                 for row in rows:
                     out.write(json.dumps(row) + "\n")
-    lines = [json.loads(t) for t in SAVED.read_text().splitlines()]
+    lines = [json.loads(t) for t in saved.read_text().splitlines()]
     checks: dict[str, dict[str, Any]] = {}
     started = time.process_time()
     played = 0
@@ -473,8 +474,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if played:
         print(f"trump checked by play: {played} play-outs, {1000 * spent / played:.2f} ms CPU each")
     print_tables(lines, checks)
-    if SIMULATED.exists():
-        print_doubling([json.loads(t) for t in SIMULATED.read_text().splitlines()])
+    if simulated.exists():
+        print_doubling([json.loads(t) for t in simulated.read_text().splitlines()])
 
 
 if __name__ == "__main__":
