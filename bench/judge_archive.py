@@ -9,7 +9,7 @@ annotations and real outcome saved a line a game in ``bench/out/judge_archive.js
 ``judge``). Then:
 
 - bids: the make-rate of contracts whose caller's last call was labelled mistake or worse,
-  against unlabelled ones (the difference, with a 95% bootstrap interval over games);
+  against unlabelled ones (the difference, with its 95% Newcombe interval);
 - shows: whether the deciding side reached its goal in the real game, labelled against not;
   and the archive's pattern: asking while holding no trump;
 - trump: every trump choice the analysis would change is played out on the real deal (all 32
@@ -233,35 +233,39 @@ def _interval(values: Sequence[float]) -> tuple[float, float]:
     return ordered[int(0.025 * len(ordered))], ordered[int(0.975 * len(ordered)) - 1]
 
 
+def _wilson(k: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson interval of a proportion ``k / n``."""
+    if n == 0:
+        return float("nan"), float("nan")
+    z = 1.959964
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
 def rate_difference(
     games: Sequence[dict[str, Any]],
     pick: Callable[[dict[str, Any]], Iterable[tuple[bool, bool]]],
 ) -> tuple[int, float, int, float, float, float, float]:
     """Among the items ``pick`` finds in each game ((in the first group?, outcome)), the
-    outcome rate of the first group, of the second, and their difference with a 95%
-    bootstrap interval over games."""
-    per_game = [list(pick(g)) for g in games]
-
-    def rates(sample: Sequence[list[tuple[bool, bool]]]) -> tuple[int, float, int, float]:
-        a = [o for items in sample for first, o in items if first]
-        b = [o for items in sample for first, o in items if not first]
-        return (
-            len(a),
-            sum(a) / len(a) if a else float("nan"),
-            len(b),
-            sum(b) / len(b) if b else float("nan"),
-        )
-
-    n1, r1, n2, r2 = rates(per_game)
-    rng = random.Random(0)
-    diffs = []
-    for _ in range(BOOTSTRAP):
-        sample = [per_game[rng.randrange(len(per_game))] for _ in per_game]
-        _, s1, _, s2 = rates(sample)
-        if not (math.isnan(s1) or math.isnan(s2)):
-            diffs.append(s1 - s2)
-    low, high = _interval(diffs) if diffs else (float("nan"), float("nan"))
-    return n1, r1, n2, r2, r1 - r2, low, high
+    outcome rate of the first group, of the second, and their difference with its 95%
+    interval (Newcombe's, from the two Wilson intervals: honest with a handful of items in
+    a group, where a bootstrap is not)."""
+    items = [item for g in games for item in pick(g)]
+    a = [o for first, o in items if first]
+    b = [o for first, o in items if not first]
+    n1, n2 = len(a), len(b)
+    if not n1 or not n2:
+        nan = float("nan")
+        return n1, sum(a) / n1 if n1 else nan, n2, sum(b) / n2 if n2 else nan, nan, nan, nan
+    r1, r2 = sum(a) / n1, sum(b) / n2
+    l1, u1 = _wilson(sum(a), n1)
+    l2, u2 = _wilson(sum(b), n2)
+    d = r1 - r2
+    low = d - math.sqrt((r1 - l1) ** 2 + (u2 - r2) ** 2)
+    high = d + math.sqrt((u1 - r1) ** 2 + (r2 - l2) ** 2)
+    return n1, r1, n2, r2, d, low, high
 
 
 def _share(values: Sequence[bool]) -> tuple[int, int, float, float, float]:
@@ -296,7 +300,7 @@ def print_tables(games: Sequence[dict[str, Any]], checks: dict[str, dict[str, An
     n1, r1, n2, r2, d, low, high = rate_difference(games, bid_items)
     print(f"| labelled mistake or worse | {n1} | {r1:.3f} |")
     print(f"| unlabelled | {n2} | {r2:.3f} |")
-    print(f"| difference (95% over games) | | **{d:+.3f} ({low:+.3f} to {high:+.3f})** |")
+    print(f"| difference (95%) | | **{d:+.3f} ({low:+.3f} to {high:+.3f})** |")
 
     def show_items(bad: bool) -> Callable[[dict[str, Any]], Iterable[tuple[bool, bool]]]:
         def items(g: dict[str, Any]) -> Iterable[tuple[bool, bool]]:
@@ -320,7 +324,7 @@ def print_tables(games: Sequence[dict[str, Any]], checks: dict[str, dict[str, An
         n1, r1, n2, r2, d, low, high = rate_difference(games, show_items(bad))
         print(f"| {name} | {n1} | {r1:.3f} |")
         print(f"| unlabelled | {n2} | {r2:.3f} |")
-        print(f"| difference (95% over games) | | **{d:+.3f} ({low:+.3f} to {high:+.3f})** |")
+        print(f"| difference (95%) | | **{d:+.3f} ({low:+.3f} to {high:+.3f})** |")
 
     def asked_items(with_caller: bool) -> Callable[[dict[str, Any]], Iterable[tuple[bool, bool]]]:
         def items(g: dict[str, Any]) -> Iterable[tuple[bool, bool]]:

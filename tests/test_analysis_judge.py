@@ -91,7 +91,7 @@ def test_the_words_name_the_choice_judged_best() -> None:
     assert {n.kind for n in notes} == {"bid", "trump"}
     for note in notes:
         best = choice_words(note.best)
-        named = (f"{best} was", f"or {best}", f"and {best} were")
+        named = (f"{best} was", f"or {best}", f"and {best} were", f"{best} and ")
         assert any(words in note.explanation for words in named), note
 
 
@@ -256,3 +256,21 @@ def test_a_clearly_worse_show_decision_is_labelled() -> None:
     assert note.chosen == "no show" and note.best == "show"
     assert note.label == "blunder" and json.loads(note.detail)["goal"] == "beat"
     assert note.explanation.startswith(f"{FAIR}, asking was better")
+
+
+def test_a_gain_within_the_noise_is_not_called_better() -> None:
+    detail = json.dumps(
+        {
+            "alternatives": [
+                {"choice": "trump D", "value": 0.55},
+                {"choice": "trump S", "value": 0.5},
+            ]
+        }
+    )
+    trump = Annotation("m", 1, 4, "N", "trump", "sampled", "trump S", "trump D", 0.5, 0.55,
+        0.05, "make_probability", 16, -0.04, 0.14, None, "", detail, 0)  # fmt: skip
+    (told,) = tell([trump])
+    assert "better" not in told.explanation
+    assert told.explanation.startswith(f"{FAIR}, ♦ diamonds and ♠ spades were about as good")
+    (sure,) = tell([trump._replace(ci_low=0.01)])
+    assert sure.explanation.startswith(f"{FAIR}, ♦ diamonds was the better trump")

@@ -107,6 +107,15 @@ def _goal(note: Annotation) -> tuple[str, str]:
     return "make the contract", "the contract is made"
 
 
+UNSURE: Final = "about as good (the samples cannot tell them apart)"
+"""What a sampled note says when the best choice's gain is not sure: its interval reaches 0."""
+
+
+def _unsure(note: Annotation) -> bool:
+    """Whether the best choice's gain over the one made is within the sampling's noise."""
+    return note.best != note.chosen and note.ci_low is not None and note.ci_low <= 0
+
+
 def _points(value: float) -> str:
     return f"{value:g}"
 
@@ -195,6 +204,11 @@ def _card_sampled(note: Annotation, step: Sequence[Annotation], deal: Sequence[A
             f"{FAIR}, {fate} {_share(note.value_chosen)} of the time with {card} or {best}; "
             f"{best} kept {gap:.1f} more card points on average"
         )
+    if _unsure(note):
+        return (
+            f"{FAIR}, {best} and {card} were {UNSURE}: {fate} {_share(note.value_best)} of "
+            f"the time with {best}, {_share(note.value_chosen)} with {card}"
+        )
     return (
         f"{FAIR}, {best} was the better card: {fate} {_share(note.value_best)} of the time "
         f"with it, {_share(note.value_chosen)} with {card}"
@@ -217,6 +231,11 @@ def _show_sampled(note: Annotation, step: Sequence[Annotation], deal: Sequence[A
     best = words[note.best]
     worse = words["no show" if note.best == "show" else "show"]
     hi, lo = max(ask, play), min(ask, play)
+    if _unsure(note):
+        return (
+            f"{FAIR}, {best} and {worse} were {UNSURE}: {fate} {_share(hi)} of the time "
+            f"{best}, {_share(lo)} {worse}{how}"
+        )
     return (
         f"{FAIR}, {best} was better: {fate} {_share(hi)} of the time, against "
         f"{_share(lo)} {worse}{how}"
@@ -243,6 +262,12 @@ def _trump_sampled(note: Annotation, step: Sequence[Annotation], deal: Sequence[
         return (
             f"{FAIR}, the call is made {_share(note.value_chosen)} of the time with {mine} or "
             f"{best}{how}; {best} kept {gap:.1f} more card points on average"
+        )
+    if _unsure(note):
+        return (
+            f"{FAIR}, {best} and {mine} were {UNSURE}: the call is made "
+            f"{_share(note.value_best)} of the time with {best}, {_share(note.value_chosen)} "
+            f"with {mine}{how}"
         )
     return (
         f"{FAIR}, {best} was the better trump: the call is made {_share(note.value_best)} of "
@@ -282,6 +307,12 @@ def _bid(note: Annotation, step: Sequence[Annotation], deal: Sequence[Annotation
             f"{FAIR}, {chosen} and {best} were worth the same: "
             f"{values.get(chosen, 0.0):+.2f} game points for {team} {others}"
         )
+    if _unsure(note):
+        return (
+            f"{FAIR}, {best} and {chosen} were {UNSURE}: {best} "
+            f"{values.get(best, 0.0):+.2f}, {chosen} {values.get(chosen, 0.0):+.2f} game points "
+            f"for {team} {others}"
+        )
     judgement = detail.get("judgement")
     said = f" ({judgement})" if judgement else ""
     return (
@@ -296,7 +327,10 @@ def _doubling(note: Annotation, step: Sequence[Annotation], deal: Sequence[Annot
     no = f"no {yes}"
     figures = f"{yes} {values.get(yes, 0.0):+.2f}, {no} {values.get(no, 0.0):+.2f} game points"
     chance = chances.get(note.chosen, 0.0)
-    verdict = "was right" if note.best == note.chosen else "was better"
+    if _unsure(note):
+        verdict = f"and {note.chosen} were {UNSURE}"
+    else:
+        verdict = "was right" if note.best == note.chosen else "was better"
     return f"{FAIR}, {fate} {_share(chance)} of the time: {note.best} {verdict} ({figures})"
 
 
