@@ -399,14 +399,14 @@ def _doubling_notes(
             if layout is None:
                 return None
             state = replay_actions(rules, context.deal, layout.hands, layout.actions)
-            value = contract_value(state)
-            if value is None:
-                return None
+            state.end_doubling()
+            if state.is_over or state.phase_name != "play":
+                return None  # thrown in once the second four are dealt
             target = state.seat_view().target or 0
             view = caller_view(
                 rules, layout.hands, context.deal.dealer, layout.actions, caller, target
             )
-            p = contract_chance(view, lambda: value)
+            p = contract_chance(view, lambda: contract_value(state))
             if p is None:
                 return None
             sign = -1.0 if defending else 1.0

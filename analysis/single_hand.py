@@ -214,8 +214,8 @@ def _judge_seat(
         layout, won = found
         state = layout.state.copy()
         caller = state.caller_seat
-        value = contract_value(state)
-        if value is None or caller is None:
+        state.end_doubling()
+        if state.is_over or caller is None:
             return None
         view = caller_view(
             context.rules,
@@ -225,7 +225,7 @@ def _judge_seat(
             caller,
             state.seat_view().target or 0,
         )
-        made = contract_chance(view, lambda: value)
+        made = contract_chance(view, lambda: contract_value(state))
         if made is None:
             return None
         mine = caller.team is seat.team
