@@ -128,13 +128,13 @@ def _shows(rules: Rules, match: MatchLog) -> list[dict[str, Any]]:
     return out
 
 
-def analyse(task: tuple[str, MatchLog, int, int]) -> dict[str, Any]:
+def analyse(task: tuple[str, MatchLog, int, int, frozenset[str]]) -> dict[str, Any]:
     """One game's line: its annotations and its real outcome."""
-    name, match, samples, seed = task
+    name, match, samples, seed, kinds = task
     rules = match.resolved_rules()
     deal = match.deals[0]
     started = time.process_time()
-    options = AnalysisOptions(kinds=KINDS, samples=samples, seed=seed)
+    options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed)
     notes = annotate_deal(DealTask(match.match_id, rules, deal, 1, options))
     cpu = time.process_time() - started
     final = replay_deal(rules, deal, 1)
@@ -448,6 +448,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--tables-only", action="store_true")
+    parser.add_argument("--resume", action="store_true", help="keep the games already saved")
+    parser.add_argument("--kinds", default=",".join(sorted(KINDS)), help="kinds to annotate")
     parser.add_argument("--name", default="judge", help="the saved files' prefix (bench/out/)")
     args = parser.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
@@ -455,16 +457,31 @@ def main(argv: Sequence[str] | None = None) -> None:
     games = held_back_games(args.archive, args.games, args.seed)
     by_id = {m.match_id: m for _, m in games}
     if not args.tables_only:
-        tasks = [(name, match, args.samples, args.seed) for name, match in games]
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool, saved.open("w") as out:
+        done: set[str] = set()
+        if args.resume and saved.exists():
+            done = {json.loads(t)["match_id"] for t in saved.read_text().splitlines()}
+        mode = "a" if args.resume else "w"
+        kinds = frozenset(args.kinds.split(","))
+        tasks = [(n, m, args.samples, args.seed, kinds) for n, m in games if m.match_id not in done]
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool, saved.open(mode) as out:
             for line in pool.map(analyse, tasks, chunksize=1):
                 out.write(json.dumps(line) + "\n")
                 out.flush()
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool, simulated.open("w") as out:
-            work = [(args.seed, args.samples, n) for n in range(args.simulated)]
-            for rows in pool.map(simulated_doubling, work, chunksize=1):
+        matches_done: set[int] = set()
+        if args.resume and simulated.exists():
+            matches_done = {json.loads(t)["match"] for t in simulated.read_text().splitlines()}
+        work = [
+            (args.seed, args.samples, n) for n in range(args.simulated) if n not in matches_done
+        ]
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool, simulated.open(mode) as out:
+            for number, rows in zip(
+                (n for _, _, n in work),
+                pool.map(simulated_doubling, work, chunksize=1),
+                strict=True,
+            ):
                 for row in rows:
-                    out.write(json.dumps(row) + "\n")
+                    out.write(json.dumps({**row, "match": number}) + "\n")
+                out.flush()
     lines = [json.loads(t) for t in saved.read_text().splitlines()]
     checks: dict[str, dict[str, Any]] = {}
     started = time.process_time()
