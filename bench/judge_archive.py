@@ -62,8 +62,10 @@ BOOTSTRAP = 2000
 
 
 # ------------------------------------------------------------------------- the games
-def held_back_games(folder: Path, per_file: int, seed: int) -> list[tuple[str, MatchLog]]:
-    """``per_file`` games of each held-back file, chosen at random by ``seed``; a deal seen
+def held_back_games(
+    folder: Path, per_file: int, seed: int, files: Sequence[str] = HELD_BACK
+) -> list[tuple[str, MatchLog]]:
+    """``per_file`` games of each of ``files``, chosen at random by ``seed``; a deal seen
     in an earlier file (by name) is left out, as the fit counts it there."""
     seen: set[str] = set()
     chosen: list[tuple[str, MatchLog]] = []
@@ -78,7 +80,7 @@ def held_back_games(folder: Path, per_file: int, seed: int) -> list[tuple[str, M
                     continue
                 seen.add(key)
                 games.append(record.match)
-        if path.name in HELD_BACK:
+        if path.name in files:
             pick = random.Random(f"{seed}|{path.name}").sample(games, min(per_file, len(games)))
             chosen += [(path.name, match) for match in pick]
     return chosen
@@ -448,13 +450,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--tables-only", action="store_true")
+    parser.add_argument(
+        "--all-files",
+        action="store_true",
+        help="every file, not only the held-back ones: for the kinds no model fitted on the "
+        "archive judges (trump, shows, cards: play-outs and double dummy)",
+    )
     parser.add_argument("--resume", action="store_true", help="keep the games already saved")
     parser.add_argument("--kinds", default=",".join(sorted(KINDS)), help="kinds to annotate")
     parser.add_argument("--name", default="judge", help="the saved files' prefix (bench/out/)")
     args = parser.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     saved, simulated = OUT / f"{args.name}_archive.jsonl", OUT / f"{args.name}_doubling.jsonl"
-    games = held_back_games(args.archive, args.games, args.seed)
+    files = sorted(p.name for p in args.archive.glob("*.json")) if args.all_files else HELD_BACK
+    games = held_back_games(args.archive, args.games, args.seed, files)
     by_id = {m.match_id: m for _, m in games}
     if not args.tables_only:
         done: set[str] = set()

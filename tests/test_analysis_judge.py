@@ -226,6 +226,22 @@ def test_a_weak_jump_to_20_is_labelled_an_overbid() -> None:
     assert json.loads(note.detail)["judgement"] == "overbid" and note.label is not None
 
 
+def test_a_weak_hand_is_told_its_call_is_unlikely_and_strength_counts() -> None:
+    # The issue: 7♠ 9♣ 7♣ 9♦ was told "bid 17 would be made 55%", and hands of 1 to 9
+    # points all read 0.59 to 0.63 for 16: the chance did not follow the cards.
+    rules = Rules.preset("bhoos")
+    deal = _deal(rules, Seat.N, _hands(5, E="7S 9C 7C 9D"), ["17"])
+    (note,) = fair_deal("m", rules, deal, 1, kinds={"bid"}, samples=8)
+    chance = json.loads(note.detail)["secondary"]["bid 17"]
+    assert chance < 0.5 and f"chance to make: {chance:.0%}" in note.explanation
+    chances = []
+    for four in ("7S 8D 7C QH", "7S 9C 7C 9D", "JH 8H 7S KC", "JH 9H 7H AS", "JH 9H AH TH"):
+        opening = _deal(rules, Seat.N, _hands(5, E=four), ["16"])
+        (bid,) = fair_deal("m", rules, opening, 1, kinds={"bid"}, samples=2)
+        chances.append(json.loads(bid.detail)["secondary"]["bid 16"])
+    assert chances == sorted(chances) and chances[-1] - chances[0] > 0.3, chances
+
+
 def test_a_clearly_worse_trump_is_labelled() -> None:
     # E calls 16 holding the four top hearts and names clubs, of which it holds none
     rules = Rules.preset("bhoos")

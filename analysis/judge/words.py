@@ -297,7 +297,7 @@ def _bid(note: Annotation, step: Sequence[Annotation], deal: Sequence[Annotation
         return text
 
     def brief(choice: str) -> str:
-        text = f"{choice} {signed(values.get(choice, 0.0), 2)}"
+        text = f"{choice} {signed(values.get(choice, 0.0), 2)} game points"
         if choice != "pass" and choice in made:
             text += f" (chance to make: {_share(made[choice])})"
         return text
@@ -316,8 +316,8 @@ def _bid(note: Annotation, step: Sequence[Annotation], deal: Sequence[Annotation
         )
     if _unsure(note):
         return (
-            f"{FAIR}, {best} and {chosen} were {UNSURE}: {brief(best)}, {brief(chosen)} "
-            f"game points for {team} {others}"
+            f"{FAIR}, {best} and {chosen} were {UNSURE} for {team} {others}: {brief(best)}, "
+            f"{brief(chosen)}"
         )
     judgement = detail.get("judgement")
     said = f" ({judgement})" if judgement else ""

@@ -28,7 +28,7 @@ import hashlib
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
@@ -97,6 +97,9 @@ FEATURES: Final[dict[str, Callable[[Turn], float]]] = {
 }
 """Every feature a file may name: a number from a turn."""
 
+HAND_FEATURES: Final = frozenset({"jacks", "nines", "aces_tens", "long_suit", "long_points"})
+"""The features read from the four cards alone: a seat's are worked out once a model."""
+
 
 @dataclass(frozen=True, slots=True)
 class AuctionModel:
@@ -112,6 +115,11 @@ class AuctionModel:
     coefficients: tuple[float, ...]
     jump: float
     fit: Mapping[str, Any] | None = None
+    _hand_terms: dict[tuple[Card, ...], float] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """What each hand of four cards adds to the log-odds, as met (an auction run asks again
+    and again for the same seats)."""
 
     def __post_init__(self) -> None:
         unknown = [name for name in self.features if name not in FEATURES]
@@ -124,11 +132,14 @@ class AuctionModel:
 
     def call_chance(self, turn: Turn) -> float:
         """The chance the seat calls (bids or says Ditto) rather than passes."""
-        z = self.intercept + sum(
-            b * FEATURES[name](turn)
-            for name, b in zip(self.features, self.coefficients, strict=True)
-        )
-        return _sigmoid(z)
+        terms = zip(self.features, self.coefficients, strict=True)
+        hand = self._hand_terms.get(turn.four)
+        if hand is None:
+            hand = sum(b * FEATURES[name](turn) for name, b in terms if name in HAND_FEATURES)
+            self._hand_terms[turn.four] = hand
+            terms = zip(self.features, self.coefficients, strict=True)
+        rest = sum(b * FEATURES[name](turn) for name, b in terms if name not in HAND_FEATURES)
+        return _sigmoid(self.intercept + hand + rest)
 
     def as_json(self) -> dict[str, Any]:
         """The file's content (what :func:`load_model` reads back)."""
