@@ -86,8 +86,8 @@ typedef struct {
     int64_t move;
 } Reply;
 
-/* The cache of two-trick endings: each word holds the ending (its eight cards with their
- * owners, the leader, and what of the rules decides it) and its exact value for N-S. */
+/* The cache of two-trick endings: each word holds the ending (each hand's two cards, the
+ * leader, and what of the rules decides it) and its exact value for N-S. */
 #define ENDINGS_BITS 14
 #define ENDINGS_SIZE (1 << ENDINGS_BITS)
 
@@ -691,26 +691,19 @@ static int after_trick(Ctx *c, int team, int seat0, const uint32_t *hands, int a
 static int two_cached(Ctx *c, int team, int seat0, const uint32_t *hands, int alpha, int beta) {
     const Game *g = &c->g;
     uint32_t live = hands[0] | hands[1] | hands[2] | hands[3];
-    if (g->bonus > 1 || popcount(live) != 8) return two_tricks(g, team, seat0, hands, alpha, beta);
+    if (g->bonus > 1 || popcount(live) != 8 || popcount(hands[0]) != 2 || popcount(hands[1]) != 2 ||
+        popcount(hands[2]) != 2)
+        return two_tricks(g, team, seat0, hands, alpha, beta);
     int most = mask_points(live) + g->bonus;
     if (most <= alpha) return most;
     if (beta <= 0) return 0;
-    uint32_t odd = hands[1] | hands[3], high = hands[2] | hands[3];
-    uint64_t owners = 0; /* each card's owner, two bits, in the order of the cards */
-    for (int shift = 0, at = 0; shift < 32; shift += 4) {
-        int m = live >> shift & 15;
-        if (!m) continue;
-        int code = SPREAD6[COMPRESS6[m][odd >> shift & 15]] |
-                   SPREAD6[COMPRESS6[m][high >> shift & 15]] << 1;
-        owners |= (uint64_t)code << at;
-        at += 2 * popcount((uint32_t)m);
+    /* Each hand's two cards (lowest and highest index, five bits each) make the key, with
+     * the leader and what of the rules decides the ending. */
+    uint64_t key = (uint64_t)seat0 << 40 | c->rules_bits << 42;
+    for (int seat = 0; seat < 4; seat++) {
+        uint32_t h = hands[seat];
+        key |= (uint64_t)(lowest_index(h) | (31 - __builtin_clz(h)) << 5) << (10 * seat);
     }
-    /* The cards by relative ranks, as the table keys them: endings that differ only in
-     * which cards of a group that score alike have gone share a value. */
-    uint32_t canon = (uint32_t)CANON_BYTE[live & 0xFF] | (uint32_t)CANON_BYTE[live >> 8 & 0xFF] << 8 |
-                     (uint32_t)CANON_BYTE[live >> 16 & 0xFF] << 16 |
-                     (uint32_t)CANON_BYTE[live >> 24] << 24;
-    uint64_t key = (uint64_t)canon | owners << 32 | (uint64_t)seat0 << 48 | c->rules_bits << 50;
     uint64_t *slot = c->endings + (((key * 0x9E3779B97F4A7C15ull) >> (64 - ENDINGS_BITS)));
     int north_south;
     if ((*slot & ((1ull << 56) - 1)) == key && *slot)
@@ -1176,7 +1169,7 @@ static int search(Ctx *c, const Pos *pos, int alpha, int beta) {
         if (p.n_trick == 0 && p.shown) {
             if (p.trick_no == 7) return mine + last_trick(g, &p, team);
             if (p.trick_no == 6 && g->single < 0 && !g->end_decided)
-                return mine + two_tricks(g, team, p.to_play, p.held, alpha - mine, beta - mine);
+                return mine + two_cached(c, team, p.to_play, p.held, alpha - mine, beta - mine);
         }
         key = 0;
         owners = 0;
