@@ -686,13 +686,19 @@ static int two_tricks(const Game *g, int team, int seat0, const uint32_t *hands,
 static int after_trick(Ctx *c, int team, int seat0, const uint32_t *hands, int alpha, int beta,
                        int tricks);
 
+/* Whether ``hand`` holds exactly two cards. */
+static inline int two_cards(uint32_t hand) {
+    uint32_t rest = hand & (hand - 1);
+    return rest && !(rest & (rest - 1));
+}
+
 /* :func:`two_tricks`' exact value, through the cache of endings (the same in any deal with
  * the same rules bits: the key holds all that decides it). */
 static int two_cached(Ctx *c, int team, int seat0, const uint32_t *hands, int alpha, int beta) {
     const Game *g = &c->g;
     uint32_t live = hands[0] | hands[1] | hands[2] | hands[3];
-    if (g->bonus > 1 || popcount(live) != 8 || popcount(hands[0]) != 2 || popcount(hands[1]) != 2 ||
-        popcount(hands[2]) != 2)
+    if (g->bonus > 1 || !two_cards(hands[0]) || !two_cards(hands[1]) || !two_cards(hands[2]) ||
+        !two_cards(hands[3]))
         return two_tricks(g, team, seat0, hands, alpha, beta);
     int most = mask_points(live) + g->bonus;
     if (most <= alpha) return most;
