@@ -510,7 +510,9 @@ def replay_command(
     """Step through a match's deals as a hand viewer shows them, action by action.
 
     After each action: the four hands, the trick on the table, the auction, the contract and
-    its stake, the trump, points, needs, the tricks played and the findings. Action K of deal
+    its stake, the trump, points, needs, the tricks played and the findings; a last frame
+    states the result. From a warehouse whose match was analyzed, the review's marks (?! ? ??
+    !) stand beside the calls and cards, with what each marked decision was. Action K of deal
     N is `file:line:N:K` in `twentynine audit`: `--deal N --at K` starts there. On a terminal
     it steps interactively (? lists the keys); otherwise it prints the deal's frames (with
     --at or --finding, only that one).
@@ -521,8 +523,10 @@ def replay_command(
     from twentynine.frames import deal_frames, finding_frames, first_finding
     from twentynine.pager import show_deals, show_frames
     from twentynine.replay import audit_match
+    from twentynine.reports.html.annotations import read_annotations
     from twentynine.reports.warehouse.errors import WarehouseError
     from twentynine.reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
+    from twentynine.reports.warehouse.store import open_warehouse
     from twentynine.schema.rules import RulesError, resolve_rules
 
     try:
@@ -532,9 +536,12 @@ def replay_command(
     if (path is None) == (db is None):
         raise fail("give a file or folder of match logs, or --db FILE (not both)")
     skipped = Skipping()
+    notes = None
     try:
         if db is not None:
             chosen = stored_match(match_id, db=db)
+            with open_warehouse(db, read_only=True) as wh:  # the review's marks, if analyzed
+                notes = read_annotations(wh, chosen.match_id)
         else:
             records = _read_inputs([str(path)], from_format, fast=False)
             chosen = pick_match(match_id, skipped.readable(records))
@@ -561,7 +568,9 @@ def replay_command(
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
 
     def frames_of(number: int) -> list[str]:
-        return deal_frames(chosen, number, seat=seat, rules=rules, color=interactive)
+        return deal_frames(
+            chosen, number, seat=seat, rules=rules, color=interactive, annotations=notes
+        )
 
     if interactive:
         findings = finding_frames(audit_match(chosen, rules))
