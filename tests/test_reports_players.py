@@ -187,3 +187,57 @@ def test_the_worst_decisions_get_the_example_matches_first(
         if e.parent is not None and "worst" in e.parent.attrs.get("class", "")
     ]
     assert worst and all(match.match_id in e.content for e in worst)
+
+
+def _dated(tmp_path: Path) -> Path:
+    """A warehouse of dated matches of two presets, and an undated one."""
+    folder = tmp_path / "dated"
+    folder.mkdir()
+    days = (("pagat", "2025-03-01"), ("pagat", "2025-06-01"), ("standard", "2025-06-02"))
+    days += (("pagat", "2026-01-05"),)
+    for seed, (preset, day) in enumerate(days, start=1):
+        match = random_match(Rules.preset(preset), seed)
+        match = match.model_copy(update={"meta": {"date": day}, "id": f"m-{day}"})
+        (folder / f"{seed}.json").write_bytes(dump_match(match))
+    db = tmp_path / "dated.duckdb"
+    _load(db, folder, SAMPLES / "pagat.json")
+    return db
+
+
+def _body(html: str) -> str:
+    """The body a players page shows first (all its matches, or those of its options)."""
+    found = re.search(r'<div class="scope-body">\n(.*)</div>\n</div>\n', html, re.S)
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_page_narrows_itself_to_a_preset_and_a_period_as_the_options_do(
+    tmp_path: Path,
+) -> None:
+    db = _dated(tmp_path)
+    common = ("--examples", "0", "--min-deals", "1")
+    page = _report(db, tmp_path / "p.html", *common)
+    presets = [o.attrs["value"] for o in page.all("option") if o.within("filter-preset")]
+    periods = [o.attrs["value"] for o in page.all("option") if o.within("filter-period")]
+    assert presets == ["", "pagat", "standard"]
+    assert periods == ["", "2025", "2025-03", "2025-06", "2026"]  # 2026 has one month
+    bodies = page.json("filter-bodies")
+    assert set(bodies) == {f"{p}|{q}" for p in presets for q in periods} - {"|"}
+    for key, options in (
+        ("pagat|", ("--preset", "pagat")),
+        ("|2025-06", ("--since", "2025-06-01", "--until", "2025-06-30")),
+        ("pagat|2025", ("--preset", "pagat", "--since", "2025-01-01", "--until", "2025-12-31")),
+    ):
+        alone = tmp_path / f"{key.replace('|', '_')}.html"
+        _report(db, alone, *common, *options)
+        assert bodies[key] == _body(alone.read_text()), key  # the options' own figures
+    assert _matches(Page(bodies["pagat|2025"])) == 2
+    empty = Page(bodies["standard|2026"])
+    assert _matches(empty) == 0 and "none in this warehouse" in empty.text
+    # the page itself shows every match, the lists hidden without a script
+    assert _matches(page) == 5 and "needs-script" in page.by_id("filters").attrs["class"]
+    # nothing to choose: no lists
+    plain = tmp_path / "plain.duckdb"
+    _load(plain, SAMPLES / "pagat.json")
+    alone_page = _report(plain, tmp_path / "plain.html", *common)
+    assert not [e for e in alone_page.elements if e.attrs.get("id") == "filters"]
