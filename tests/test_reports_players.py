@@ -241,3 +241,19 @@ def test_the_page_narrows_itself_to_a_preset_and_a_period_as_the_options_do(
     _load(plain, SAMPLES / "pagat.json")
     alone_page = _report(plain, tmp_path / "plain.html", *common)
     assert not [e for e in alone_page.elements if e.attrs.get("id") == "filters"]
+
+
+def test_a_narrower_page_says_its_matches_were_not_analyzed_not_the_warehouse(
+    analyzed_db: Path, tmp_path: Path
+) -> None:
+    page = _report(analyzed_db, tmp_path / "p.html", "--min-deals", "1")
+    assert "not analyzed" not in page.text
+    pagat = Page(page.json("filter-bodies")["pagat|"])  # the analyzed match is bangladesh
+    lost = next(e for e in pagat.all("figcaption") if e.attrs.get("id") == "chart-lost")
+    for said in (lost.content, pagat.text):
+        assert "none of these matches was; others in this warehouse were" in said
+        assert "run twentynine analyze" not in said
+    plain = tmp_path / "plain.duckdb"
+    _load(plain, SAMPLES / "pagat.json")
+    never = _report(plain, tmp_path / "never.html", "--min-deals", "1")
+    assert "run twentynine analyze with --db on this warehouse" in never.text

@@ -170,6 +170,7 @@ class PlayersContext:
     why_by_role: str
     min_deals: int
     analyzed: bool
+    unanalyzed: str
     tables: tuple[Table, ...]
     sections: tuple[PlayerSection, ...]
     charts: tuple[Chart, ...]
@@ -517,6 +518,20 @@ def _mean_bars(
     return {"type": "data", "array": halves, "thickness": 1}
 
 
+_NOT_ANALYZED: Final = "not analyzed: run twentynine analyze with --db on this warehouse"
+_NONE_IN_SCOPE: Final = "not analyzed: none of these matches was; others in this warehouse were"
+
+
+def _unanalyzed(wh: Warehouse) -> str:
+    """Why a page or a narrower one has no judgement: the warehouse was never analyzed, or
+    none of the matches in scope was (the connection's views narrow the table)."""
+    if not has_table(wh, "annotations"):
+        return _NOT_ANALYZED
+    database = str(wh.query("SELECT current_database()").rows[0][0]).replace('"', '""')
+    anywhere = wh.query(f'SELECT count(*) FROM "{database}".main.annotations').rows[0][0]
+    return _NONE_IN_SCOPE if anywhere else _NOT_ANALYZED
+
+
 def _charts(
     wh: Warehouse, by_role: bool, analysis: dict[str, Analysis] | None, min_deals: int
 ) -> tuple[Chart, ...]:
@@ -764,7 +779,7 @@ def _charts(
         )
     else:
         if not analysis:
-            why = "not analyzed: run twentynine analyze with --db on this warehouse"
+            why = _unanalyzed(wh)
         elif not top:
             why = f"every player has {few}"
         else:
@@ -939,7 +954,7 @@ def _sections(
         counts = judged.get(pid)
         worst = _worst(wh, pid, link) if counts else ()
         if not analyzed:
-            why = "not analyzed: run twentynine analyze with --db on this warehouse"
+            why = _unanalyzed(wh)
         elif not counts:
             why = "none of this player's decisions was judged"
         elif not worst:
@@ -1009,6 +1024,7 @@ def players_context(
         why_by_role=why,
         min_deals=min_deals,
         analyzed=analysis is not None,
+        unanalyzed="" if analysis is not None else _unanalyzed(wh).partition(": ")[2],
         tables=tables,
         sections=sections,
         charts=_charts(wh, by_role, analysis, min_deals),
