@@ -193,8 +193,8 @@ def _dated(tmp_path: Path) -> Path:
     """A warehouse of dated matches of two presets, and an undated one."""
     folder = tmp_path / "dated"
     folder.mkdir()
-    days = (("pagat", "2025-03-01"), ("pagat", "2025-06-01"), ("standard", "2025-06-02"))
-    days += (("pagat", "2026-01-05"),)
+    days = [("pagat", "2025-03-01"), ("pagat", "2025-06-01"), ("standard", "2025-06-02")]
+    days.append(("pagat", "2026-01-05"))
     for seed, (preset, day) in enumerate(days, start=1):
         match = random_match(Rules.preset(preset), seed)
         match = match.model_copy(update={"meta": {"date": day}, "id": f"m-{day}"})
