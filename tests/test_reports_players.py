@@ -257,3 +257,19 @@ def test_a_narrower_page_says_its_matches_were_not_analyzed_not_the_warehouse(
     _load(plain, SAMPLES / "pagat.json")
     never = _report(plain, tmp_path / "never.html", "--min-deals", "1")
     assert "run twentynine analyze with --db on this warehouse" in never.text
+
+
+def test_past_the_pairs_a_page_holds_the_periods_are_years(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from twentynine.reports.html import players
+
+    db = _dated(tmp_path)
+    monkeypatch.setattr(players, "MAX_BODIES", 14)  # 3 presets x 5 periods: one pair too many
+    page = _report(db, tmp_path / "p.html", "--min-deals", "1", "--examples", "0")
+    periods = [o.attrs["value"] for o in page.all("option") if o.within("filter-period")]
+    assert periods == ["", "2025", "2026"]
+    assert len(page.json("filter-bodies")) == 3 * 3 - 1
+    monkeypatch.setattr(players, "MAX_BODIES", 15)
+    page = _report(db, tmp_path / "q.html", "--min-deals", "1", "--examples", "0")
+    assert len(page.json("filter-bodies")) == 3 * 5 - 1

@@ -1036,6 +1036,10 @@ def players_context(
 MAX_MONTHS: Final = 24
 """Months offered by the page's period filter; with more, only the years."""
 
+MAX_BODIES: Final = 64
+"""Pairs of a preset and a period the page holds at most: past it, the years without their
+months (each pair is a page's worth of figures)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Choice:
@@ -1091,6 +1095,8 @@ def _filters(wh: Warehouse, min_deals: int, link: Linker, scope: Scope) -> Filte
     presets, periods = _choices(wh)
     if not presets and not periods:
         return None
+    if max(len(presets), 1) * max(len(periods), 1) > MAX_BODIES:
+        periods = tuple(choice for choice in periods if "-" not in choice.key)
     bodies: dict[str, str] = {}
     for preset in presets or (Choice("", ""),):
         for period in periods or (Choice("", ""),):
