@@ -14,7 +14,7 @@ from twentynine.importers.canonical import dump_match
 from twentynine.importers.formats import read_any
 from twentynine.replay import audit_match, random_match
 from twentynine.reports.html.viewer import deal_data
-from twentynine.schema.cards import Seat
+from twentynine.schema.cards import Seat, Team
 from twentynine.schema.log import MatchLog, PlayAction, TrumpAction, player_name
 from twentynine.schema.rules import Rules
 
@@ -337,6 +337,10 @@ def test_a_lost_single_hand_says_so_in_the_replay_and_the_viewer() -> None:
         assert "single hand by N: lost, W won trick 4" in " ".join(needs.split())
         assert "need" not in needs[len("Needs") :]
     assert "Result: Single hand by N lost at trick 4, won by W. NS -3 game points" in result
+    audited = audit_match(match).deals
+    before, after = (audited[n].score_after for n in (26, 27))  # the match's score
+    assert frame.splitlines()[0].endswith(f"· score NS {before[Team.NS]}, EW {before[Team.EW]}")
+    assert result.splitlines()[0].endswith(f"· score now NS {after[Team.NS]}, EW {after[Team.EW]}")
     data = deal_data(match, audit_match(match), 28, None)
     assert data["steps"][-2]["standing"] == "single hand by N: lost, W won trick 4"
     assert data["steps"][-1]["say"].startswith("Single hand by N lost at trick 4, won by W.")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from twentynine.replay import AuditedMatch, DealFacts, StepView, audit_match, deal_steps
-from twentynine.reports.html.words import result_words, standing_words
+from twentynine.reports.html.words import result_words, score_words, standing_words
 from twentynine.schema.cards import HAND_SUIT_ORDER, Card, Seat, Suit, Team
 from twentynine.schema.log import (
     BidAction,
@@ -453,13 +453,13 @@ def deal_frames(
     audited = audit_match(match, rules)
     facts = audited.deals[deal_number - 1]
     before = audited.deals[deal_number - 2].score_after if deal_number > 1 else None
-    score = ", ".join(f"{team.value} {before[team] if before else 0}" for team in Team)
     deal = match.deals[deal_number - 1]
     view = f" · seen by {seat.value}" if seat else ""
-    heading = (
+    where = (
         f"match {printable(match.match_id)} · deal {deal_number} of {len(match.deals)}"
-        f" · dealer {deal.dealer.value} · {preset_of(match.rules)} · score {score}{view}"
+        f" · dealer {deal.dealer.value} · {preset_of(match.rules)}"
     )
+    heading = f"{where} · score {score_words(before or dict.fromkeys(Team, 0))}{view}"
     names = {s: printable(player_name(p)) for s, p in match.players.items()}
     review = None
     if annotations:
@@ -473,7 +473,7 @@ def deal_frames(
     result = render_step(
         steps[-1],
         total=len(steps),
-        heading=heading,
+        heading=f"{where} · score now {score_words(facts.score_after)}{view}",
         outcome=outcome_text(facts, before),
         names=names,
         color=color,
