@@ -15,6 +15,7 @@ from twentynine.frames import card_text
 from twentynine.reports.html.judged import MARKS, decision_mark, decisions
 from twentynine.reports.warehouse.annotations import replace_annotations
 from twentynine.reports.warehouse.store import open_warehouse
+from twentynine.schema.cards import Team
 from twentynine.schema.log import BidAction, PlayAction
 
 runner = CliRunner()
@@ -95,3 +96,31 @@ def test_a_match_that_was_not_analyzed_has_no_marks() -> None:
                for line in f.splitlines()[1:2])  # fmt: skip
     tricks = frames[-1][frames[-1].index("Tricks") :]
     assert "?" not in tricks and "!" not in tricks
+
+
+@pytest.mark.parametrize(
+    ("deal", "starts"),
+    [(4, "Thrown in: "), (1, ""), (6, "")],  # a throw-in, an early end, eight tricks
+)
+def test_each_deal_ends_on_a_result_frame_in_the_viewer_s_words(deal: int, starts: str) -> None:
+    from twentynine.importers.formats import read_any
+    from twentynine.replay import audit_match
+    from twentynine.reports.html.words import result_words
+
+    sample = SAMPLES / "bangladesh.json"
+    match = next(r.match for r in read_any(sample) if r.match)
+    audited = audit_match(match)
+    facts = audited.deals[deal - 1]
+    before = audited.deals[deal - 2].score_after if deal > 1 else dict.fromkeys(Team, 0)
+    said = result_words(facts, before)
+    assert said.startswith(starts)
+    if deal == 1:
+        assert "once decided" in said and len(facts.tricks) < 8
+    if deal == 6:
+        assert len(facts.tricks) == 8 and (": made" in said or ": failed" in said)
+    frames = _replay(str(sample), "--deal", str(deal))
+    assert len(frames) == len(match.deals[deal - 1].actions) + 2
+    result = frames[-1]
+    assert result.splitlines()[1].startswith("the result (")
+    assert " ".join(result.split("Result: ", 1)[1].split()) == said
+    assert all("Result: " not in frame for frame in frames[:-1])
