@@ -124,3 +124,17 @@ def test_each_deal_ends_on_a_result_frame_in_the_viewer_s_words(deal: int, start
     assert result.splitlines()[1].startswith("the result (")
     assert " ".join(result.split("Result: ", 1)[1].split()) == said
     assert all("Result: " not in frame for frame in frames[:-1])
+
+
+def test_a_file_replayed_with_the_warehouse_that_analyzed_it_has_its_marks(
+    analyzed_db: Path, tmp_path: Path
+) -> None:
+    _, notes = analyzed_match()
+    deal, _, _ = labelled(notes)[0]
+    sample = str(SAMPLES / "bangladesh.json")
+    stored = _replay("--db", str(analyzed_db), "--deal", str(deal))
+    assert _replay(sample, "--db", str(analyzed_db), "--deal", str(deal)) == stored
+    assert _replay(sample, "--deal", str(deal)) != stored  # the file alone: no marks
+    missing = runner.invoke(app, ["replay", sample, "--db", str(tmp_path / "none.duckdb")])
+    assert missing.exit_code == 2 and len(missing.stderr.splitlines()) == 1
+    assert "Traceback" not in missing.output

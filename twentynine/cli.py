@@ -504,7 +504,12 @@ def replay_command(
     from_format: FromOption = None,
     db: Annotated[
         Path | None,
-        typer.Option("--db", metavar="FILE", help="Replay a match stored in this warehouse."),
+        typer.Option(
+            "--db",
+            metavar="FILE",
+            help="A warehouse (read only): the match's annotations, and the match itself "
+            "when no PATH is given.",
+        ),
     ] = None,
 ) -> None:
     """Step through a match's deals as a hand viewer shows them, action by action.
@@ -533,18 +538,20 @@ def replay_command(
         rules = resolve_rules(rules_name) if rules_name is not None else None
     except RulesError as exc:
         raise fail(f"--rules: {exc}") from None
-    if (path is None) == (db is None):
-        raise fail("give a file or folder of match logs, or --db FILE (not both)")
+    if path is None and db is None:
+        raise fail("give a file or folder of match logs, or --db FILE")
     skipped = Skipping()
     notes = None
     try:
-        if db is not None:
+        if path is None:
+            assert db is not None
             chosen = stored_match(match_id, db=db)
-            with open_warehouse(db, read_only=True) as wh:  # the review's marks, if analyzed
-                notes = read_annotations(wh, chosen.match_id)
         else:
             records = _read_inputs([str(path)], from_format, fast=False)
             chosen = pick_match(match_id, skipped.readable(records))
+        if db is not None:
+            with open_warehouse(db, read_only=True) as wh:  # the review's marks, if analyzed
+                notes = read_annotations(wh, chosen.match_id)
     except MatchNotFoundError as exc:
         raise skipped.not_found(f"{path or db}: {exc}") from None
     except WarehouseError as exc:
