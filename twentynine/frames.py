@@ -375,6 +375,7 @@ def deal_review(
     """
     # Here, not at the top: the judgement's words import the analysis, which `solve` (it
     # renders hands with this module) and an unanalyzed replay have no use for.
+    from twentynine.analysis.judge.words import note_text
     from twentynine.reports.html.judged import (
         decision_mark,
         decisions,
@@ -384,7 +385,7 @@ def deal_review(
         note_mark,
         unreal_finding,
     )
-    from twentynine.reports.html.viewer import defends, note_text
+    from twentynine.reports.html.viewer import defends
 
     deal = match.deals[deal_number - 1]
     found = [f for f in audited.findings if f.deal == deal_number]
