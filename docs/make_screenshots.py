@@ -53,6 +53,17 @@ def save(page: Page, selector: str, name: str) -> None:
     print(f"wrote {target.relative_to(ROOT)}")
 
 
+def players_narrowed(page: Page, width: int) -> None:
+    """The players page narrowed by its own lists to the bangladesh matches: the lists, the
+    note that says so and the start of the figures."""
+    page.select_option("#filter-preset", "bangladesh")
+    page.wait_for_selector("#scope")
+    height = 560 if width > 500 else 820
+    target = IMAGES / f"players-filters-{width}.png"
+    page.screenshot(path=str(target), clip={"x": 0, "y": 0, "width": width, "height": height})
+    print(f"wrote {target.relative_to(ROOT)}")
+
+
 def first_blunder(db: Path) -> tuple[int, int]:
     """The deal and action of the first card the analysis called a blunder."""
     with duckdb.connect(str(db), read_only=True) as con:
@@ -108,6 +119,7 @@ def main() -> None:
                 if width == 1280:
                     page.screenshot(path=str(IMAGES / "players-report.png"))
                     print("wrote docs/images/players-report.png")
+                players_narrowed(page, width)
                 page.close()
             browser.close()
 

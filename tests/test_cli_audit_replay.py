@@ -14,7 +14,7 @@ from twentynine.importers.canonical import dump_match
 from twentynine.importers.formats import read_any
 from twentynine.replay import audit_match, random_match
 from twentynine.reports.html.viewer import deal_data
-from twentynine.schema.cards import Seat
+from twentynine.schema.cards import Seat, Team
 from twentynine.schema.log import MatchLog, PlayAction, TrumpAction, player_name
 from twentynine.schema.rules import Rules
 
@@ -135,13 +135,19 @@ def test_replay_prints_every_step_off_a_terminal(tmp_path: Path, clean_match: Ma
     assert result.exit_code == 0, result.output
     actions = len(clean_match.deals[0].actions)
     frames = _frames(result.stdout)
-    assert len(frames) == actions + 1
+    assert len(frames) == actions + 2  # the start, each action, the result
     assert (
         frames[0].splitlines()[1].startswith(f"before the first action (actions 0-{actions - 1})")
     )
-    for k, frame in enumerate(frames[1:]):
+    for k, frame in enumerate(frames[1:-1]):
         assert frame.splitlines()[1].startswith(f"action {k} of 0-{actions - 1}: ")
+        assert "Result: " not in frame
+    assert (
+        frames[-1].splitlines()[1]
+        == f"the result (after action {actions - 1}; actions 0-{actions - 1})"
+    )
     assert "Result: " in frames[-1]
+    assert _table(frames[-1]) == _table(frames[-2])  # the table as the last action left it
     for label in ("Auction", "Contract  ", "Trump     ", "Points    ", "Needs     "):
         assert label in frames[0]
     names = {player_name(p) for p in clean_match.players.values()}
@@ -276,7 +282,8 @@ def test_replay_steps_on_a_real_terminal(tmp_path: Path, clean_match: MatchLog) 
             (b"\x1b[C", "action 0 "),
             (b"5\r", "action 5 "),
             (b"\x1b[D", "action 4 "),
-            (b"\x1b[F", f"action {last} "),
+            (b"\x1b[F", f"result of 0-{last} "),
+            (b"\x1b[D", f"action {last} "),
             (b"\x1b[H", "start "),
             (b"\x1b[6~", f"deal 2/{deals} \u00b7 start "),
             (b"]", f"deal 3/{deals} \u00b7 start "),
@@ -322,12 +329,18 @@ def test_a_lost_single_hand_says_so_in_the_replay_and_the_viewer() -> None:
     deal = match.deals[27]
     assert any(a.type == "single_hand" for a in deal.actions)
     last = len(deal.actions) - 1
-    shown = runner.invoke(app, ["replay", str(sample), "--deal", "28", "--at", str(last)])
-    frame = _frames(shown.stdout)[0]
-    needs = frame[frame.index("Needs") : frame.index("Tricks")]
-    assert "single hand by N: lost, W won trick 4" in " ".join(needs.split())
-    assert "need" not in needs[len("Needs") :]
-    assert "Result: Single hand by N lost at trick 4, won by W. NS -3 game points" in frame
+    shown = runner.invoke(app, ["replay", str(sample), "--deal", "28"])
+    *_, frame, result = _frames(shown.stdout)
+    assert frame.splitlines()[1].startswith(f"action {last} of")
+    for told in (frame, result):
+        needs = told[told.index("Needs") : told.index("Tricks")]
+        assert "single hand by N: lost, W won trick 4" in " ".join(needs.split())
+        assert "need" not in needs[len("Needs") :]
+    assert "Result: Single hand by N lost at trick 4, won by W. NS -3 game points" in result
+    audited = audit_match(match).deals
+    before, after = (audited[n].score_after for n in (26, 27))  # the match's score
+    assert frame.splitlines()[0].endswith(f"· score NS {before[Team.NS]}, EW {before[Team.EW]}")
+    assert result.splitlines()[0].endswith(f"· score now NS {after[Team.NS]}, EW {after[Team.EW]}")
     data = deal_data(match, audit_match(match), 28, None)
     assert data["steps"][-2]["standing"] == "single hand by N: lost, W won trick 4"
     assert data["steps"][-1]["say"].startswith("Single hand by N lost at trick 4, won by W.")

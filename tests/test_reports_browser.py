@@ -719,3 +719,78 @@ def test_axe_finds_no_violation_in_the_players_report(
     opened = Opened(browser, analyzed_players.as_uri(), width, 900)
     assert _violations(opened) == []
     assert opened.errors == []
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_players_page_narrows_itself_to_a_preset_and_a_period(
+    browser: Any, tmp_path: Path, width: int
+) -> None:
+    from tests.test_reports_players import _dated
+
+    out = tmp_path / "players.html"
+    made = runner.invoke(
+        app,
+        ["report", "players", "--db", str(_dated(tmp_path)), "--min-deals", "1", "-o", str(out)],
+    )
+    assert made.exit_code == 0, made.output
+    opened = Opened(browser, out.as_uri(), width, 900)
+    page = opened.page
+
+    def matches() -> int:
+        return int(opened.text("#summary").split(" match")[0])
+
+    first = page.eval_on_selector_all(".chart[data-drawn=yes]", "els => els.length")
+    assert matches() == 5 and first >= 2
+    page.select_option("#filter-preset", "pagat")
+    assert matches() == 4 and "Only pagat matches" in opened.text("#scope")
+    assert "4 matches" in opened.text("#filter-status")
+    drawn = page.eval_on_selector_all("#scoped .chart[data-drawn=yes] .main-svg", "e => e.length")
+    assert drawn >= 2  # the new body's charts drawn
+    page.select_option("#filter-period", "2025")
+    assert matches() == 2 and "on or before 2025-12-31" in opened.text("#scope")
+    # the new body sorts: a click anywhere in a heading, numbers from the largest
+    heading = page.locator("#players thead th").nth(2)  # calls
+    box = heading.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + 3, box["y"] + box["height"] - 3)
+    calls = [
+        int(v)
+        for v in page.eval_on_selector_all(
+            "#players tbody tr td:nth-child(3)", "els => els.map(e => e.dataset.sort)"
+        )
+    ]
+    assert calls == sorted(calls, reverse=True) and len(set(calls)) > 1
+    # a name still opens its section, in this body
+    name = page.locator("#players tbody a").first
+    target = str(name.get_attribute("href"))
+    name.click()
+    assert page.is_visible(target) and opened.text(target + "-h") == name.inner_text()
+    assert _violations(opened) == []
+    page.screenshot(path=str(tmp_path / f"players-narrowed-{width}.png"))
+    page.select_option("#filter-preset", "standard")
+    page.select_option("#filter-period", "2026")
+    assert matches() == 0 and "none in this warehouse" in opened.text("#scope")
+    page.select_option("#filter-preset", "")
+    page.select_option("#filter-period", "")
+    assert matches() == 5  # every match again, its charts as they were
+    assert page.eval_on_selector_all(".chart[data-drawn=yes]", "els => els.length") == first
+    assert page.evaluate("document.querySelectorAll('#players, #summary').length") == 2
+    assert opened.errors == []
+
+
+def test_without_a_script_the_players_page_shows_every_match(browser: Any, tmp_path: Path) -> None:
+    from tests.test_reports_players import _dated
+
+    out = tmp_path / "players.html"
+    made = runner.invoke(
+        app,
+        ["report", "players", "--db", str(_dated(tmp_path)), "--min-deals", "1", "-o", str(out)],
+    )
+    assert made.exit_code == 0, made.output
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(out.as_uri())
+    assert not page.is_visible("#filters") and page.is_visible("#players")
+    assert page.inner_text("#summary").startswith("5 matches")
+    assert "narrowing them to a preset or a period" in page.inner_text("#no-script")
+    context.close()

@@ -187,3 +187,89 @@ def test_the_worst_decisions_get_the_example_matches_first(
         if e.parent is not None and "worst" in e.parent.attrs.get("class", "")
     ]
     assert worst and all(match.match_id in e.content for e in worst)
+
+
+def _dated(tmp_path: Path) -> Path:
+    """A warehouse of dated matches of two presets, and an undated one."""
+    folder = tmp_path / "dated"
+    folder.mkdir()
+    days = [("pagat", "2025-03-01"), ("pagat", "2025-06-01"), ("standard", "2025-06-02")]
+    days.append(("pagat", "2026-01-05"))
+    for seed, (preset, day) in enumerate(days, start=1):
+        match = random_match(Rules.preset(preset), seed)
+        match = match.model_copy(update={"meta": {"date": day}, "id": f"m-{day}"})
+        (folder / f"{seed}.json").write_bytes(dump_match(match))
+    db = tmp_path / "dated.duckdb"
+    _load(db, folder, SAMPLES / "pagat.json")
+    return db
+
+
+def _body(html: str) -> str:
+    """The body a players page shows first (all its matches, or those of its options)."""
+    found = re.search(r'<div class="scope-body">\n(.*)</div>\n</div>\n', html, re.S)
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_page_narrows_itself_to_a_preset_and_a_period_as_the_options_do(
+    tmp_path: Path,
+) -> None:
+    db = _dated(tmp_path)
+    common = ("--examples", "0", "--min-deals", "1")
+    page = _report(db, tmp_path / "p.html", *common)
+    presets = [o.attrs["value"] for o in page.all("option") if o.within("filter-preset")]
+    periods = [o.attrs["value"] for o in page.all("option") if o.within("filter-period")]
+    assert presets == ["", "pagat", "standard"]
+    assert periods == ["", "2025", "2025-03", "2025-06", "2026"]  # 2026 has one month
+    bodies = page.json("filter-bodies")
+    assert set(bodies) == {f"{p}|{q}" for p in presets for q in periods} - {"|"}
+    for key, options in (
+        ("pagat|", ("--preset", "pagat")),
+        ("|2025-06", ("--since", "2025-06-01", "--until", "2025-06-30")),
+        ("pagat|2025", ("--preset", "pagat", "--since", "2025-01-01", "--until", "2025-12-31")),
+    ):
+        alone = tmp_path / f"{key.replace('|', '_')}.html"
+        _report(db, alone, *common, *options)
+        assert bodies[key] == _body(alone.read_text()), key  # the options' own figures
+    assert _matches(Page(bodies["pagat|2025"])) == 2
+    empty = Page(bodies["standard|2026"])
+    assert _matches(empty) == 0 and "none in this warehouse" in empty.text
+    # the page itself shows every match, the lists hidden without a script
+    assert _matches(page) == 5 and "needs-script" in page.by_id("filters").attrs["class"]
+    # nothing to choose: no lists
+    plain = tmp_path / "plain.duckdb"
+    _load(plain, SAMPLES / "pagat.json")
+    alone_page = _report(plain, tmp_path / "plain.html", *common)
+    assert not [e for e in alone_page.elements if e.attrs.get("id") == "filters"]
+
+
+def test_a_narrower_page_says_its_matches_were_not_analyzed_not_the_warehouse(
+    analyzed_db: Path, tmp_path: Path
+) -> None:
+    page = _report(analyzed_db, tmp_path / "p.html", "--min-deals", "1")
+    assert "not analyzed" not in page.text
+    pagat = Page(page.json("filter-bodies")["pagat|"])  # the analyzed match is bangladesh
+    lost = next(e for e in pagat.all("figcaption") if e.attrs.get("id") == "chart-lost")
+    for said in (lost.content, pagat.text):
+        assert "none of these matches was; others in this warehouse were" in said
+        assert "run twentynine analyze" not in said
+    plain = tmp_path / "plain.duckdb"
+    _load(plain, SAMPLES / "pagat.json")
+    never = _report(plain, tmp_path / "never.html", "--min-deals", "1")
+    assert "run twentynine analyze with --db on this warehouse" in never.text
+
+
+def test_past_the_pairs_a_page_holds_the_periods_are_years(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from twentynine.reports.html import players
+
+    db = _dated(tmp_path)
+    monkeypatch.setattr(players, "MAX_BODIES", 14)  # 3 presets x 5 periods: one pair too many
+    page = _report(db, tmp_path / "p.html", "--min-deals", "1", "--examples", "0")
+    periods = [o.attrs["value"] for o in page.all("option") if o.within("filter-period")]
+    assert periods == ["", "2025", "2026"]
+    assert len(page.json("filter-bodies")) == 3 * 3 - 1
+    monkeypatch.setattr(players, "MAX_BODIES", 15)
+    page = _report(db, tmp_path / "q.html", "--min-deals", "1", "--examples", "0")
+    assert len(page.json("filter-bodies")) == 3 * 5 - 1

@@ -504,13 +504,20 @@ def replay_command(
     from_format: FromOption = None,
     db: Annotated[
         Path | None,
-        typer.Option("--db", metavar="FILE", help="Replay a match stored in this warehouse."),
+        typer.Option(
+            "--db",
+            metavar="FILE",
+            help="A warehouse (read only): the match's annotations, and the match itself "
+            "when no PATH is given.",
+        ),
     ] = None,
 ) -> None:
     """Step through a match's deals as a hand viewer shows them, action by action.
 
     After each action: the four hands, the trick on the table, the auction, the contract and
-    its stake, the trump, points, needs, the tricks played and the findings. Action K of deal
+    its stake, the trump, points, needs, the tricks played and the findings; a last frame
+    states the result. From a warehouse whose match was analyzed, the review's marks (?! ? ??
+    !) stand beside the calls and cards, with what each marked decision was. Action K of deal
     N is `file:line:N:K` in `twentynine audit`: `--deal N --at K` starts there. On a terminal
     it steps interactively (? lists the keys); otherwise it prints the deal's frames (with
     --at or --finding, only that one).
@@ -521,23 +528,30 @@ def replay_command(
     from twentynine.frames import deal_frames, finding_frames, first_finding
     from twentynine.pager import show_deals, show_frames
     from twentynine.replay import audit_match
+    from twentynine.reports.html.annotations import read_annotations
     from twentynine.reports.warehouse.errors import WarehouseError
     from twentynine.reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
+    from twentynine.reports.warehouse.store import open_warehouse
     from twentynine.schema.rules import RulesError, resolve_rules
 
     try:
         rules = resolve_rules(rules_name) if rules_name is not None else None
     except RulesError as exc:
         raise fail(f"--rules: {exc}") from None
-    if (path is None) == (db is None):
-        raise fail("give a file or folder of match logs, or --db FILE (not both)")
+    if path is None and db is None:
+        raise fail("give a file or folder of match logs, or --db FILE")
     skipped = Skipping()
+    notes = None
     try:
-        if db is not None:
+        if path is None:
+            assert db is not None
             chosen = stored_match(match_id, db=db)
         else:
             records = _read_inputs([str(path)], from_format, fast=False)
             chosen = pick_match(match_id, skipped.readable(records))
+        if db is not None:
+            with open_warehouse(db, read_only=True) as wh:  # the review's marks, if analyzed
+                notes = read_annotations(wh, chosen.match_id)
     except MatchNotFoundError as exc:
         raise skipped.not_found(f"{path or db}: {exc}") from None
     except WarehouseError as exc:
@@ -561,7 +575,9 @@ def replay_command(
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
 
     def frames_of(number: int) -> list[str]:
-        return deal_frames(chosen, number, seat=seat, rules=rules, color=interactive)
+        return deal_frames(
+            chosen, number, seat=seat, rules=rules, color=interactive, annotations=notes
+        )
 
     if interactive:
         findings = finding_frames(audit_match(chosen, rules))

@@ -18,15 +18,26 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Mapping, Sequence
-from typing import Final
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
 
 from twentynine.replay import AuditedMatch, DealFacts, StepView, audit_match, deal_steps
-from twentynine.reports.html.words import result_words, standing_words
+from twentynine.reports.html.words import result_words, score_words, standing_words
 from twentynine.schema.cards import HAND_SUIT_ORDER, Card, Seat, Suit, Team
-from twentynine.schema.log import MatchLog, player_name
+from twentynine.schema.log import (
+    BidAction,
+    DittoAction,
+    MatchLog,
+    PassAction,
+    PlayAction,
+    player_name,
+)
 from twentynine.schema.rules import Rules
 from twentynine.schema.words import signed
 from twentynine.textout import printable
+
+if TYPE_CHECKING:
+    from twentynine.analysis.annotate import Annotation
 
 _SYMBOL: Final = {suit.value: suit.symbol for suit in Suit}
 _SIDE: Final = 22  # the West and East columns, and the indent of North and South
@@ -38,6 +49,28 @@ _RED: Final = re.compile(r"[♥♦](?:[AKQJT987?]|(?: [AKQJT987])+)?")
 _CARD: Final = re.compile(r"\b([AKQJT987])([SHDC])\b")
 _FSI: Final = "\u2068"
 _PDI: Final = "\u2069"
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """The analysis' marks on one deal, as the HTML review shows them: each judged action's
+    mark (``?!``, ``?``, ``??``, ``!``: ``reports.html.judged``) and what its notes say; the
+    action of each auction entry and of each card played, to set the marks beside them.
+    """
+
+    marks: Mapping[int, str]
+    words: Mapping[int, tuple[str, ...]]
+    auction: tuple[int, ...]
+    plays: tuple[int, ...]
+    cell: int = _CELL
+
+    def auction_mark(self, entry: int) -> str:
+        """The mark of the auction's ``entry``-th call (from 0)."""
+        return self.marks.get(self.auction[entry], "") if entry < len(self.auction) else ""
+
+    def play_mark(self, play: int) -> str:
+        """The mark of the deal's ``play``-th card (from 0)."""
+        return self.marks.get(self.plays[play], "") if play < len(self.plays) else ""
 
 
 def isolated(text: str) -> str:
@@ -187,23 +220,23 @@ def _trick_box(step: StepView) -> list[str]:
     ]
 
 
-def _auction_grid(step: StepView, order: Sequence[Seat]) -> list[str]:
+def _auction_grid(step: StepView, order: Sequence[Seat], review: Review | None) -> list[str]:
     """What each seat said, a column per seat in bidding order; a new row when a seat speaks
-    again (so any auction style reads left to right, top to bottom)."""
+    again (so any auction style reads left to right, top to bottom); each call's mark
+    beside it when the deal was analyzed."""
     rows: list[dict[Seat, str]] = [{}]
     column_of = {seat: i for i, seat in enumerate(order)}
+    cell = review.cell if review is not None else _CELL
     last = -1
-    for seat, word in step.auction:
+    for entry, (seat, word) in enumerate(step.auction):
         if column_of[seat] <= last:
             rows.append({})
-        rows[-1][seat] = word
+        rows[-1][seat] = word + (review.auction_mark(entry) if review is not None else "")
         last = column_of[seat]
-    header = "".join(seat.value.ljust(_CELL) for seat in order).rstrip()
+    header = "".join(seat.value.ljust(cell) for seat in order).rstrip()
     lines = [header]
     if step.auction:
-        lines += [
-            "".join(row.get(seat, "").ljust(_CELL) for seat in order).rstrip() for row in rows
-        ]
+        lines += ["".join(row.get(seat, "").ljust(cell) for seat in order).rstrip() for row in rows]
     return lines
 
 
@@ -226,11 +259,11 @@ def trump_text(status: str) -> str:
     return re.sub(r"\b([SHDC])$", lambda m: _SYMBOL[m.group(1)], status)
 
 
-def _panel(step: StepView, order: Sequence[Seat]) -> list[str]:
+def _panel(step: StepView, order: Sequence[Seat], review: Review | None) -> list[str]:
     points = " · ".join(f"{team.value} {step.points[team]}" for team in Team)
     return [
         "Auction",
-        *_auction_grid(step, order),
+        *_auction_grid(step, order, review),
         "",
         "Contract  " + _contract(step),
         "Trump     " + trump_text(step.trump),
@@ -239,13 +272,20 @@ def _panel(step: StepView, order: Sequence[Seat]) -> list[str]:
     ]
 
 
-def _tricks(step: StepView) -> list[str]:
+def _tricks(step: StepView, review: Review | None) -> list[str]:
+    """The tricks played: ``*`` beside each trick's winning card and, when the deal was
+    analyzed, each card's mark (in a column of its own, so the tricks stay aligned)."""
     lines = []
+    play = 0
     for number, trick in enumerate(step.tricks, 1):
-        cards = "  ".join(
-            f"{seat.value} {card_text(card)}{'*' if seat is trick.winner else ' '}"
-            for seat, card in trick.cards
-        )
+        cells = []
+        for seat, card in trick.cards:
+            cell = f"{seat.value} {card_text(card)}{'*' if seat is trick.winner else ' '}"
+            if review is not None:
+                cell += review.play_mark(play).ljust(2)
+            cells.append(cell)
+            play += 1
+        cards = "  ".join(cells)
         lines.append(f"{number:>2}  {cards}   {trick.winner.value} {signed(trick.points)}")
     return lines
 
@@ -258,18 +298,32 @@ def render_step(
     outcome: str | None = None,
     names: Mapping[Seat, str] | None = None,
     color: bool = False,
+    review: Review | None = None,
 ) -> str:
     """One step as a block of text: the heading, what happened, the table and the findings.
 
     ``total`` counts the steps (the start, then one per action); ``names`` are the players'
-    names by seat; ``color`` prints hearts and diamonds in red (ANSI).
+    names by seat; ``color`` prints hearts and diamonds in red (ANSI). ``outcome``: this is
+    the deal's result step, after its last action (``step``), and these words state it.
+    ``review``: the analysis' marks, beside the calls, the cards and this action, with what
+    its notes say.
     """
     names = names or {}
-    if step.action_index is None:
+    judged: tuple[str, ...] = ()
+    if outcome is not None:
+        last = f"after action {step.action_index}" if step.action_index is not None else "no action"
+        where = f"the result ({last}; actions 0-{total - 2})"
+    elif step.action_index is None:
         where = f"before the first action (actions 0-{total - 2})"
     else:
         where = f"action {step.action_index} of 0-{total - 2}: {symbols(step.description)}"
-    to_play = f"  (to play: {step.current_seat.value})" if step.current_seat else ""
+        if review is not None:
+            mark = review.marks.get(step.action_index, "")
+            where += f"  {mark}" if mark else ""
+            judged = review.words.get(step.action_index, ())
+    to_play = (
+        f"  (to play: {step.current_seat.value})" if step.current_seat and outcome is None else ""
+    )
     north = _hand_block(Seat.N, names, step)
     south = _hand_block(Seat.S, names, step)
     west = _hand_block(Seat.W, names, step)
@@ -278,25 +332,96 @@ def render_step(
     table = [" " * _SIDE + line for line in north]
     table += [_pad(w, _SIDE) + b + "  " + e for w, b, e in zip(west, box, east, strict=True)]
     table += [" " * _SIDE + line for line in south]
-    panel = _panel(step, step.order)
+    panel = _panel(step, step.order, review)
     height = max(len(table), len(panel))
     table += [""] * (height - len(table))
     panel += [""] * (height - len(panel))
-    lines = [heading, where + to_play, ""]
+    lines = [heading, where + to_play]
+    for said in judged:
+        lines += textwrap.wrap(symbols(said), 96, initial_indent="  ", subsequent_indent="    ")
+    lines.append("")
     lines += [
         (_pad(left, _PANEL_AT) + right).rstrip() for left, right in zip(table, panel, strict=True)
     ]
-    tricks = _tricks(step)
+    tricks = _tricks(step, review)
     if tricks:
         lines += ["", "Tricks", *tricks]
     if outcome is not None:
         lines += ["", *textwrap.wrap("Result: " + outcome, 96, subsequent_indent="        ")]
-    for finding in step.findings:
+    # a finding about the whole deal is told with its result, one about an action at it
+    told = [f for f in step.findings if (f.action is None) == (outcome is not None)]
+    for finding in told:
         lines.append(f"!! {finding.code} ({finding.severity}): {symbols(finding.message)}")
     frame = "\n".join(lines)
     if color:
         frame = _RED.sub(lambda m: f"\x1b[31m{m.group(0)}\x1b[0m", frame)
     return frame
+
+
+def deal_review(
+    match: MatchLog,
+    audited: AuditedMatch,
+    deal_number: int,
+    annotations: Sequence[Annotation],
+    said: Sequence[tuple[Seat, str]] = (),
+    seat: Seat | None = None,
+) -> Review:
+    """The marks of deal ``deal_number`` from a match's annotations, as the HTML review sets
+    them (``reports.html.judged``): a decision's mark by its worst label, ``!`` for a best
+    choice that had a worse one; the notes past a play that makes the deal unreal left out.
+    What a marked note says is :func:`reports.html.viewer.note_text`'s words. ``said``:
+    the deal's whole auction (the last step's), which sets the auction's column width.
+    ``seat``: a seat's view, with only that seat's decisions (as the HTML's seat view).
+    """
+    # Here, not at the top: the judgement's words import the analysis, which `solve` (it
+    # renders hands with this module) and an unanalyzed replay have no use for.
+    from twentynine.analysis.judge.words import note_text
+    from twentynine.reports.html.judged import (
+        decision_mark,
+        decisions,
+        kept_notes,
+        method_words,
+        most_severe,
+        note_mark,
+        unreal_finding,
+    )
+    from twentynine.reports.html.viewer import defends
+
+    deal = match.deals[deal_number - 1]
+    found = [f for f in audited.findings if f.deal == deal_number]
+    mine = [
+        note
+        for note in kept_notes(
+            [a for a in annotations if a.deal == deal_number], unreal_finding(found)
+        )
+        if seat is None or note.seat == seat.value
+    ]
+    marks: dict[int, str] = {}
+    words: dict[int, list[str]] = {}
+    for (_, k, who, kind), notes in sorted(decisions(mine).items()):
+        marks[k] = most_severe([marks.get(k, ""), decision_mark(notes)])
+        for note in notes:
+            mark = note_mark(note)
+            if mark:
+                text = note_text(note, defending=defends(note, deal))
+                how = method_words(note.method)
+                words.setdefault(k, []).append(
+                    f"{mark} {who} {kind.replace('_', ' ')} ({how}): {text}"
+                )
+    bidding = (BidAction, PassAction, DittoAction)
+    auction = tuple(i for i, a in enumerate(deal.actions) if isinstance(a, bidding))
+    plays = tuple(i for i, a in enumerate(deal.actions) if isinstance(a, PlayAction))
+    longest = max(
+        (len(word) + len(marks.get(k, "")) for k, (_, word) in zip(auction, said, strict=False)),
+        default=0,
+    )
+    return Review(
+        {k: m for k, m in marks.items() if m},
+        {k: tuple(lines) for k, lines in words.items()},
+        auction,
+        plays,
+        max(_CELL, longest + 1),
+    )
 
 
 def deal_frames(
@@ -306,15 +431,20 @@ def deal_frames(
     seat: Seat | None = None,
     rules: Rules | None = None,
     color: bool = False,
+    annotations: Sequence[Annotation] | None = None,
 ) -> list[str]:
-    """Every frame of deal ``deal_number`` (from 1): the start, then one per action.
+    """Every frame of deal ``deal_number`` (from 1): the start, one per action, then the
+    result. ``annotations`` (the match's, when it was analyzed) set the review's marks
+    beside the decisions and say what each marked one was.
 
     >>> from twentynine.replay import random_match
     >>> from twentynine.schema import Rules
     >>> log = random_match(Rules.preset("pagat"), seed=1)
     >>> frames = deal_frames(log, 1)
-    >>> len(frames) == len(log.deals[0].actions) + 1, frames[1].splitlines()[1][:9]
+    >>> len(frames) == len(log.deals[0].actions) + 2, frames[1].splitlines()[1][:9]
     (True, 'action 0 ')
+    >>> frames[-1].splitlines()[1][:10]
+    'the result'
     """
     steps = deal_steps(match, deal_number, seat=seat, rules=rules)
     # Here, not at the top: the warehouse's rows import Arrow and numpy, which `solve` (it
@@ -324,26 +454,33 @@ def deal_frames(
     audited = audit_match(match, rules)
     facts = audited.deals[deal_number - 1]
     before = audited.deals[deal_number - 2].score_after if deal_number > 1 else None
-    score = ", ".join(f"{team.value} {before[team] if before else 0}" for team in Team)
     deal = match.deals[deal_number - 1]
     view = f" · seen by {seat.value}" if seat else ""
-    heading = (
+    where = (
         f"match {printable(match.match_id)} · deal {deal_number} of {len(match.deals)}"
-        f" · dealer {deal.dealer.value} · {preset_of(match.rules)} · score {score}{view}"
+        f" · dealer {deal.dealer.value} · {preset_of(match.rules)}"
     )
+    heading = f"{where} · score {score_words(before or dict.fromkeys(Team, 0))}{view}"
     names = {s: printable(player_name(p)) for s, p in match.players.items()}
-    last = len(steps) - 1
-    return [
+    review = None
+    if annotations:
+        review = deal_review(match, audited, deal_number, annotations, steps[-1].auction, seat)
+    frames = [
         render_step(
-            step,
-            total=len(steps),
-            heading=heading,
-            outcome=outcome_text(facts, before) if i == last else None,
-            names=names,
-            color=color,
+            step, total=len(steps), heading=heading, names=names, color=color, review=review
         )
-        for i, step in enumerate(steps)
+        for step in steps
     ]
+    result = render_step(
+        steps[-1],
+        total=len(steps),
+        heading=f"{where} · score now {score_words(facts.score_after)}{view}",
+        outcome=outcome_text(facts, before),
+        names=names,
+        color=color,
+        review=review,
+    )
+    return [*frames, result]
 
 
 def finding_frames(audited: AuditedMatch) -> dict[int, list[int]]:

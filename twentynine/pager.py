@@ -1,10 +1,11 @@
 """Step through the frames of a match's deals on a terminal; off a terminal print them.
 
-A deal's frame 0 is the table before the first action and frame K + 1 the table after action
-K (the numbering of ``twentynine audit``). Keys: Enter, space or right arrow next; left arrow
-back; Home and End the first and last frame; Page Down or ``]`` the next deal, Page Up or
-``[`` the previous one; ``f`` the next frame with a finding (or a word that there is none);
-a number then Enter goes to that action; ``?`` shows the keys; q quits.
+A deal's frame 0 is the table before the first action, frame K + 1 the table after action
+K (the numbering of ``twentynine audit``) and its last frame the result. Keys: Enter, space or
+right arrow next; left arrow back; Home and End the first and last frame; Page Down or ``]``
+the next deal, Page Up or ``[`` the previous one; ``f`` the next frame with a finding (or a
+word that there is none); a number then Enter goes to that action; ``?`` shows the keys; q
+quits.
 
 >>> import io
 >>> out = io.StringIO()
@@ -32,7 +33,7 @@ HELP: Final = "→ next  ← back  Home/End  [ ] deal  f finding  number+Enter a
 KEYS: Final = """Keys
   Enter, space, →, n     the next action
   ←, p, Backspace        the action before
-  Home, g / End, G       the start of the deal / its last action
+  Home, g / End, G       the start of the deal / its result
   Page Down, ] / Page Up, [   the next deal / the deal before
   f                      the next finding (in this deal or a later one)
   a number, then Enter   that action (the numbers of `twentynine audit`)
@@ -95,7 +96,9 @@ def show_deals(
                 out.write(f"{CLEAR}{KEYS}\n")
             else:
                 where = "start" if position == 0 else f"action {position - 1}"
-                status = f"deal {deal}/{deals} · {where} of 0-{len(frames) - 2}  {HELP}"
+                if position == len(frames) - 1 and position > 0:
+                    where = "result"  # the frame after the last action's
+                status = f"deal {deal}/{deals} · {where} of 0-{len(frames) - 3}  {HELP}"
                 if typed:
                     status += f"  go to action: {typed}"
                 status += _too_narrow(frames[position])
@@ -114,7 +117,7 @@ def show_deals(
             elif key.isdigit():
                 typed += key
             elif key in ("\r", "\n") and typed:
-                position = min(int(typed) + 1, len(frames) - 1)
+                position = min(int(typed) + 1, max(len(frames) - 2, 0))
                 typed = ""
             elif key in _NEXT:
                 position = min(position + 1, len(frames) - 1)

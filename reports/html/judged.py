@@ -39,6 +39,26 @@ BEST_MARK: Final = "!"
 _EPSILON: Final = 1e-9
 
 
+def method_words(method: str) -> str:
+    """How a note was judged, in words: with all cards known, or fairly from what the seat
+    knew (by sampling the unseen cards).
+
+    >>> method_words("exact"), method_words("sampled")
+    ('exact, all cards known', 'fair, sampled')
+    """
+    return "exact, all cards known" if method == "exact" else "fair, sampled"
+
+
+def most_severe(marks: Iterable[str]) -> str:
+    """The most severe of some marks (``??`` first, ``!`` last; empty for none).
+
+    >>> most_severe(["!", "?!", "?"]), most_severe([])
+    ('?', '')
+    """
+    order = ("", BEST_MARK, *MARKS.values())
+    return max(marks, key=order.index, default="")
+
+
 def alternatives(note: Annotation) -> list[tuple[str, float]]:
     """The choices a note compared, with their values (``detail``'s ``alternatives``), best
     first; none when the detail holds none.

@@ -24,8 +24,14 @@ from twentynine.analysis.annotate import FIELDS, Annotation
 from twentynine.analysis.judge.words import note_text
 from twentynine.analysis.labels import GAME_POINT_SCALE
 from twentynine.reports.html.annotations import has_table
-from twentynine.reports.html.judged import MARKS, Legend, legend
-from twentynine.reports.html.render import figure_json, plotly_bundle, plotly_text, render
+from twentynine.reports.html.judged import MARKS, Legend, legend, method_words
+from twentynine.reports.html.render import (
+    figure_json,
+    plotly_bundle,
+    plotly_text,
+    render,
+    script_json,
+)
 from twentynine.reports.warehouse.stats import (
     ONE_DEAL_SHARE,
     RATE_DENOMINATORS,
@@ -128,6 +134,32 @@ class Scope:
             return ""
         return f"{self.preset or 'all'} matches" + (" " + " and ".join(parts) if parts else "")
 
+    def within(self, preset: str, period: str) -> Scope:
+        """This scope narrowed to a preset (empty: any) and a period: empty (any), a year
+        ``YYYY`` or a month ``YYYY-MM``.
+
+        >>> Scope(since=dt.date(2025, 6, 10)).within("pagat", "2025-06").words()
+        'pagat matches begun on or after 2025-06-10 and begun on or before 2025-06-30'
+        """
+        first, last = period_days(period) if period else (None, None)
+        since = max((d for d in (self.since, first) if d is not None), default=None)
+        until = min((d for d in (self.until, last) if d is not None), default=None)
+        return Scope(preset or self.preset, since, until)
+
+
+def period_days(period: str) -> tuple[dt.date, dt.date]:
+    """The first and last day of a year ``YYYY`` or a month ``YYYY-MM``.
+
+    >>> period_days("2024-02"), period_days("2025")[1]
+    ((datetime.date(2024, 2, 1), datetime.date(2024, 2, 29)), datetime.date(2025, 12, 31))
+    """
+    year, _, month = period.partition("-")
+    if not month:
+        return dt.date(int(year), 1, 1), dt.date(int(year), 12, 31)
+    first = dt.date(int(year), int(month), 1)
+    after = dt.date(first.year + first.month // 12, first.month % 12 + 1, 1)
+    return first, after - dt.timedelta(days=1)
+
 
 @dataclass(frozen=True, slots=True)
 class PlayersContext:
@@ -138,6 +170,7 @@ class PlayersContext:
     why_by_role: str
     min_deals: int
     analyzed: bool
+    unanalyzed: str
     tables: tuple[Table, ...]
     sections: tuple[PlayerSection, ...]
     charts: tuple[Chart, ...]
@@ -485,6 +518,20 @@ def _mean_bars(
     return {"type": "data", "array": halves, "thickness": 1}
 
 
+_NOT_ANALYZED: Final = "not analyzed: run twentynine analyze with --db on this warehouse"
+_NONE_IN_SCOPE: Final = "not analyzed: none of these matches was; others in this warehouse were"
+
+
+def _unanalyzed(wh: Warehouse) -> str:
+    """Why a page or a narrower one has no judgement: the warehouse was never analyzed, or
+    none of the matches in scope was (the connection's views narrow the table)."""
+    if not has_table(wh, "annotations"):
+        return _NOT_ANALYZED
+    database = str(wh.query("SELECT current_database()").rows[0][0]).replace('"', '""')
+    anywhere = wh.query(f'SELECT count(*) FROM "{database}".main.annotations').rows[0][0]
+    return _NONE_IN_SCOPE if anywhere else _NOT_ANALYZED
+
+
 def _charts(
     wh: Warehouse, by_role: bool, analysis: dict[str, Analysis] | None, min_deals: int
 ) -> tuple[Chart, ...]:
@@ -732,7 +779,7 @@ def _charts(
         )
     else:
         if not analysis:
-            why = "not analyzed: run twentynine analyze with --db on this warehouse"
+            why = _unanalyzed(wh)
         elif not top:
             why = f"every player has {few}"
         else:
@@ -745,7 +792,8 @@ def scope_to(wh: Warehouse, scope: Scope) -> int:
     """Narrow this connection's view of the warehouse to the matches of ``scope``: each
     table with a ``match_id`` gets a temporary view of the same name (DuckDB resolves the
     temporary schema first, the statistics views included) holding only those matches'
-    rows. The file is not written. Returns how many matches are in scope.
+    rows. The file is not written. Returns how many matches are in scope. An empty scope
+    drops the views a narrower one made: every match again.
     """
     conditions: list[str] = []
     params: dict[str, Any] = {}
@@ -758,18 +806,23 @@ def scope_to(wh: Warehouse, scope: Scope) -> int:
     if scope.until is not None:
         conditions.append("started_at < $until")
         params["until"] = dt.datetime.combine(scope.until + dt.timedelta(days=1), dt.time())
-    if not conditions:
-        return int(wh.query("SELECT count(*) FROM matches").rows[0][0])
-    catalog = str(wh.query("SELECT current_database()").rows[0][0]).replace('"', '""')
-    tables = [
+    database = str(wh.query("SELECT current_database()").rows[0][0])
+    catalog = database.replace('"', '""')
+    tables = [  # the file's own tables: not the temporary ones a narrower scope made
         str(row[0])
         for row in wh.query(
             "SELECT DISTINCT table_name FROM information_schema.columns "
-            "WHERE column_name = 'match_id' AND table_schema = 'main' AND table_name IN "
-            "(SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE') "
-            "ORDER BY 1"
+            "WHERE column_name = 'match_id' AND table_schema = 'main' "
+            "AND table_catalog = $db AND table_name IN (SELECT table_name FROM "
+            "information_schema.tables WHERE table_type = 'BASE TABLE' AND table_catalog = $db) "
+            "ORDER BY 1",
+            {"db": database},
         ).rows
     ]
+    if not conditions:
+        for table in tables:
+            wh.con.execute(f'DROP VIEW IF EXISTS temp.main."{table}"')
+        return int(wh.query("SELECT count(*) FROM matches").rows[0][0])
     where = " AND ".join(conditions)
     chosen = f'SELECT match_id FROM "{catalog}".main.matches WHERE {where}'
     ids = [row[0] for row in wh.con.execute(chosen, params).fetchall()]
@@ -866,7 +919,7 @@ def _worst(wh: Warehouse, player_id: str, link: Linker) -> tuple[Worst, ...]:
     for row in rows:
         note = Annotation(*row)
         assert note.action is not None and note.label is not None
-        how = "exact, all cards known" if note.method == "exact" else "fair, sampled"
+        how = method_words(note.method)
         out.append(
             Worst(
                 f"match {note.match_id}, deal {note.deal}, action {note.action} ({note.seat})",
@@ -901,7 +954,7 @@ def _sections(
         counts = judged.get(pid)
         worst = _worst(wh, pid, link) if counts else ()
         if not analyzed:
-            why = "not analyzed: run twentynine analyze with --db on this warehouse"
+            why = _unanalyzed(wh)
         elif not counts:
             why = "none of this player's decisions was judged"
         elif not worst:
@@ -971,6 +1024,7 @@ def players_context(
         why_by_role=why,
         min_deals=min_deals,
         analyzed=analysis is not None,
+        unanalyzed="" if analysis is not None else _unanalyzed(wh).partition(": ")[2],
         tables=tables,
         sections=sections,
         charts=_charts(wh, by_role, analysis, min_deals),
@@ -979,6 +1033,93 @@ def players_context(
     )
 
 
+MAX_MONTHS: Final = 24
+"""Months offered by the page's period filter; with more, only the years."""
+
+MAX_BODIES: Final = 64
+"""Pairs of a preset and a period the page holds at most: past it, the years without their
+months (each pair is a page's worth of figures)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One option of a filter: its key (empty: all) and its words."""
+
+    key: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """The page's own filters: the presets and periods of the matches in the report's scope,
+    and the body of the page for each other pair, as JSON keyed ``preset|period`` (the
+    page's script puts one in place of the shown body; without a script: all matches)."""
+
+    presets: tuple[Choice, ...]
+    periods: tuple[Choice, ...]
+    bodies: Markup
+
+
+def _choices(wh: Warehouse) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
+    """The presets and periods (years, then months unless more than :data:`MAX_MONTHS`) of
+    the matches the connection sees, each list after its "all" choice; a list with a single
+    choice besides "all" has nothing to narrow and is left empty."""
+    presets = [str(r[0]) for r in wh.query("SELECT DISTINCT preset FROM matches ORDER BY 1").rows]
+    months = [
+        str(r[0])
+        for r in wh.query(
+            "SELECT DISTINCT strftime(started_at, '%Y-%m') FROM matches "
+            "WHERE started_at IS NOT NULL ORDER BY 1"
+        ).rows
+    ]
+    years = sorted({month[:4] for month in months})
+    periods = [Choice(year, year) for year in years]
+    if len(months) <= MAX_MONTHS:  # a year's only month would be the year again
+        many = {year for year in years if sum(m.startswith(year) for m in months) > 1}
+        periods += [Choice(month, month) for month in months if month[:4] in many]
+        periods.sort(key=lambda choice: choice.key)  # each year, then its months
+    undated = int(wh.query("SELECT count(*) FROM matches WHERE started_at IS NULL").rows[0][0])
+    if len(periods) == 1 and not undated:  # every match in one year's one month: all dates
+        periods = []
+    shown = [Choice(p, p) for p in presets] if len(presets) > 1 else []
+    return (
+        (Choice("", "all presets"), *shown) if shown else (),
+        (Choice("", "all dates"), *periods) if periods else (),
+    )
+
+
+def _filters(wh: Warehouse, min_deals: int, link: Linker, scope: Scope) -> Filters | None:
+    """The page's filters within ``scope`` (the connection narrowed to it), and a body for
+    each preset and period but the first pair (the page shows that one); None when there
+    is nothing to choose."""
+    presets, periods = _choices(wh)
+    if not presets and not periods:
+        return None
+    if max(len(presets), 1) * max(len(periods), 1) > MAX_BODIES:
+        periods = tuple(choice for choice in periods if "-" not in choice.key)
+    bodies: dict[str, str] = {}
+    for preset in presets or (Choice("", ""),):
+        for period in periods or (Choice("", ""),):
+            if preset.key == period.key == "":
+                continue
+            narrowed = scope.within(preset.key, period.key)
+            key = f"{preset.key}|{period.key}"
+            if not scope_to(wh, narrowed):
+                bodies[key] = render("_players_none.html", scope=narrowed.words())
+                continue
+            page = players_context(wh, min_deals, link, narrowed)
+            bodies[key] = render("_players_body.html", page=page)
+    scope_to(wh, scope)
+    return Filters(presets, periods, script_json(bodies))
+
+
 def players_report(wh: Warehouse, min_deals: int, link: Linker, scope: Scope | None = None) -> str:
-    """The players report's HTML; the same warehouse and scope give the same bytes."""
-    return render("players.html", page=players_context(wh, min_deals, link, scope))
+    """The players report's HTML; the same warehouse and scope give the same bytes.
+
+    The page can narrow itself to a preset and a period of its matches (:class:`Filters`):
+    each pair's figures are made here, with the same queries as the whole page's.
+    """
+    scope = scope or Scope()
+    page = players_context(wh, min_deals, link, scope)
+    filters = _filters(wh, min_deals, link, scope)
+    return render("players.html", page=page, filters=filters)
