@@ -207,6 +207,35 @@ def test_a_seat_view_hides_the_other_hands(browser: Any, match_page: Path, tmp_p
     assert opened.errors == []
 
 
+def test_the_callers_chance_to_make_shows_only_where_its_cards_are_known(
+    browser: Any, match_page: Path
+) -> None:
+    from twentynine.reports.warehouse.predicted import deal_prediction
+
+    match = _sample("bad/mixed.json")
+    audited = audit_match(match)
+    number, facts = next(
+        (i, f)
+        for i, f in enumerate(audited.deals, 1)
+        if f.caller is not None and f.made is not None
+    )
+    assert facts.caller is not None
+    chance, _ = deal_prediction(match.deals[number - 1], audited.rules, facts.caller, None)
+    assert chance is not None
+    trump_at = next(k for k, a in enumerate(match.deals[number - 1].actions) if a.type == "trump")
+    opened = Opened(browser, match_page.as_uri() + f"#deal={number}&action={trump_at}")
+    page = opened.page
+    assert opened.text("#chance").startswith(f"{chance:.0%}, from {facts.caller.value}'s")
+    other = next(s for s in SEATS if s is not facts.caller)
+    page.select_option("#view-select", other.value)
+    assert opened.text("#chance") == f"known to {facts.caller.value} only"
+    page.select_option("#view-select", facts.caller.value)
+    assert opened.text("#chance").startswith(f"{chance:.0%}")
+    page.goto(match_page.as_uri() + f"#deal={number}&action=0")
+    assert opened.text("#chance") == "-"  # nobody has called yet
+    assert opened.errors == []
+
+
 def _players_report(tmp_path: Path) -> Path:
     """The players report of the league sample, loaded into a new warehouse, as a user makes it."""
     db = tmp_path / "w.duckdb"

@@ -42,6 +42,7 @@ from twentynine.reports.html.judged import (
 )
 from twentynine.reports.html.render import bidi_balanced, isolate
 from twentynine.reports.html.words import result_words, standing_words
+from twentynine.reports.warehouse.predicted import deal_prediction
 from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit, Team, as_held, cards_as_read
 from twentynine.schema.log import Action, Deal, MatchLog, PlayAction, player_name
 
@@ -353,6 +354,24 @@ def deal_data(
         ),
         "values_from": source,
         "graph": graph_data(facts, mine, exact, total) if annotations is not None else None,
+        "chance": _chance(deal, audited, facts),
+    }
+
+
+def _chance(deal: Deal, audited: AuditedMatch, facts: DealFacts) -> dict[str, str] | None:
+    """The caller's chance to make its call by the contract model, from its view at its last
+    bid (``contracts.predicted_make``), as the viewer shows it once the call is made: only
+    in the views that know the caller's first four cards (all, and the caller's own), and
+    at the result (``seat``: the caller)."""
+    if facts.caller is None:
+        return None
+    chance, model = deal_prediction(deal, audited.rules, facts.caller, facts.single_hand)
+    if chance is None:
+        return None
+    return {
+        "seat": facts.caller.value,
+        "text": f"{chance:.0%}, from {facts.caller.value}'s first four cards and the auction "
+        f"(contract model {model})",
     }
 
 
