@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SLOW = re.compile(r"^\s*([\d.]+)s (setup|call|teardown)\s+(\S+)")
+SLOW = re.compile(r"^\s*([\d.]+)s (setup|call|teardown)\s+(.+?)\s*$")  # ids may hold spaces
 COUNTS = re.compile(r"(\d+) (passed|skipped|failed|errors?)")
 
 
