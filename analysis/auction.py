@@ -1,16 +1,17 @@
 """Fair annotations of the auction and what follows it: bids and passes, the trump choice,
 doubles and redoubles.
 
-A bid, pass or Ditto is judged by the contract model (:mod:`analysis.models.contract`):
-the chance to make each call the seat could make, from what it knew (its first four cards,
-its position, the auction so far, the level), with the model's own uncertainty as the
-interval; nothing is sampled. The trump choice and the doubling are judged on layouts
-sampled from the deciding seat's view (its first four cards and the auction; for the
-defenders, the trump is sampled too) and solved double dummy from the first lead;
-:mod:`analysis.calibration` turns each layout's value into the probability a real table
-makes the call. Bids and doubles are worth game points: a made call wins the stake for the
-caller's side, a failed one loses it (the stake doubled by a Double, and so on); the trump
-choice is worth make-probability.
+Each is judged on layouts sampled from the deciding seat's view (its first four cards and
+the auction; for the defenders, the trump is sampled too). A bid, pass or Ditto: on each
+layout the auction runs on to its end, the others calling as the archive's players do
+(:mod:`analysis.judge.others`), and the contract it ends in is worth what the contract
+model gives its caller from the caller's view (:func:`analysis.judge.chance.contract_chance`,
+the one seam; nothing is solved). The trump choice: each suit played out by players who
+see only their own cards (:mod:`analysis.judge.playout`). A Double, Redouble or Set: the
+layout solved double dummy from the first lead, its value calibrated to the chance a real
+table makes the call. Bids and doubles are worth game points: a made call wins the stake
+for the caller's side, a failed one loses it (the stake doubled by a Double, and so on);
+the trump choice is worth make-probability.
 
 >>> from twentynine.schema import Rules
 >>> from twentynine.analysis.solver import solve
@@ -22,40 +23,36 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import Final
+import math
+from collections.abc import Collection, Mapping, Sequence
 
-from twentynine.analysis.annotate import Annotation, choice_words
-from twentynine.analysis.calibration import made_probability
+from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.hindsight import action_text
+from twentynine.analysis.judge.chance import caller_view, contract_chance
+from twentynine.analysis.judge.others import contract_worth, run_auction
+from twentynine.analysis.judge.playout import PLAYOUTS, POLICY, play_out, reached
 from twentynine.analysis.judging import (
     DealContext,
     Judgement,
     Outcome,
+    confirmed,
     judge,
     make_annotation,
+    sample_rng,
     seat_has_cards,
 )
 from twentynine.analysis.labels import GAME_POINT_SCALE
-from twentynine.analysis.models.contract import (
-    ContractModel,
-    ContractView,
-    Speech,
-    shipped_model,
-    view_at_last_bid,
-)
+from twentynine.analysis.models.contract import ContractModel, ContractView
+from twentynine.analysis.models.contract import shipped_model as shipped_contract_model
+from twentynine.analysis.models.others import shipped_model as shipped_others
 from twentynine.analysis.positions import Position
-from twentynine.analysis.sampling import replay_actions
+from twentynine.analysis.sampling import Layout, likely_trump, replay_actions
 from twentynine.analysis.solver import solve_value
 from twentynine.replay import DealState
 from twentynine.schema.cards import Seat
-from twentynine.schema.log import BidAction
-from twentynine.schema.words import signed
+from twentynine.schema.log import Action, BidAction
 
 AUCTION_KINDS = frozenset({"bid", "trump", "double", "redouble", "set"})
-
-PASS_NOT_LABELLED: Final = "no label: the contract model is fitted on calls only"
-"""Why a pass that the figures would rather see a bid gets no label (docs/analysis.md)."""
 
 
 def contract_value(state: DealState) -> int | None:
@@ -87,59 +84,120 @@ def auction_notes(
 
 
 # ------------------------------------------------------------------------------- bids
+CONSIDERED_BIDS = 4
+"""Bids weighed at a turn: the lowest legal ones (and the bid made, when higher)."""
+
+AUCTION_RUNS = 8
+"""Runs of the others' calls on each layout, for each alternative (the same runs for all)."""
+
+
+class _BidLayouts:
+    """The layouts of each bidder's view, sampled once, at its first turn, for all its turns."""
+
+    def __init__(self, context: DealContext) -> None:
+        self.context = context
+        self.anchor: dict[Seat, int] = {}
+        self.layouts: dict[tuple[Seat, int], Layout | None] = {}
+
+    def layout(self, seat: Seat, k: int) -> Layout | None:
+        key = (seat, k)
+        if key not in self.layouts:
+            self.layouts[key] = self.context.layout(self.anchor[seat], seat, k)
+        return self.layouts[key]
+
+
 def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Annotation]:
-    """Each bid, pass and Ditto where the seat had a choice, judged by the contract model
-    from the bidder's view: its four cards, its position, the auction so far, the level."""
-    model = context.model or shipped_model()
-    stake = context.rules.stake
-    scale = GAME_POINT_SCALE * stake
-    direction = context.rules.direction
-    auction: list[Speech] = []
+    rules = context.rules
+    stake = rules.stake
+    others = context.auction_model or shipped_others()
+    chances = context.model or shipped_contract_model()
+    layouts = _BidLayouts(context)
     notes: list[Annotation] = []
     for pos in positions:
         action = pos.action
         if action.type not in ("bid", "pass", "ditto") or pos.state.phase_name != "auction":
             continue
-        said = auction.copy()
-        auction.append((action.seat, action.type, action.value if action.type == "bid" else None))
         if not seat_has_cards(context.deal, pos):
             continue
         seat = action.seat
+        layouts.anchor.setdefault(seat, pos.at)
         legal = pos.state.legal_actions(seat)
-        choices: dict[str, Speech | None] = {}
-        for a in legal:
-            if isinstance(a, BidAction):
-                choices[f"bid {a.value}"] = (seat, "bid", a.value)
-            elif a.type == "ditto":
-                choices["ditto"] = (seat, "ditto", None)
-            elif a.type == "pass":
-                choices["pass"] = None
-        chosen = f"bid {action.value}" if action.type == "bid" else action.type
-        if len(choices) < 2 or chosen not in choices:
-            continue  # nothing to choose (a forced call), or a choice the rules refuse
-        four = [c for c in (context.deal.hands or {})[seat][:4] if c is not None]
-        position = pos.state.dealer_seat.order_from(direction).index(seat) or 4
-        views: dict[str, ContractView] = {}
-        for text, speech in choices.items():
-            if speech is not None:
-                view = view_at_last_bid(
-                    four, position, seat, [*said, speech], context.rules.min_bid
-                )
-                if view is not None:
-                    views[text] = view
-        verdict = _model_verdict(model, chosen, choices, views, stake)
+        alternatives = _alternatives(legal, action)
+        if len(alternatives) < 2:
+            continue  # forced (the dealer given the minimum, or a pass all that is left)
+        chosen = _bid_text(action)
+        said = [p.action for p in positions[: pos.at]]
+        stands: dict[int, dict[str, float]] = {}
+
+        def draw(
+            k: int,
+            seat: Seat = seat,
+            said: list[Action] = said,
+            alternatives: list[tuple[str, Action]] = alternatives,
+            stands: dict[int, dict[str, float]] = stands,
+            at: int = pos.at,
+        ) -> Outcome | None:
+            layout = layouts.layout(seat, k)
+            if layout is None:
+                return None
+            hands = layout.hands
+
+            def chance(caller: Seat, level: int, actions: Sequence[Action]) -> float | None:
+                view = caller_view(rules, hands, context.deal.dealer, actions, caller, level)
+                return contract_chance(view, lambda: None, chances)
+
+            before = DealState(rules, context.deal.dealer, hands)
+            for earlier in said:
+                before.apply(earlier)
+            outcome: Outcome = {}
+            stood: dict[str, float] = {}
+            for text, choice in alternatives:
+                start = before.copy()
+                start.apply(choice)
+                said_now = [*said, choice]
+                total = 0.0
+                own = 0
+                for j in range(AUCTION_RUNS):
+                    rng = sample_rng(
+                        context.seed, context.match_id, context.number, at, f"{seat}:{j}", k
+                    )
+                    end = run_auction(start, hands, said_now, others, rng)
+                    worth = contract_worth(end, seat, stake, chance)
+                    if worth is None:
+                        return None
+                    total += worth
+                    own += end.caller is seat
+                level = _level(text, before.standing_bid[1] if before.standing_bid else None)
+                made = chance(seat, level, said_now) if text != "pass" else 0.0
+                if made is None:
+                    return None
+                outcome[text] = (total / AUCTION_RUNS, made)
+                stood[text] = own / AUCTION_RUNS
+            stands[k] = stood
+            return outcome
+
+        scale = GAME_POINT_SCALE * stake
+        verdict = judge(draw, chosen, context.samples, scale=scale)
+        if verdict is None:
+            continue
+        known = context.deal.hands or {}
+        own = {
+            text: caller_view(rules, known, context.deal.dealer, [*said, a], seat)
+            for text, a in alternatives
+            if text != "pass"
+        }
+        verdict = with_model_uncertainty(verdict, chances, own, stake)
         made = {c: m[1] for c, m in verdict.means.items()}
-        levels = sorted(v.level for c, v in views.items() if c.startswith("bid "))
-        good = [lv for lv in levels if made[f"bid {lv}"] >= 0.5]
-        judgement = None
-        if verdict.best != chosen:
-            judgement = "underbid" if chosen == "pass" else "overbid"
-        explanation = _bid_explanation(verdict, levels)
-        # The model is fitted on real calls only (hands someone chose to bid), so it cannot
-        # say how a hand nobody bid would fare: such a pass keeps its figures, no label.
-        passed_a_bid = chosen == "pass" and verdict.best != "pass"
-        if passed_a_bid:
-            explanation += f"; {PASS_NOT_LABELLED}"
+        levels = sorted(a.value for a in legal if isinstance(a, BidAction))
+        standing = pos.state.standing_bid
+        ditto = standing[1] if any(a.type == "ditto" for a in legal) and standing else None
+        can_pass = any(a.type == "pass" for a in legal)
+        four = [c for c in (context.deal.hands or {})[seat][:4] if c is not None]
+        share = {
+            c: round(sum(s[c] for s in stands.values()) / len(stands), 6)
+            for c in verdict.means
+            if stands and all(c in s for s in stands.values())
+        }
         notes.append(
             make_annotation(
                 context.match_id,
@@ -148,82 +206,106 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 "bid",
                 "game_points",
                 verdict,
-                explanation,
                 context.seed,
                 scale,
-                trump=model.best_suit(next(iter(views.values()))).value,
-                recommended=f"bid {good[-1]}" if good else "pass",
-                judgement=judgement,
-                model=model.version,
-                labelled=not passed_a_bid,
+                trump=likely_trump(four).value,
+                recommended=_recommended(made, levels, ditto, can_pass),
+                judgement=_judgement(chosen, verdict.best, ditto) if verdict.loss > 1e-9 else None,
+                stands=share,
+                model=chances.version,
+                others=others.version,
             )
         )
     return notes
 
 
-def _model_verdict(
-    model: ContractModel,
-    chosen: str,
-    choices: dict[str, Speech | None],
-    views: dict[str, ContractView],
-    stake: int,
-) -> Judgement:
-    """The alternatives of a bid by the contract model: a call is worth ``stake * (2p - 1)``
-    game points (made it wins the stake, failed it loses it), a pass 0; every interval (of
-    each value, and of the loss) is the fit's uncertainty, the chances moving together."""
-
-    def terms(choice: str) -> tuple[list[tuple[float, ContractView]], float]:
-        view = views.get(choice)
-        return ([(2.0 * stake, view)], -float(stake)) if view is not None else ([], 0.0)
-
-    means: dict[str, tuple[float, float]] = {}
-    intervals: dict[str, tuple[float, float]] = {}
-    for choice, speech in choices.items():
-        if speech is not None and choice not in views:
-            continue
-        weighted, constant = terms(choice)
-        value, low, high = model.combination(weighted, constant)
-        chance = model.chance(views[choice]) if choice in views else 0.0
-        means[choice] = (value, chance)
-        intervals[choice] = (low, high)
-    best = max(means, key=lambda c: (round(means[c][0], 9), round(means[c][1], 9), c == chosen))
-    gain, constant_gain = terms(best)
-    lost, constant_lost = terms(chosen)
-    loss, low, high = model.combination(
-        [*gain, *((-w, v) for w, v in lost)], constant_gain - constant_lost
-    )
-    return Judgement(chosen, best, means, intervals, loss, low, high, None)
+def _alternatives(legal: Sequence[Action], made: Action) -> list[tuple[str, Action]]:
+    """The calls weighed at a turn: a pass and a Ditto where legal, the lowest legal bids
+    (:data:`CONSIDERED_BIDS`) and the bid made; only legal ones."""
+    out: list[tuple[str, Action]] = []
+    for action in legal:
+        if action.type in ("pass", "ditto"):
+            out.append((action.type, action))
+    bids = sorted((a for a in legal if isinstance(a, BidAction)), key=lambda a: a.value)
+    for i, bid in enumerate(bids):
+        if i < CONSIDERED_BIDS or (isinstance(made, BidAction) and bid.value == made.value):
+            out.append((f"bid {bid.value}", bid))
+    return out
 
 
-def _bid_explanation(verdict: Judgement, levels: Sequence[int]) -> str:
-    means = verdict.means
-    good = [lv for lv in levels if means[f"bid {lv}"][1] >= 0.5]
-    top = f"bid up to {good[-1]}" if good else "pass"
-    chosen, best = verdict.chosen, verdict.best
-    lowest = f"bid {levels[0]}" if levels else "ditto"
-    if chosen == "pass":
-        if best == "pass":
-            return f"pass was right: {lowest} would have a chance to make: {means[lowest][1]:.0%}"
-        return (
-            f"{best} would have a chance to make: {means[best][1]:.0%} "
-            f"({signed(means[best][0], 2)} game points against 0 for passing); {top}"
-        )
-    p = means[chosen][1]
+def _bid_text(action: Action) -> str:
+    if isinstance(action, BidAction):
+        return f"bid {action.value}"
+    return "ditto" if action.type == "ditto" else "pass"
+
+
+def _level(choice: str, ditto: int | None) -> int:
+    """The level a call reaches (a Ditto: the standing bid's), 0 for a pass."""
+    if choice == "ditto":
+        return ditto or 0
+    return int(choice.split()[1]) if choice.startswith("bid ") else 0
+
+
+def _judgement(chosen: str, best: str, ditto: int | None) -> str | None:
+    """``underbid`` when the best choice called higher than the one made (a pass lowest of
+    all), ``overbid`` when lower, None when the choice made was best.
+
+    >>> _judgement("pass", "bid 16", None), _judgement("bid 18", "ditto", 17)
+    ('underbid', 'overbid')
+    """
     if best == chosen:
-        return f"{chosen} was the best choice, chance to make: {p:.0%} with your 4 cards ({top})"
-    if best == "pass":
-        return (
-            f"{chosen} would have a chance to make: {p:.0%} "
-            f"({signed(means[chosen][0], 2)} game points): pass"
-        )
-    return (
-        f"{chosen} had a chance to make: {p:.0%}; {best} was enough, chance to make: "
-        f"{means[best][1]:.0%} ({top})"
+        return None
+    return "underbid" if _level(best, ditto) > _level(chosen, ditto) else "overbid"
+
+
+def _recommended(
+    made: dict[str, float], levels: Sequence[int], ditto: int | None, can_pass: bool
+) -> str:
+    """The highest call made at least half the time should it end the auction (a Ditto
+    counts as its level); a pass when there is none (the lowest bid when passing is not
+    allowed)."""
+    good = [(lv, f"bid {lv}") for lv in levels if made.get(f"bid {lv}", 0.0) >= 0.5]
+    if ditto is not None and made.get("ditto", 0.0) >= 0.5:
+        good.append((ditto, "ditto"))
+    if good:
+        return max(good)[1]
+    if can_pass or not levels:
+        return "pass"
+    return f"bid {levels[0]}"
+
+
+def with_model_uncertainty(
+    verdict: Judgement, model: ContractModel, own: Mapping[str, ContractView], stake: int
+) -> Judgement:
+    """``verdict`` with the contract model's own uncertainty added to the sampling's: the
+    loss's interval widened by the fit's 95% half-width of the gain of the best call's own
+    chance over the chosen one's (each call worth ``stake x (2p - 1)``, a pass 0), the two
+    half-widths added in quadrature. The sampling measures how the others' hands and calls
+    vary; the model's half-width, how sure the fit is of what the bidder's cards are worth.
+    """
+    terms: list[tuple[float, ContractView]] = []
+    constant = 0.0
+    for text, sign in ((verdict.best, 1.0), (verdict.chosen, -1.0)):
+        view = own.get(text)
+        if view is not None:
+            terms.append((sign * 2.0 * stake, view))
+            constant -= sign * stake
+    if not terms or verdict.best == verdict.chosen:
+        return verdict
+    mean, low, _ = model.combination(terms, constant)
+    model_half = mean - low
+    below, above = verdict.loss - verdict.low, verdict.high - verdict.loss
+    return verdict._replace(
+        low=verdict.loss - math.hypot(below, model_half),
+        high=verdict.loss + math.hypot(above, model_half),
     )
 
 
 # ------------------------------------------------------------------------------ trump
 def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotation | None:
+    """The trump choice judged by play-outs (:mod:`analysis.judge.playout`): on layouts of
+    the caller's view, each legal choice played to the end by players who see only their
+    own cards, the call made in what share of them."""
     pos = next((p for p in positions if p.action.type == "trump"), None)
     if pos is None or pos.state.phase_name != "trump" or not seat_has_cards(context.deal, pos):
         return None
@@ -233,8 +315,7 @@ def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotati
     chosen = action_text(pos.action)
     if chosen not in texts or len(texts) < 2:
         return None
-    play_rules = context.rules
-    target = pos.state.seat_view().call or context.rules.min_bid
+    rules = context.rules
 
     def draw(k: int) -> Outcome | None:
         layout = context.layout(pos.at, seat, k)
@@ -242,29 +323,24 @@ def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotati
             return None
         outcome: Outcome = {}
         for text, choice in zip(texts, choices, strict=True):
-            state = replay_actions(
-                play_rules, context.deal, layout.hands, [*layout.actions, choice]
-            )
-            value = contract_value(state)
-            if value is None:
-                continue
-            outcome[text] = (made_probability(value, target), float(value))
+            history = [*layout.actions, choice]
+            start = replay_actions(rules, context.deal, layout.hands, history)
+            made = points = 0.0
+            for j in range(PLAYOUTS):
+                rng = sample_rng(
+                    context.seed, context.match_id, context.number, pos.at, f"{seat}:{j}", k
+                )
+                goal, taken = reached(play_out(start.copy(), history, rng), seat)
+                made += goal
+                points += taken
+            outcome[text] = (made / PLAYOUTS, points / PLAYOUTS)
         return outcome
 
     verdict = judge(draw, chosen, context.samples)
     if verdict is None:
         return None
-    means = verdict.means
-    mine, best = choice_words(chosen), choice_words(verdict.best)
-    if verdict.best == chosen:
-        explanation = (
-            f"{mine} was the best choice: the call is made {means[chosen][0]:.0%} of the time"
-        )
-    else:
-        explanation = (
-            f"{best} would make the call {means[verdict.best][0]:.0%} of the time, "
-            f"{mine} {means[chosen][0]:.0%}"
-        )
+    picked_on = verdict.samples
+    verdict = confirmed(verdict, draw, context.samples)
     return make_annotation(
         context.match_id,
         context.number,
@@ -272,8 +348,10 @@ def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotati
         "trump",
         "make_probability",
         verdict,
-        explanation,
         context.seed,
+        policy=POLICY,
+        playouts=PLAYOUTS,
+        picked_on=picked_on,
     )
 
 
@@ -296,7 +374,6 @@ def _doubling_notes(
         if trump_at + 1 + len(ladder) < len(positions)
         else None
     )
-    play_rules = rules
     stake = rules.stake
     scale = GAME_POINT_SCALE * stake
     notes: list[Annotation] = []
@@ -313,12 +390,17 @@ def _doubling_notes(
             layout = context.layout(pos.at, seat, k, keep_doubling=True)
             if layout is None:
                 return None
-            state = replay_actions(play_rules, context.deal, layout.hands, layout.actions)
-            value = contract_value(state)
-            if value is None:
-                return None
+            state = replay_actions(rules, context.deal, layout.hands, layout.actions)
+            state.end_doubling()
+            if state.is_over or state.phase_name != "play":
+                return None  # thrown in once the second four are dealt
             target = state.seat_view().target or 0
-            p = made_probability(value, target)
+            view = caller_view(
+                rules, layout.hands, context.deal.dealer, layout.actions, caller, target
+            )
+            p = contract_chance(view, lambda: contract_value(state))
+            if p is None:
+                return None
             sign = -1.0 if defending else 1.0
             now, then = (1, 2, 4, 6)[level - 1], (1, 2, 4, 6)[level]
             return {
@@ -329,12 +411,6 @@ def _doubling_notes(
         verdict = judge(draw, chosen, context.samples, scale=scale)
         if verdict is None:
             return
-        m = verdict.means
-        goal = "beaten" if defending else "made"
-        explanation = (
-            f"the call is {goal} {m[chosen][1]:.0%} of the time from your view: "
-            f"{yes} {signed(m[yes][0], 2)}, {no} {signed(m[no][0], 2)} game points"
-        )
         fake = Position(pos.at, pos.action.model_copy(update={"seat": seat}), pos.state)
         notes.append(
             make_annotation(
@@ -344,9 +420,9 @@ def _doubling_notes(
                 kind,
                 "game_points",
                 verdict,
-                explanation,
                 context.seed,
                 scale,
+                goal="beat" if defending else "make",
             )
         )
 

@@ -1,9 +1,10 @@
 """Fair annotations: each decision judged on what the deciding seat could know.
 
 For a decision, :mod:`analysis.sampling` deals the cards the seat could not see, many
-times; every layout is solved double dummy for every alternative, and
-:mod:`analysis.judging` compares the alternatives on the same layouts. This module judges
-the show decisions; :mod:`analysis.auction` the bids, trump choice and doubling.
+times; every alternative is valued on every layout, and :mod:`analysis.judging` compares
+the alternatives on the same layouts. This module judges the show decisions, by play-outs
+in which each seat sees only its own cards (:mod:`analysis.judge.playout`);
+:mod:`analysis.auction` the bids, trump choice and doubling.
 
 >>> from twentynine.replay import random_match
 >>> from twentynine.schema import Rules
@@ -18,18 +19,19 @@ from collections.abc import Collection
 
 from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.auction import AUCTION_KINDS, auction_notes
+from twentynine.analysis.judge.playout import PLAYOUTS, POLICY, bot_card, play_out, reached
+from twentynine.analysis.judge.words import tell
 from twentynine.analysis.judging import (
     DealContext,
-    Judgement,
     Outcome,
     judge,
     make_annotation,
+    sample_rng,
     seat_has_cards,
 )
 from twentynine.analysis.models.contract import ContractModel
+from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.positions import Position, deal_positions, full_play_rules
-from twentynine.analysis.solver import caller_team, solve
-from twentynine.replay import DealState
 from twentynine.schema.log import Deal
 from twentynine.schema.rules import Rules
 
@@ -48,17 +50,19 @@ def fair_deal(
     seed: int = 0,
     from_trick: int = 1,
     model: ContractModel | None = None,
+    auction_model: AuctionModel | None = None,
 ) -> list[Annotation]:
     """The sampled annotations of one deal (a seat's decisions need its own cards in the log).
 
     ``from_trick`` (1-based) judges only the show decisions of that trick on, and leaves the
     auction out unless it is 1 (tests use endings, cheap to solve). ``model``: the contract
-    model that judges the bids (None: the shipped one).
+    model that gives each call's chance to make, ``auction_model``: the model of the others'
+    calls that bids are judged with (None: the shipped ones).
     """
     notes: list[Annotation] = []
     rules = full_play_rules(rules)
     positions = list(deal_positions(rules, deal, number))
-    context = DealContext(match_id, rules, deal, number, samples, seed, model)
+    context = DealContext(match_id, rules, deal, number, samples, seed, model, auction_model)
     for pos in positions:
         if not seat_has_cards(deal, pos):
             continue
@@ -69,7 +73,7 @@ def fair_deal(
                 notes.append(note)
     if AUCTION_KINDS.intersection(kinds) and from_trick <= 1:
         notes += auction_notes(context, positions, kinds)
-    return notes
+    return tell(notes)
 
 
 def _could_show(pos: Position) -> bool:
@@ -81,13 +85,11 @@ def _could_show(pos: Position) -> bool:
     return any(a.type == "show" for a in state.legal_actions(pos.action.seat))
 
 
-def _goal(state: DealState, team_is_caller: bool, caller_points: int) -> float:
-    target = state.seat_view().target or 0
-    made = caller_points >= target
-    return 1.0 if made == team_is_caller else 0.0
-
-
 def _show_decision(context: DealContext, pos: Position) -> Annotation | None:
+    """Asking for the trump against playing on, judged by play-outs
+    (:mod:`analysis.judge.playout`): on layouts of the seat's view, the seat asks (then its
+    bot plays on) or plays the card its bot would play without asking, and the deal is played
+    to the end by players who see only their own cards."""
     seat = pos.action.seat
     chosen = "show" if pos.action.type == "show" else "no show"
 
@@ -96,26 +98,28 @@ def _show_decision(context: DealContext, pos: Position) -> Annotation | None:
         if layout is None:
             return None
         state = layout.state
-        solution = solve(state)
-        shows = [v for a, v in solution.actions if a.type == "show"]
-        plays = [v for a, v in solution.actions if a.type == "play"]
-        if not shows or not plays:
+        show = next((a for a in state.legal_actions(seat) if a.type == "show"), None)
+        if show is None or not any(a.type == "play" for a in state.legal_actions(seat)):
             return None
-        mine = seat.team is caller_team(state)
-        total = state.rules.total_points
-        best_play = max(plays) if mine else min(plays)
-
-        def side(v: int) -> float:
-            return float(v if mine else total - v)
-
-        return {
-            "show": (_goal(state, mine, shows[0]), side(shows[0])),
-            "no show": (_goal(state, mine, best_play), side(best_play)),
-        }
+        totals = {"show": [0.0, 0.0], "no show": [0.0, 0.0]}
+        for j in range(PLAYOUTS):
+            for text, total in totals.items():
+                rng = sample_rng(
+                    context.seed, context.match_id, context.number, pos.at, f"{seat}:{j}", k
+                )
+                start = state.copy()
+                move = show if text == "show" else bot_card(start, seat, layout.actions, rng)
+                start.apply(move)
+                goal, points = reached(play_out(start, [*layout.actions, move], rng), seat)
+                total[0] += goal
+                total[1] += points
+        return {text: (v[0] / PLAYOUTS, v[1] / PLAYOUTS) for text, v in totals.items()}
 
     verdict = judge(draw, chosen, context.samples)
     if verdict is None:
         return None
+    caller = pos.state.caller_seat
+    mine = caller is not None and seat.team is caller.team
     return make_annotation(
         context.match_id,
         context.number,
@@ -123,24 +127,8 @@ def _show_decision(context: DealContext, pos: Position) -> Annotation | None:
         "show",
         "make_probability",
         verdict,
-        _show_explanation(pos, verdict),
         context.seed,
+        goal="make" if mine else "beat",
+        policy=POLICY,
+        playouts=PLAYOUTS,
     )
-
-
-def _show_explanation(pos: Position, verdict: Judgement) -> str:
-    state = pos.state
-    caller = state.caller_seat
-    mine = caller is not None and pos.action.seat.team is caller.team
-    goal = "the contract" if mine else "beating the contract"
-    odds = "the contract is made" if mine else "the contract is beaten"
-    ask, play = verdict.means["show"], verdict.means["no show"]
-    if abs(ask[0] - play[0]) < 1e-9:
-        chance = f"{odds} {ask[0]:.0%} of the time either way"
-        if abs(ask[1] - play[1]) < 0.05:
-            return f"asking or playing on made no difference here: {chance}"
-        better = "asking" if ask[1] > play[1] else "playing on"
-        return f"{chance}; {better} kept {abs(ask[1] - play[1]):.1f} more card points on average"
-    better, worse = ("asking", "playing on") if ask[0] > play[0] else ("playing on", "asking")
-    hi, lo = max(ask[0], play[0]), min(ask[0], play[0])
-    return f"{better} made {goal} {hi - lo:.0%} likelier than {worse} ({hi:.0%} against {lo:.0%})"

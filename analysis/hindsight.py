@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 
-from twentynine.analysis.annotate import Alternative, Annotation, choice_words, detail_json
+from twentynine.analysis.annotate import Alternative, Annotation, detail_json
+from twentynine.analysis.judge.words import tell
 from twentynine.analysis.positions import (
     LADDER_TYPES,
     Position,
@@ -35,7 +36,6 @@ from twentynine.replay import DealState
 from twentynine.schema.cards import Team
 from twentynine.schema.log import Action, Deal, PlayAction, TrumpAction
 from twentynine.schema.rules import Rules
-from twentynine.schema.words import plural
 
 HINDSIGHT_KINDS = frozenset({"card", "show", "par"})
 
@@ -135,7 +135,7 @@ def hindsight_deal(
         par = _par_note(match_id, number, solver, lead, losses, seed)
         if par is not None:
             notes.append(par)
-    return notes
+    return tell(notes)
 
 
 def unjudged(rules: Rules, deal: Deal, number: int = 1) -> str | None:
@@ -206,12 +206,14 @@ def _values(pos: Position, solution: Solution) -> list[tuple[Action, int]]:
     return [(a, side_value(pos.state, team, v)) for a, v in solution.actions]
 
 
-def _exact_label(pos: Position, best: int, chosen: int) -> str | None:
-    """``blunder`` when the move turns the double-dummy result against the side that made it."""
+def turned(pos: Position, best: int, chosen: int) -> bool:
+    """Whether the move turns the double-dummy result against the side that made it (the
+    call could be made, or beaten, before it and cannot after): a fact of hindsight, kept in
+    the ``detail`` (``turned``), never a label: a label rests on what the seat could know."""
     state = pos.state
     view = state.seat_view()
     if view.single is not None or view.target is None:
-        return None
+        return False
     team = pos.action.seat.team
     caller = caller_team(state)
     total = state.rules.total_points
@@ -223,19 +225,18 @@ def _exact_label(pos: Position, best: int, chosen: int) -> str | None:
 
     goal_best = made(best) if team is caller else not made(best)
     goal_chosen = made(chosen) if team is caller else not made(chosen)
-    return "blunder" if goal_best and not goal_chosen else None
+    return goal_best and not goal_chosen
 
 
 def _exact(
     where: tuple[str, int, int | None, str, str],
     choice: tuple[str, str, float, float],
-    label: str | None,
-    explanation: str,
     detail: str,
     seed: int,
 ) -> Annotation:
     """An exact (hindsight) annotation in card points: ``where`` is (match id, deal, action,
-    seat, kind), ``choice`` (chosen, best, value chosen, value best)."""
+    seat, kind), ``choice`` (chosen, best, value chosen, value best). No label, and the
+    explanation is written by :func:`analysis.judge.words.tell`."""
     match_id, deal, action, seat, kind = where
     chosen, best, value_chosen, value_best = choice
     return Annotation(
@@ -254,8 +255,8 @@ def _exact(
         samples=None,
         ci_low=None,
         ci_high=None,
-        label=label,
-        explanation=explanation,
+        label=None,
+        explanation="",
         detail=detail,
         seed=seed,
     )
@@ -276,22 +277,11 @@ def _card_note(
     best_action, best = max(cards, key=lambda pair: pair[1])
     played = action_text(action)
     best_text = played if chosen == best else action_text(best_action)
-    team = action.seat.team.value
-    card, other = choice_words(played), choice_words(best_text)
-    if chosen == best:
-        explanation = f"{card} was a best card: {team} keeps {plural(best, 'point')} with best play"
-    else:
-        explanation = (
-            f"{card} gave away {plural(best - chosen, 'point')}: {other} kept {best} for {team}, "
-            f"{card} leaves {chosen}"
-        )
     alternatives = [Alternative(action_text(a), float(v)) for a, v in cards]
     return _exact(
         (match_id, number, pos.at, action.seat.value, "card"),
         (played, best_text, float(chosen), float(best)),
-        _exact_label(pos, best, chosen),
-        explanation,
-        detail_json(alternatives),
+        detail_json(alternatives, turned=turned(pos, best, chosen)),
         seed,
     )
 
@@ -312,14 +302,6 @@ def _show_note(
     value_other = play_value if asked else show_value
     best_value = max(value_chosen, value_other)
     best = chosen if value_chosen >= value_other else other
-    team = pos.action.seat.team.value
-    if show_value == play_value:
-        explanation = f"asking or playing on: {team} keeps {plural(show_value, 'point')} either way"
-    else:
-        explanation = (
-            f"asking for the trump here keeps {plural(show_value, 'point')} for {team}, "
-            f"playing on {play_value}"
-        )
     alternatives = sorted(
         [Alternative("show", float(show_value)), Alternative("no show", float(play_value))],
         key=lambda a: -a.value,
@@ -327,9 +309,7 @@ def _show_note(
     return _exact(
         (match_id, number, pos.at, pos.action.seat.value, "show"),
         (chosen, best, float(value_chosen), float(best_value)),
-        _exact_label(pos, best_value, value_chosen),
-        explanation,
-        detail_json(alternatives),
+        detail_json(alternatives, turned=turned(pos, best_value, value_chosen)),
         seed,
     )
 
@@ -392,20 +372,10 @@ def _par_note(
     if best.value == par:
         best = Alternative(chosen_text, float(par))
     final = _final_points(positions, state)
-    team = caller.team
     gave = {t.value: losses[t] for t in (Team.NS, Team.EW)}
-    better = (
-        f", {best.value:g} with {choice_words(best.choice)}" if best.choice != chosen_text else ""
-    )
-    explanation = (
-        f"par {par} for {team.value} with {choice_words(chosen_text)}{better}"
-        + f"; {team.value} took {final}; NS gave away {gave['NS']:g}, EW {gave['EW']:g}"
-    )
     return _exact(
         (match_id, number, None, caller.value, "par"),
         (chosen_text, best.choice, float(par), best.value),
-        None,
-        explanation,
         detail_json(alternatives, par=par, actual=final, gave_away=gave),
         seed,
     )

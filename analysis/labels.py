@@ -4,11 +4,11 @@ A sampled decision's loss is the make-probability (the chance the deciding side 
 goal: the caller's side makes the contract, the defenders beat it) the best alternative had
 over the choice made, measured on the same samples. Its 95% interval comes from the
 per-sample differences (a paired comparison: common random numbers). The label is the
-highest threshold the loss reaches, and none while the interval straddles any threshold:
-more samples are drawn until it does not, up to a cap.
+highest threshold the whole interval clears: the sampling confirms at least that loss
+(while the interval straddles a threshold, more samples are drawn first, up to a cap).
 
 >>> label_of(0.30, 0.27, 0.33), label_of(0.13, 0.10, 0.16), label_of(0.02, 0.0, 0.04)
-('blunder', None, None)
+('blunder', 'inaccuracy', None)
 """
 
 from __future__ import annotations
@@ -73,12 +73,13 @@ def straddles(low: float, high: float, scale: float = 1.0) -> bool:
 def label_of(
     loss: float, low: float, high: float, scale: float = 1.0, samples: int | None = None
 ) -> str | None:
-    """The label of a loss with its interval: none while the interval straddles a threshold
-    (or, given ``samples``, with fewer than :data:`MIN_LABEL_SAMPLES`)."""
-    if straddles(low, high, scale) or (samples is not None and samples < MIN_LABEL_SAMPLES):
+    """The label of a loss with its interval: the highest threshold (times ``scale``) that
+    both the loss and the interval's low end reach; none below the first, or, given
+    ``samples``, with fewer than :data:`MIN_LABEL_SAMPLES`."""
+    if samples is not None and samples < MIN_LABEL_SAMPLES:
         return None
     label = None
     for name, threshold in THRESHOLDS:
-        if loss >= threshold * scale:
+        if min(loss, low) >= threshold * scale:
             label = name
     return label

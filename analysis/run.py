@@ -26,7 +26,10 @@ from typing import Any, NamedTuple, ParamSpec, TypeVar
 from twentynine.analysis.annotate import KINDS, Annotation
 from twentynine.analysis.fair import FAIR_KINDS, fair_deal
 from twentynine.analysis.hindsight import HINDSIGHT_KINDS, hindsight_deal
+from twentynine.analysis.judge.cards import fair_cards
+from twentynine.analysis.judge.words import tell
 from twentynine.analysis.models.contract import ContractModel
+from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
 from twentynine.schema.log import Deal, MatchLog
 from twentynine.schema.rules import Rules
@@ -71,13 +74,14 @@ def parse_only(text: str | None) -> frozenset[str]:
 
 class AnalysisOptions(NamedTuple):
     """What to annotate and how: kinds, samples a fair decision starts with, seed, and the
-    contract model that judges the bids (None: the shipped one)."""
+    model of the others' calls bids are judged with (None: the shipped one)."""
 
     kinds: frozenset[str] = frozenset(KINDS)
     samples: int = DEFAULT_SAMPLES
     seed: int = 0
     from_trick: int = 1
     model: ContractModel | None = None
+    auction_model: AuctionModel | None = None
 
 
 class DealTask(NamedTuple):
@@ -104,6 +108,16 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             seed=options.seed,
             from_trick=options.from_trick,
         )
+        if "card" in options.kinds:  # a card's label: its hindsight loss, confirmed or not
+            notes += fair_cards(
+                task.match_id,
+                task.rules,
+                task.deal,
+                task.number,
+                notes,
+                samples=options.samples,
+                seed=options.seed,
+            )
     if options.kinds & FAIR_KINDS:
         notes += fair_deal(
             task.match_id,
@@ -115,6 +129,7 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             seed=options.seed,
             from_trick=options.from_trick,
             model=options.model,
+            auction_model=options.auction_model,
         )
     if options.kinds & SINGLE_HAND_KINDS and options.from_trick <= 1:
         notes += single_hand_deal(
@@ -126,7 +141,7 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             seed=options.seed,
         )
     notes.sort(key=_order)
-    return notes
+    return tell(notes)
 
 
 def _order(note: Annotation) -> tuple[int, int, str, str]:

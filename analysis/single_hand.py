@@ -13,8 +13,8 @@ The decision is judged on layouts of what the seat knew (its eight cards and the
   every trick against the best defence (:func:`wins_every_trick`, an exact search), -1
   elsewhere;
 - ``no single hand``: the contract as it stands, ``stake x (2p - 1)`` for the caller's side
-  (the stake doubled, redoubled or set) with ``p`` the calibrated make-probability of the
-  layout's double-dummy value (:mod:`analysis.calibration`), its negative for the defenders.
+  (the stake doubled, redoubled or set) with ``p`` the chance the contract is made
+  (:func:`analysis.judge.chance.contract_chance`), its negative for the defenders.
 
 A declared single hand is judged at its action. When nobody declared, each seat that could
 have is screened on its first layouts, and the one whose single hand looked likeliest is
@@ -34,24 +34,21 @@ from collections.abc import Sequence
 
 from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.auction import contract_value
-from twentynine.analysis.calibration import made_probability
-from twentynine.analysis.judging import DealContext, Judgement, Outcome, judge, make_annotation
+from twentynine.analysis.judge.chance import caller_view, contract_chance
+from twentynine.analysis.judge.words import ALONE, NOT_ALONE, tell
+from twentynine.analysis.judging import DealContext, Outcome, judge, make_annotation
 from twentynine.analysis.labels import GAME_POINT_SCALE
 from twentynine.analysis.positions import Position, deal_positions, first_lead, full_play_rules
 from twentynine.analysis.sampling import Layout
 from twentynine.schema.cards import Card, Seat, mask_of
 from twentynine.schema.log import Deal
 from twentynine.schema.rules import Rules
-from twentynine.schema.words import signed
 
 SINGLE_HAND_KINDS = frozenset({"single_hand"})
 """The kinds this module judges."""
 
 SCREEN_SAMPLES = 16
 """Layouts each seat is screened on when nobody declared (at most ``--samples``)."""
-
-ALONE = "single hand"
-NOT_ALONE = "no single hand"
 
 _SUIT_MASKS = tuple(0xFF << (8 * suit) for suit in range(4))
 
@@ -153,7 +150,7 @@ def single_hand_deal(
         if not _has_cards(deal, declared.action.seat):
             return []
         note = _judge_seat(context, declared, declared.action.seat, ALONE, {})
-        return [note] if note is not None else []
+        return tell([note]) if note is not None else []
     pos = first_lead(rules, deal, number)
     if pos is None or pos.state.is_over:
         return []
@@ -174,7 +171,7 @@ def single_hand_deal(
     if best_seat is None:
         return []
     note = _judge_seat(context, pos, best_seat, NOT_ALONE, cache)
-    return [note] if note is not None else []
+    return tell([note]) if note is not None else []
 
 
 def _has_cards(deal: Deal, seat: Seat) -> bool:
@@ -217,10 +214,20 @@ def _judge_seat(
         layout, won = found
         state = layout.state.copy()
         caller = state.caller_seat
-        value = contract_value(state)
-        if value is None or caller is None:
+        state.end_doubling()
+        if state.is_over or caller is None:
             return None
-        made = made_probability(value, state.seat_view().target or 0)
+        view = caller_view(
+            context.rules,
+            layout.hands,
+            context.deal.dealer,
+            layout.actions,
+            caller,
+            state.seat_view().target or 0,
+        )
+        made = contract_chance(view, lambda: contract_value(state))
+        if made is None:
+            return None
         mine = caller.team is seat.team
         contract = state.stake * (2 * made - 1)
         return {
@@ -240,33 +247,6 @@ def _judge_seat(
         "single_hand",
         "game_points",
         verdict,
-        _explanation(verdict),
         context.seed,
         scale,
     )
-
-
-def _explanation(verdict: Judgement) -> str:
-    """One line: the chance of winning every trick alone, and both choices in game points.
-
-    >>> means = {ALONE: (-3.0, 0.0), NOT_ALONE: (0.4, 0.7)}
-    >>> v = Judgement(ALONE, NOT_ALONE, means, {}, 3.4, 3.2, 3.6, 32)
-    >>> print(_explanation(v).replace(" (", "\\n("))
-    playing alone loses: you win every trick only 0% of the time from your view
-    (-3.00 game points, against +0.40 for the contract)
-    """
-    alone, contract = verdict.means[ALONE], verdict.means[NOT_ALONE]
-    chance = f"{alone[1]:.0%} of the time from your view"
-    figures = (
-        f"({signed(alone[0], 2)} game points, against {signed(contract[0], 2)} for the contract)"
-    )
-    if verdict.chosen == ALONE:
-        if verdict.best == ALONE:
-            lead = f"playing alone was right: you win every trick {chance}"
-        else:
-            lead = f"playing alone loses: you win every trick only {chance}"
-    elif verdict.best == ALONE:
-        lead = f"you could play alone: you would win every trick {chance}"
-    else:
-        lead = f"playing the contract was right: alone you would win every trick only {chance}"
-    return f"{lead} {figures}"

@@ -9,13 +9,12 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from twentynine.analysis.annotate import Annotation
-from twentynine.analysis.auction import _bid_explanation
-from twentynine.analysis.judging import Judgement
+from twentynine.analysis.annotate import Alternative, Annotation, detail_json
+from twentynine.analysis.judge.words import explain, note_text
 from twentynine.cli import app
 from twentynine.importers.formats import read_any
 from twentynine.replay import audit_match, deal_steps, random_match
-from twentynine.reports.html.viewer import deal_data, note_text
+from twentynine.reports.html.viewer import deal_data
 from twentynine.schema import Rules
 from twentynine.schema.log import MatchLog
 
@@ -51,20 +50,20 @@ def test_one_deal_and_one_point_are_said_in_the_singular(tmp_path: Path) -> None
     assert not any(re.search(r"\b1 points\b", words) for words in said)
 
 
-def _judgement(chosen: str, best: str, means: dict[str, tuple[float, float]]) -> Judgement:
-    return Judgement(chosen, best, means, dict.fromkeys(means, (0.0, 0.0)), 0.0, 0.0, 0.0, 32)
+def _bid_note(chosen: str, best: str, values: dict[str, float]) -> Annotation:
+    alternatives = [Alternative(c, v) for c, v in values.items()]
+    detail = detail_json(alternatives, secondary={c: 0.5 for c in values if c != "pass"})
+    return Annotation(
+        "m", 1, 4, "N", "bid", "sampled", chosen, best, values[chosen], values[best],
+        values[best] - values[chosen], "game_points", 32, 0.0, 0.0, None, "", detail, 0,
+    )  # fmt: skip
 
 
 def test_no_negative_zero_and_no_call_name_as_a_label() -> None:
-    ditto = {"ditto": (-0.001, 0.5), "pass": (0.0, 0.0)}
-    text = _bid_explanation(_judgement("ditto", "pass", ditto), [])
-    assert "-0.00" not in text and "(0.00 game points)" in text
-    best = {"ditto": (0.2, 0.61), "pass": (0.0, 0.0)}
-    text = _bid_explanation(_judgement("ditto", "ditto", best), [])
-    note = Annotation(
-        "m", 1, 4, "N", "bid", "sampled", "ditto", "ditto", 0.2, 0.2, 0.0, "game_points",
-        32, 0.0, 0.0, "", text, "{}", 0,
-    )  # fmt: skip
+    text = explain(_bid_note("ditto", "pass", {"ditto": -0.001, "pass": 0.0}))
+    assert "-0.00" not in text and "0.00 game points" in text, text
+    note = _bid_note("ditto", "ditto", {"ditto": 0.2, "pass": 0.0})
+    note = note._replace(explanation=explain(note))
     # the viewer writes "bid (sampled): <text>": no "Ditto:" inside that sentence
     assert not re.search(r"(?i)ditto:", note_text(note)), note_text(note)
 

@@ -21,11 +21,11 @@ import plotly.graph_objects as go
 from markupsafe import Markup
 
 from twentynine.analysis.annotate import FIELDS, Annotation
+from twentynine.analysis.judge.words import note_text
 from twentynine.analysis.labels import GAME_POINT_SCALE
 from twentynine.reports.html.annotations import has_table
 from twentynine.reports.html.judged import MARKS, Legend, legend
 from twentynine.reports.html.render import figure_json, plotly_bundle, plotly_text, render
-from twentynine.reports.html.viewer import note_text
 from twentynine.reports.warehouse.stats import (
     ONE_DEAL_SHARE,
     RATE_DENOMINATORS,

@@ -16,10 +16,11 @@ views: ``all`` (every recorded card) and one per seat.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 from twentynine.analysis.annotate import Annotation, choice_words
+from twentynine.analysis.judge.words import note_text
 from twentynine.replay import AuditedMatch, DealFacts, DealState, describe, walk_deal
 from twentynine.replay.steps import side_needs, step_hands
 from twentynine.reports.html.graph import graph_data
@@ -43,7 +44,6 @@ from twentynine.reports.html.render import bidi_balanced, isolate
 from twentynine.reports.html.words import result_words, standing_words
 from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit, Team, as_held, cards_as_read
 from twentynine.schema.log import Action, Deal, MatchLog, PlayAction, player_name
-from twentynine.schema.words import decimal, plural
 
 VIEWERS: Final[tuple[str, ...]] = ("all", "N", "E", "S", "W")
 """The views of each step: every card, then each seat's own."""
@@ -54,65 +54,6 @@ _LEVELS: Final = ("", "doubled", "redoubled", "set")
 
 CARD_LABELS: Final[dict[str, str]] = {card.text: card.display for card in ALL_CARDS}
 """Each card's log text (the viewer's data) and the form a player reads, for the script."""
-
-
-def _number(value: float) -> str:
-    return decimal(value, 2).rstrip("0").rstrip(".")
-
-
-def loss_text(note: Annotation, *, defending: bool = False) -> str:
-    """What an annotation's choice lost, in words, with its 95% interval when sampled; a
-    chance lost is in percent, as the explanations write chances: the chance to make the
-    call, or for a seat ``defending`` against it, to beat it.
-
-    >>> from twentynine.analysis.annotate import Annotation
-    >>> bid = Annotation("m", 1, 3, "N", "bid", "sampled", "pass", "bid 17", 0.0, 0.07,
-    ...     0.07, "game_points", 32, 0.04, 0.1, None, "", "{}", 0)
-    >>> loss_text(bid)
-    '0.07 game points (95%: 0.04 to 0.1)'
-    >>> chance = bid._replace(unit="make_probability", loss=0.0175, ci_low=0.3, ci_high=None)
-    >>> loss_text(chance), loss_text(chance, defending=True)
-    ('1.8% make chance', '1.8% chance to beat the contract')
-    >>> loss_text(bid._replace(unit="card_points", loss=1.0, ci_low=None))
-    '1 card point'
-    """
-    chance = note.unit == "make_probability"
-    if chance:
-        words = "chance to beat the contract" if defending else "make chance"
-        loss = f"{_percent(note.loss)} {words}"
-    else:  # card or game points
-        loss = plural(_number(note.loss), note.unit.replace("_", " ").removesuffix("s"))
-    number: Callable[[float], str] = _percent if chance else _number
-    if note.ci_low is not None and note.ci_high is not None:
-        loss += f" (95%: {number(note.ci_low)} to {number(note.ci_high)})"
-    return loss
-
-
-def _percent(share: float) -> str:
-    return f"{_number(round(share * 100, 1))}%"
-
-
-def note_text(note: Annotation, *, defending: bool = False) -> str:
-    """What an annotation says after its kind and method, in the deal sections and the
-    viewer alike: the choice, with the best and the loss when it was not the best, then the
-    explanation (which, for a best choice, often names the choice itself: said once).
-    ``defending``: the seat judged is against the call (:func:`defends`).
-
-    >>> from twentynine.analysis.annotate import Annotation
-    >>> best = Annotation("m", 1, 9, "N", "card", "exact", "TD", "TD", 9.0, 9.0, 0.0,
-    ...     "card_points", None, None, None, None, "10♦ was a best card", "{}", 0)
-    >>> note_text(best)
-    '10♦ was a best card'
-    >>> note_text(best._replace(best="JD", loss=2.0, explanation="10♦ gave away 2 points"))
-    'chose 10♦, best J♦, lost 2 card points. 10♦ gave away 2 points'
-    """
-    chosen, best = choice_words(note.chosen), choice_words(note.best)
-    said = note.explanation[:1].upper() + note.explanation[1:]
-    if note.best != note.chosen:
-        return f"chose {chosen}, best {best}, lost {loss_text(note, defending=defending)}. {said}"
-    if note.explanation.startswith(chosen):
-        return said
-    return f"chose {chosen}. {said}"
 
 
 def defends(note: Annotation, deal: Deal) -> bool:

@@ -472,8 +472,8 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c(
             "label",
             "VARCHAR",
-            "`inaccuracy`, `mistake`, `blunder`, or NULL (good enough, or the interval "
-            "straddles a threshold).",
+            "`inaccuracy`, `mistake`, `blunder` (sampled only: the highest threshold the "
+            "whole 95% interval of `loss` reaches), or NULL.",
         ),
         _c("explanation", "VARCHAR", "One line a player understands.", null=False),
         _c(
@@ -1291,7 +1291,7 @@ JOIN players b ON b.player_id = player_b
 GROUP BY ALL""",
     "player_analysis": """
 WITH judged AS (
-    SELECT mp.player_id, a.kind, a.method, a.loss, a.label
+    SELECT mp.player_id, a.kind, a.method, a.loss, a.label, a.detail
     FROM annotations a
     JOIN match_players mp ON mp.match_id = a.match_id AND mp.seat = a.seat
     WHERE a.kind <> 'par'
@@ -1305,7 +1305,12 @@ SELECT j.player_id, pl.name,
     count(*) FILTER (method = 'sampled' AND label = 'inaccuracy') AS inaccuracies,
     count(*) FILTER (method = 'sampled' AND label = 'mistake') AS mistakes,
     count(*) FILTER (method = 'sampled' AND label = 'blunder') AS blunders,
-    count(*) FILTER (method = 'exact' AND label = 'blunder') AS exact_blunders
+    -- exact notes carry no label: the detail says whether the move turned the result
+    -- (annotations stored before that fact existed kept it as a label)
+    count(*) FILTER (
+        method = 'exact'
+        AND coalesce(json_extract(detail, '$.turned')::BOOLEAN, label = 'blunder')
+    ) AS exact_blunders
 FROM judged j
 JOIN players pl USING (player_id)
 GROUP BY ALL""",

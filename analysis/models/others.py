@@ -1,0 +1,298 @@
+"""The model of the others' calls: how often a seat bids on, from its four cards and the
+auction, fitted on the Bhoos archive's auctions.
+
+Judging a pass (or a bid) needs what the deal is worth once the auction goes on without
+the decision being undone: the other seats may call, and how high. At every turn where a
+seat could either pass or call, the archive says whether it called. This module models that
+choice as a logistic regression on a few counts of the seat's first four cards and the
+state of the auction (the level it must reach to stay in, whether its partner holds the
+standing bid, whether it may match the standing bid by Ditto), and the share of calls that
+jump one level above the lowest. The parameters are data: ``auction_model.json`` beside
+this module, written by ``bench/fit_auction_model.py`` (docs/analysis.md, "The others'
+calls", gives the fit and its tables on files it was not fitted on).
+
+>>> from twentynine.schema.cards import Card
+>>> model = shipped_model()
+>>> strong = tuple(Card.parse(t) for t in ("JH", "9H", "AH", "TH"))
+>>> weak = tuple(Card.parse(t) for t in ("7S", "8D", "7C", "QH"))
+>>> model.call_chance(Turn(strong, 16)) > model.call_chance(Turn(weak, 16))
+True
+>>> model.call_chance(Turn(strong, 16)) > model.call_chance(Turn(strong, 20))
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, NamedTuple
+
+import numpy as np
+
+from twentynine.replay import DealState
+from twentynine.schema.cards import Card, Rank, Suit
+from twentynine.schema.log import BidAction, Deal
+from twentynine.schema.rules import Rules
+
+FORMAT: Final = "twentynine.auction_model"
+"""The ``format`` every file of this model names."""
+
+SHIPPED_PATH: Final = Path(__file__).resolve().parent / "auction_model.json"
+"""The parameters the product uses."""
+
+LEVEL_BASE: Final = 16
+"""The level whose ``need`` feature is 0."""
+
+
+class ModelFileError(ValueError):
+    """A model file that cannot be used: says what is wrong, in one line."""
+
+
+class Turn(NamedTuple):
+    """A seat's turn in the auction, as it saw it: its first four cards, the level it must
+    reach to stay in (the standing bid for a Ditto, else the lowest legal bid), whether its
+    partner holds the standing bid, whether it may say Ditto; and, in the archive, whether
+    it called and whether that call jumped a level."""
+
+    four: tuple[Card, ...]
+    need: int
+    partner_holds: bool = False
+    ditto: bool = False
+    called: bool = False
+    jumped: bool = False
+
+
+def _longest(four: Sequence[Card]) -> Suit | None:
+    """The suit a caller would name: the longest, then the most points, then the highest."""
+    best: tuple[int, int, int] | None = None
+    choice = None
+    for suit in Suit:
+        mine = [c for c in four if c.suit is suit]
+        if not mine:
+            continue
+        key = (len(mine), sum(c.points for c in mine), max(c.strength for c in mine))
+        if best is None or key > best:
+            best, choice = key, suit
+    return choice
+
+
+def _count(four: Sequence[Card], rank: Rank) -> float:
+    return float(sum(1 for c in four if c.rank is rank))
+
+
+FEATURES: Final[dict[str, Callable[[Turn], float]]] = {
+    "jacks": lambda t: _count(t.four, Rank.JACK),
+    "nines": lambda t: _count(t.four, Rank.NINE),
+    "aces_tens": lambda t: _count(t.four, Rank.ACE) + _count(t.four, Rank.TEN),
+    "long_suit": lambda t: float(max(sum(1 for c in t.four if c.suit is s) for s in Suit)),
+    "long_points": lambda t: float(sum(c.points for c in t.four if c.suit is _longest(t.four))),
+    "need": lambda t: float(t.need - LEVEL_BASE),
+    "partner_holds": lambda t: float(t.partner_holds),
+    "ditto": lambda t: float(t.ditto),
+}
+"""Every feature a file may name: a number from a turn."""
+
+HAND_FEATURES: Final = frozenset({"jacks", "nines", "aces_tens", "long_suit", "long_points"})
+"""The features read from the four cards alone: a seat's are worked out once a model."""
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionModel:
+    """``P(call) = 1 / (1 + exp(-(intercept + coefficients . x)))`` over the named features;
+    ``jump`` is the share of calls (not Dittos) that bid one level above the lowest legal.
+
+    Frozen and made of tuples: it is sent as it is to worker processes.
+    """
+
+    version: str
+    features: tuple[str, ...]
+    intercept: float
+    coefficients: tuple[float, ...]
+    jump: float
+    fit: Mapping[str, Any] | None = None
+    _hand_terms: dict[tuple[Card, ...], float] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """What each hand of four cards adds to the log-odds, as met (an auction run asks again
+    and again for the same seats)."""
+
+    def __post_init__(self) -> None:
+        unknown = [name for name in self.features if name not in FEATURES]
+        if unknown:
+            raise ModelFileError(f"unknown feature {unknown[0]!r} (known: {', '.join(FEATURES)})")
+        if len(self.coefficients) != len(self.features):
+            raise ModelFileError("as many coefficients as features are needed")
+        if not 0.0 <= self.jump < 1.0:
+            raise ModelFileError(f"jump must be a share in [0, 1), not {self.jump}")
+
+    def call_chance(self, turn: Turn) -> float:
+        """The chance the seat calls (bids or says Ditto) rather than passes."""
+        terms = zip(self.features, self.coefficients, strict=True)
+        hand = self._hand_terms.get(turn.four)
+        if hand is None:
+            hand = sum(b * FEATURES[name](turn) for name, b in terms if name in HAND_FEATURES)
+            self._hand_terms[turn.four] = hand
+            terms = zip(self.features, self.coefficients, strict=True)
+        rest = sum(b * FEATURES[name](turn) for name, b in terms if name not in HAND_FEATURES)
+        return _sigmoid(self.intercept + hand + rest)
+
+    def as_json(self) -> dict[str, Any]:
+        """The file's content (what :func:`load_model` reads back)."""
+        body: dict[str, Any] = {
+            "format": FORMAT,
+            "version": self.version,
+            "features": list(self.features),
+            "intercept": self.intercept,
+            "coefficients": list(self.coefficients),
+            "jump": self.jump,
+        }
+        if self.fit is not None:
+            body["fit"] = dict(self.fit)
+        return body
+
+    def dumps(self) -> str:
+        """The file's text: JSON with a two-space indent and a newline at the end."""
+        return json.dumps(self.as_json(), indent=2) + "\n"
+
+
+def _sigmoid(z: float) -> float:
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+def model_version(
+    features: Sequence[str], intercept: float, coefficients: Sequence[float], jump: float
+) -> str:
+    """A version named after the parameters: the same numbers, the same version.
+
+    >>> model_version(["need"], 0.5, [-0.2], 0.1)
+    'auction-aca81f8f'
+    """
+    text = json.dumps([list(features), intercept, list(coefficients), jump])
+    return "auction-" + hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def load_model(path: Path) -> AuctionModel:
+    """The model in ``path``; :class:`ModelFileError` says in one line what is wrong."""
+    try:
+        body = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelFileError(f"{path}: cannot read the model: {exc}") from None
+    if not isinstance(body, dict) or body.get("format") != FORMAT:
+        raise ModelFileError(f"{path}: not a {FORMAT} file")
+    try:
+        return AuctionModel(
+            version=str(body["version"]),
+            features=tuple(str(n) for n in body["features"]),
+            intercept=float(body["intercept"]),
+            coefficients=tuple(float(b) for b in body["coefficients"]),
+            jump=float(body["jump"]),
+            fit=body.get("fit"),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelFileError(f"{path}: {exc}") from None
+
+
+@functools.cache
+def shipped_model() -> AuctionModel:
+    """The shipped model (read once)."""
+    return load_model(SHIPPED_PATH)
+
+
+# ------------------------------------------------------------------------------- the fit
+def design(features: Sequence[str], turns: Sequence[Turn]) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """The turns' feature rows, a column of ones first."""
+    rows = [[1.0, *(FEATURES[name](t) for name in features)] for t in turns]
+    return np.array(rows, dtype=np.float64).reshape(len(turns), len(features) + 1)
+
+
+def fit_model(
+    features: Sequence[str],
+    turns: Sequence[Turn],
+    *,
+    l2: float = 1.0,
+    fit: Mapping[str, Any] | None = None,
+) -> AuctionModel:
+    """Maximum likelihood with a small L2 penalty on the coefficients (not the intercept),
+    by iteratively reweighted least squares; ``jump`` is the share of calls that jumped.
+
+    >>> from twentynine.schema.cards import Card
+    >>> jacks = [tuple(Card.parse(t) for t in h.split()) for h in ("JH JS 7C 8D", "7H 8S 7C 8D")]
+    >>> turns = [Turn(jacks[i % 2], 16, called=(i % 2 == 0) == (i % 7 != 0)) for i in range(70)]
+    >>> model = fit_model(["jacks"], turns)
+    >>> model.call_chance(Turn(jacks[0], 16)) > 0.7 > 0.3 > model.call_chance(Turn(jacks[1], 16))
+    True
+    """
+    x = design(features, turns)
+    y = np.array([float(t.called) for t in turns], dtype=np.float64)
+    penalty = np.eye(x.shape[1]) * l2
+    penalty[0, 0] = 0.0
+    beta = np.zeros(x.shape[1])
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-(x @ beta)))
+        w = p * (1 - p)
+        hessian = x.T @ (x * w[:, None]) + penalty
+        gradient = x.T @ (y - p) - penalty @ beta
+        step = np.linalg.solve(hessian, gradient)
+        beta = beta + step
+        if float(np.max(np.abs(step))) < 1e-9:
+            break
+    calls = [t for t in turns if t.called and not t.ditto]
+    jump = sum(t.jumped for t in calls) / len(calls) if calls else 0.0
+    intercept = round(float(beta[0]), 6)
+    coefficients = tuple(round(float(b), 6) for b in beta[1:])
+    jump = round(jump, 6)
+    return AuctionModel(
+        model_version(features, intercept, coefficients, jump),
+        tuple(features),
+        intercept,
+        coefficients,
+        jump,
+        fit,
+    )
+
+
+def auction_turns(rules: Rules, deal: Deal) -> list[Turn]:
+    """Every turn of ``deal``'s auction where the seat could pass or call, with what it did
+    (a seat whose first four cards the log lacks is left out; so is a forced call).
+
+    >>> from twentynine.replay import random_match
+    >>> from twentynine.schema import Rules
+    >>> log = random_match(Rules.preset("bhoos"), seed=1)
+    >>> turns = auction_turns(log.resolved_rules(), log.deals[0])
+    >>> all(len(t.four) == 4 and t.need >= 16 for t in turns) and len(turns) >= 3
+    True
+    """
+    state = DealState(rules, deal.dealer, deal.hands)
+    hands = deal.hands or {}
+    turns: list[Turn] = []
+    for action in deal.actions:
+        if state.phase_name != "auction" or state.is_over:
+            break
+        seat = action.seat
+        legal = state.legal_actions(seat)
+        bids = sorted(a.value for a in legal if isinstance(a, BidAction))
+        ditto = any(a.type == "ditto" for a in legal)
+        four = tuple(c for c in list(hands.get(seat, ()))[:4] if c is not None)
+        standing = state.standing_bid
+        if any(a.type == "pass" for a in legal) and (bids or ditto) and len(four) == 4:
+            need = standing[1] if ditto and standing is not None else bids[0]
+            turns.append(
+                Turn(
+                    four,
+                    need,
+                    partner_holds=standing is not None and standing[0] is seat.partner,
+                    ditto=ditto,
+                    called=action.type in ("bid", "ditto"),
+                    jumped=isinstance(action, BidAction) and bool(bids) and action.value > bids[0],
+                )
+            )
+        state.apply(action)
+    return turns
