@@ -28,6 +28,7 @@ collect_ignore = [
 RUN_FIRST = (
     "tests/test_docs.py",
     "tests/test_load_jobs.py",
+    "tests/test_cli_calibration.py",
     "tests/test_reports_browser.py",
     "tests/test_import_copy.py",
     "tests/test_analysis_solver.py",
