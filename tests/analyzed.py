@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from tests.once import once
 from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.run import AnalysisOptions, DealTask, annotate_deal, annotate_matches
 from twentynine.importers.formats import read_any
@@ -21,7 +22,12 @@ LABELS = ("inaccuracy", "mistake", "blunder")
 
 @functools.cache
 def analyzed_match() -> tuple[MatchLog, tuple[Annotation, ...]]:
-    """The bangladesh sample and its annotations, in deal and action order."""
+    """The bangladesh sample and its annotations, in deal and action order (made once per
+    test run and shared by the workers: tests/once.py)."""
+    return once("analyzed-match", _analyze)
+
+
+def _analyze() -> tuple[MatchLog, tuple[Annotation, ...]]:
     match = next(r.match for r in read_any(SAMPLES / "bangladesh.json") if r.match)
     first = match.model_copy(update={"deals": match.deals[:FULL_DEALS]})
     [(_, notes)] = list(annotate_matches([first], AnalysisOptions(samples=8, seed=0)))

@@ -150,7 +150,9 @@ def test_bad_input_is_named_and_the_rest_is_analysed(logs: Path, tmp_path: Path)
 
 def test_an_unreachable_cluster_is_one_line(logs: Path) -> None:
     pytest.importorskip("distributed")
-    result = runner.invoke(app, ["analyze", str(logs), "--cluster", "tcp://127.0.0.1:9"])
+    # --wait bounds the connection's retries too (10 s without it): the same one line sooner
+    args = ["analyze", str(logs), "--cluster", "tcp://127.0.0.1:9", "--wait", "1"]
+    result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert "--cluster tcp://127.0.0.1:9" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1

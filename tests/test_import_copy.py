@@ -70,34 +70,49 @@ def _variants(match: MatchLog, k: int) -> list[bytes]:
     return variants
 
 
-def test_a_copied_line_is_what_the_models_write() -> None:
-    copied = refused = 0
+Read = list[tuple[bytes, MatchLog | None]]
+
+
+@pytest.fixture(scope="module")
+def variants() -> Read:
+    """Every match's variants (``_variants``), each with the models' reading of it (None
+    when they refuse it): made once for the tests below."""
+    read: Read = []
     for k, match in enumerate(_matches()):
         for variant in _variants(match, k):
-            if decode_match(variant) is None:
-                continue
-            expected = dump_match(MatchLog.model_validate_json(variant))
-            line = canonical_line(variant)
-            if line is None:
-                refused += 1
-                assert variant != expected, variant[:200]  # else it would have been copied
-            else:
-                copied += 1
-                assert line == expected
+            try:
+                read.append((variant, MatchLog.model_validate_json(variant)))
+            except ValueError:
+                read.append((variant, None))
+    return read
+
+
+def test_a_copied_line_is_what_the_models_write(variants: Read) -> None:
+    copied = refused = 0
+    for variant, model in variants:
+        if decode_match(variant) is None:
+            continue
+        assert model is not None, variant[:200]  # what the decoder takes, the models take
+        expected = dump_match(model)
+        line = canonical_line(variant)
+        if line is None:
+            refused += 1
+            assert variant != expected, variant[:200]  # else it would have been copied
+        else:
+            copied += 1
+            assert line == expected
     assert copied >= 40 and refused >= 100  # both ways taken, many times
 
 
-def test_import_writes_the_models_output(tmp_path: Path) -> None:
-    lines = [v for k, m in enumerate(_matches()) for v in _variants(m, k)]
+def test_import_writes_the_models_output(variants: Read, tmp_path: Path) -> None:
+    lines = [variant for variant, _ in variants]
     source = tmp_path / "in.jsonl"
     source.write_bytes(b"\n".join(lines) + b"\n")
     out = tmp_path / "out.jsonl"
     summary = import_paths([source], None, out)
     expected, seen = [], set()
-    for line in lines:  # each id's first valid line, as the models write it
-        try:
-            match = MatchLog.model_validate_json(line)
-        except ValueError:
+    for _, match in variants:  # each id's first valid line, as the models write it
+        if match is None:
             continue
         if match.match_id not in seen:
             seen.add(match.match_id)

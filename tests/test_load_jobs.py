@@ -8,8 +8,10 @@ and view row for row and the summaries line for line.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -47,28 +49,65 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+OneJob = Callable[[bool], tuple[LoadSummary, Path]]
+
+
+@pytest.fixture(scope="module")
+def one_job(league: Path, tmp_path_factory: pytest.TempPathFactory) -> OneJob:
+    """The load of the samples and the league by one process, with ``--replace`` or not: made
+    once for the tests that compare a load by two processes with it (it is the same in each:
+    one process takes no hand-over). Read it, or load again into a copy of it."""
+    loads: dict[bool, tuple[LoadSummary, Path]] = {}
+
+    def load(replace: bool) -> tuple[LoadSummary, Path]:
+        if replace not in loads:
+            db = tmp_path_factory.mktemp("one-job") / "one.duckdb"
+            summary = load_paths([SAMPLES, league], db=db, batch_deals=40, replace=replace)
+            loads[replace] = summary, db
+        return loads[replace]
+
+    return load
+
+
+def _copy(db: Path, folder: Path) -> Path:
+    """A copy of a closed warehouse file (and its write-ahead log, if one was left)."""
+    copy = folder / db.name
+    shutil.copy(db, copy)
+    wal = db.with_name(db.name + ".wal")
+    if wal.exists():
+        shutil.copy(wal, copy.with_name(copy.name + ".wal"))
+    return copy
+
+
 @pytest.mark.parametrize("replace", [False, True])
-def test_two_jobs_store_what_one_stores(league: Path, tmp_path: Path, replace: bool) -> None:
+def test_two_jobs_store_what_one_stores(
+    league: Path, one_job: OneJob, tmp_path: Path, replace: bool
+) -> None:
     paths = [SAMPLES, league]
-    one = load_paths(paths, db=tmp_path / "one.duckdb", batch_deals=40, replace=replace)
+    one, stored = one_job(replace)
+    one_db = _copy(stored, tmp_path)  # loaded into again below
     two = load_paths(paths, db=tmp_path / "two.duckdb", batch_deals=40, replace=replace, jobs=2)
     assert one.stored > 100 and one.duplicates >= 3 and one.skipped > 0
     assert any("already stored" in line for line in one.duplicate_lines)  # after a batch
     assert_same_summary(one, two)
-    assert_same_contents(tmp_path / "one.duckdb", tmp_path / "two.duckdb")
+    assert_same_contents(one_db, tmp_path / "two.duckdb")
     # again into the same files: everything is already stored, both ways alike
-    again_one = load_paths(paths, db=tmp_path / "one.duckdb", batch_deals=40, replace=replace)
+    again_one = load_paths(paths, db=one_db, batch_deals=40, replace=replace)
     again_two = load_paths(
         paths, db=tmp_path / "two.duckdb", batch_deals=40, jobs=2, replace=replace
     )
     assert again_one.duplicates > 100
     assert_same_summary(again_one, again_two)
-    assert_same_contents(tmp_path / "one.duckdb", tmp_path / "two.duckdb")
+    assert_same_contents(one_db, tmp_path / "two.duckdb")
 
 
 @pytest.mark.parametrize("writer_takes", ["every unit", "none"])
 def test_two_jobs_store_the_same_whoever_audits(
-    league: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, writer_takes: str
+    league: Path,
+    one_job: OneJob,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    writer_takes: str,
 ) -> None:
     """Whichever share of the audits the writer takes (by the CPU each process used, which
     a test cannot steer), the rows and the summary are those of one process: every unit
@@ -76,11 +115,11 @@ def test_two_jobs_store_the_same_whoever_audits(
     reader's batches), or none."""
     monkeypatch.setattr(_Pace, "hand_over", lambda *_, **__: writer_takes == "every unit")
     paths = [SAMPLES, league]
-    one = load_paths(paths, db=tmp_path / "one.duckdb", batch_deals=40)
+    one, stored = one_job(False)
     two = load_paths(paths, db=tmp_path / "two.duckdb", batch_deals=40, jobs=2)
     assert one.stored > 100
     assert_same_summary(one, two)
-    assert_same_contents(tmp_path / "one.duckdb", tmp_path / "two.duckdb")
+    assert_same_contents(stored, tmp_path / "two.duckdb")
 
 
 def test_the_load_command_takes_jobs(tmp_path: Path) -> None:

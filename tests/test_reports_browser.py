@@ -236,19 +236,24 @@ def test_the_callers_chance_to_make_shows_only_where_its_cards_are_known(
     assert opened.errors == []
 
 
-def _players_report(tmp_path: Path) -> Path:
-    """The players report of the league sample, loaded into a new warehouse, as a user makes it."""
-    db = tmp_path / "w.duckdb"
+@pytest.fixture(scope="module")
+def players_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The players report of the league sample, loaded into a new warehouse, as a user makes it
+    (the tests read it and never change the file)."""
+    folder = tmp_path_factory.mktemp("players")
+    db = folder / "w.duckdb"
     loaded = runner.invoke(app, ["load", str(SAMPLES / "league.jsonl"), "--db", str(db)])
     assert loaded.exit_code == 0, loaded.output
-    out = tmp_path / "players.html"
+    out = folder / "players.html"
     result = runner.invoke(app, ["report", "players", "--db", str(db), "-o", str(out)])
     assert result.exit_code == 0, result.output
     return out
 
 
-def test_players_report_sorts_and_draws_its_charts(browser: Any, tmp_path: Path) -> None:
-    opened = Opened(browser, _players_report(tmp_path).as_uri())
+def test_players_report_sorts_and_draws_its_charts(
+    browser: Any, players_page: Path, tmp_path: Path
+) -> None:
+    opened = Opened(browser, players_page.as_uri())
     page = opened.page
     drawn = page.eval_on_selector_all(".chart[data-drawn=yes] .main-svg", "els => els.length")
     assert drawn >= 4
@@ -308,8 +313,10 @@ def _widths(page: Any) -> dict[str, Any]:
     )
 
 
-def test_players_report_fits_a_laptop_and_a_phone(browser: Any, tmp_path: Path) -> None:
-    out = _players_report(tmp_path)
+def test_players_report_fits_a_laptop_and_a_phone(
+    browser: Any, players_page: Path, tmp_path: Path
+) -> None:
+    out = players_page
     opened = Opened(browser, out.as_uri(), 1280, 800)
     laptop = _widths(opened.page)
     assert laptop["page"] <= 1280
@@ -411,7 +418,7 @@ def test_a_right_to_left_name_reorders_nothing_after_it(browser: Any, tmp_path: 
 
 
 def test_with_javascript_off_the_reports_say_so_and_read(
-    browser: Any, match_page: Path, tmp_path: Path
+    browser: Any, match_page: Path, players_page: Path, tmp_path: Path
 ) -> None:
     viewport = {"width": 1280, "height": 900}
     context = browser.new_context(java_script_enabled=False, viewport=viewport)
@@ -422,8 +429,7 @@ def test_with_javascript_off_the_reports_say_so_and_read(
     page.click("#deal-1 summary")  # the deals open and read without a script
     assert page.is_visible("#deal-1 table.auction")
     page.screenshot(path=str(tmp_path / "no-script.png"))
-    players = _players_report(tmp_path)
-    page.goto(players.as_uri())
+    page.goto(players_page.as_uri())
     assert page.is_visible("#no-script") and page.is_visible("#players")
     assert not page.is_visible(".chart")
     context.close()
