@@ -22,7 +22,16 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from twentynine.replay.bots import STYLE_NAMES, STYLES, Bot, Choice, SeatView, Stage, seat_view
+from twentynine.replay.bots import (
+    STYLE_NAMES,
+    STYLES,
+    Bot,
+    Choice,
+    SeatView,
+    Stage,
+    redact,
+    seat_view,
+)
 from twentynine.replay.deal import DealState, DealView
 from twentynine.replay.inject import (
     RESULT_KINDS,
@@ -337,6 +346,9 @@ class DealRunner:
     _declined_pair: set[Seat] = field(default_factory=set)
     _pair_holder: Seat | None = None
     _pair_looked: bool = False
+    _redacted: list[Action] = field(default_factory=list)
+    """``history`` as the seats other than the caller see it before the show, kept as it
+    grows (``history`` is only ever added to)."""
 
     def run(self) -> None:
         """Play until the deal is over (or, after a breach, cannot go on)."""
@@ -375,7 +387,11 @@ class DealRunner:
         self.log.append(action)
 
     def _decide(self, seat: Seat, stage: Stage, known: DealView | None = None) -> Choice | None:
-        view = seat_view(self.state, seat, self.history, stage, known)
+        history, redacted = self.history, self._redacted
+        if len(redacted) > len(history):
+            redacted.clear()
+        redacted.extend(map(redact, history[len(redacted) :]))
+        view = seat_view(self.state, seat, history, stage, known, redacted)
         choice = self.bots[seat].decide(view, self.rng) if view.legal else None
         if choice is not None and not _offered(choice.action, view.legal):
             raise AssertionError(f"the {stage} bot of {seat} chose an action not allowed")
