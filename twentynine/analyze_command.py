@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from contextlib import contextmanager
 from enum import Enum
-from itertools import chain
+from itertools import chain, islice
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
 
@@ -56,6 +56,9 @@ from twentynine.schema.shapes import MatchLike
 from twentynine.schema.words import plural
 from twentynine.textout import error_line, warning_line
 from twentynine.workers import process_pool
+
+ADMIT_BATCH = 32
+"""Matches read from files stored in the warehouse together before they are analysed."""
 
 LABEL_WORDS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
@@ -217,7 +220,10 @@ def analyze_command(
             done = 0
             window = 2 * jobs if cluster is None else 64  # enough to keep every worker busy
             admitted = inputs.admitted(
-                chain([first], matches), output.admit, skipped=progress.skipped
+                chain([first], matches),
+                output.admit,
+                skipped=progress.skipped,
+                batch=1 if "-" in paths else ADMIT_BATCH,  # standard input: each as it comes
             )
             results = annotate_matches(
                 admitted, options, pool, on_deal=progress.tick, window=window
@@ -344,31 +350,39 @@ class _Inputs:
     def admitted(
         self,
         matches: Iterator[MatchLog],
-        admit: Callable[[SourcedMatch], Admission],
+        admit: Callable[[list[SourcedMatch]], list[Admission]],
         *,
         skipped: Callable[[int], None] | None = None,
+        batch: int = 1,
     ) -> Iterator[MatchLog]:
-        """``matches`` (read by :meth:`matches`) less those ``admit`` turns down as each is
-        read, up to ``--limit`` of them; ``skipped`` is told the deals of each match left
-        out."""
+        """``matches`` (read by :meth:`matches`) less those ``admit`` turns down, up to
+        ``--limit`` of them; ``admit`` is handed up to ``batch`` matches at a time, as read
+        (never more than the limit leaves to take); ``skipped`` is told the deals of each
+        match left out."""
         taken = 0
         limit = self._picks.limit
-        for match in matches:
-            verdict = admit(self._in_flight[-1])  # the match just read
-            if verdict is Admission.ANALYSE:
-                yield match
-                taken += 1
-                if limit is not None and taken >= limit:
-                    return  # nothing more is read
-                continue
-            self._in_flight.pop()
-            deals = self._picks.deals(match)
-            self.read -= 1
-            self.deals -= deals
-            self.refused += verdict is Admission.REFUSED
-            self.resumed += verdict is Admission.DONE
-            if skipped is not None:
-                skipped(deals)
+        while limit is None or taken < limit:
+            size = batch if limit is None else min(batch, limit - taken)
+            chunk = list(islice(matches, size))
+            if not chunk:
+                return
+            sourced = list(self._in_flight)[-len(chunk) :]  # the matches just read
+            verdicts = admit(sourced)
+            for _ in chunk:  # put back those admitted, as each is handed on
+                self._in_flight.pop()
+            for match, entry, verdict in zip(chunk, sourced, verdicts, strict=True):
+                if verdict is Admission.ANALYSE:
+                    self._in_flight.append(entry)
+                    yield match
+                    taken += 1
+                    continue
+                deals = self._picks.deals(match)
+                self.read -= 1
+                self.deals -= deals
+                self.refused += verdict is Admission.REFUSED
+                self.resumed += verdict is Admission.DONE
+                if skipped is not None:
+                    skipped(deals)
 
     def done(self, match_id: str) -> SourcedMatch:
         """The match whose annotations came back (they come in reading order), with its
@@ -387,8 +401,8 @@ class Output:
             sys.stdout.buffer.write(orjson.dumps(note.as_dict()) + b"\n")
         sys.stdout.buffer.flush()
 
-    def admit(self, sourced: SourcedMatch) -> Admission:
-        return Admission.ANALYSE
+    def admit(self, batch: list[SourcedMatch]) -> list[Admission]:
+        return [Admission.ANALYSE for _ in batch]
 
 
 @contextmanager
@@ -434,30 +448,43 @@ class _Stored(Output):
         self._taken: set[str] = set()
         self.count = 0
 
-    def admit(self, sourced: SourcedMatch) -> Admission:
-        """Store ``sourced`` at once and say whether its annotations may follow: refused
-        (named in one line) for a match the warehouse refuses or another match under an id
-        it holds, again for a match already admitted in this run (analysed once), done for
-        one it holds analysed with the same options (``--resume``)."""
-        assert isinstance(sourced.match, MatchLog)  # the models read it: analysis needs them
-        done = False
+    def admit(self, batch: list[SourcedMatch]) -> list[Admission]:
+        """Store the matches of ``batch`` at once (in one transaction: a match's store costs
+        the warehouse about what a batch's does) and say whether the annotations of each may
+        follow: refused (named in one line) for a match the warehouse refuses or another
+        match under an id it holds, again for a match already admitted in this run (analysed
+        once), done for one it holds analysed with the same options (``--resume``)."""
+        assert all(isinstance(s.match, MatchLog) for s in batch)  # analysis needs the models
         with self._lock:  # the reading thread and the storing ones share the connection
-            summary = self._wh.load([sourced])
-            self.count += 1
-            problem = summary.problems[0] if summary.problems else None
-            if problem is None:
-                refusal = annotations_refusal(self._wh, sourced.match)
-                problem = None if refusal is None else f"{sourced.where}: {refusal}"
-            if problem is None and self._resume:
-                stored = analysed_record(self._wh, sourced.match.match_id)
-                done = stored == self._record
-        if problem is not None:
-            typer.echo(error_line(f"{problem}; it is not analysed"), err=True)
-            return Admission.REFUSED
-        if sourced.match.match_id in self._taken:
-            return Admission.AGAIN
-        self._taken.add(sourced.match.match_id)
-        return Admission.DONE if done else Admission.ANALYSE
+            summary = self._wh.load(batch)
+            self.count += len(batch)
+            refusals = [annotations_refusal(self._wh, s.match) for s in batch]  # type: ignore[arg-type]
+            records = self._records([s.match.match_id for s in batch]) if self._resume else {}
+        lines = list(summary.problems)
+        for sourced, refusal in zip(batch, refusals, strict=True):
+            named = any(
+                repr(sourced.match.match_id) in line or line.startswith(f"{sourced.where}: ")
+                for line in summary.problems
+            )
+            if refusal is not None and not named:
+                lines.append(f"{sourced.where}: {refusal}")
+        for line in lines:
+            typer.echo(error_line(f"{line}; it is not analysed"), err=True)
+        verdicts = []
+        for sourced, refusal in zip(batch, refusals, strict=True):
+            match_id = sourced.match.match_id
+            if refusal is not None:
+                verdicts.append(Admission.REFUSED)
+            elif match_id in self._taken:
+                verdicts.append(Admission.AGAIN)
+            else:
+                self._taken.add(match_id)
+                done = records.get(match_id) == self._record
+                verdicts.append(Admission.DONE if done else Admission.ANALYSE)
+        return verdicts
+
+    def _records(self, match_ids: list[str]) -> dict[str, str | None]:
+        return {match_id: analysed_record(self._wh, match_id) for match_id in match_ids}
 
     def __enter__(self) -> _Stored:
         self._timer.start()
