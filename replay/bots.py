@@ -596,8 +596,13 @@ class _Play:
     # --- the decision
     def choose(self) -> Choice:
         view = self.view
-        shows = [a for a in view.legal if isinstance(a, ShowAction)]
-        plays = [a for a in view.legal if isinstance(a, PlayAction)]
+        shows: list[ShowAction] = []
+        plays: list[PlayAction] = []
+        for action in view.legal:  # one pass: this runs at every card of every play-out
+            if isinstance(action, PlayAction):
+                plays.append(action)
+            elif isinstance(action, ShowAction):
+                shows.append(action)
         if shows:
             if not plays:
                 return Choice(shows[0])  # compulsory

@@ -321,7 +321,10 @@ def simulate_match(
 
 def _offered(action: Action, legal: Sequence[Action]) -> bool:
     # Bots hand back the engine's own action objects; comparing models field by field is slow.
-    return any(a is action for a in legal) or action in legal
+    for offered in legal:
+        if offered is action:
+            return True
+    return action in legal
 
 
 @dataclass
@@ -387,11 +390,17 @@ class DealRunner:
         self.log.append(action)
 
     def _decide(self, seat: Seat, stage: Stage, known: DealView | None = None) -> Choice | None:
+        if known is None:
+            known = self.state.seat_view(seat)
         history, redacted = self.history, self._redacted
-        if len(redacted) > len(history):
-            redacted.clear()
-        redacted.extend(map(redact, history[len(redacted) :]))
-        view = seat_view(self.state, seat, history, stage, known, redacted)
+        hidden: list[Action] | None = None
+        if known.caller is not seat and not known.shown:  # the trump is hidden from the seat
+            if len(redacted) > len(history):
+                redacted.clear()
+            if len(redacted) < len(history):
+                redacted.extend(map(redact, history[len(redacted) :]))
+            hidden = redacted
+        view = seat_view(self.state, seat, history, stage, known, hidden)
         choice = self.bots[seat].decide(view, self.rng) if view.legal else None
         if choice is not None and not _offered(choice.action, view.legal):
             raise AssertionError(f"the {stage} bot of {seat} chose an action not allowed")
