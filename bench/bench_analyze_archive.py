@@ -2,8 +2,8 @@
 
 Runs the command itself, from this checkout (or ``--checkout DIR``'s: a before and after),
 in a child process, at the default samples, into a new warehouse, on games of the archive:
-the first games of each of its files in turn (the same share of each bot's record), written
-once as canonical JSON lines so that any checkout reads the same games the same way:
+games taken from each of its files in turn (every bot's record alike), written once as
+canonical JSON lines so that any checkout reads the same games the same way:
 
 1. every kind of decision, ``--jobs J``;
 2. ``--only bids`` on ``--bids-games`` games, ``--jobs J``;
@@ -36,6 +36,10 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from twentynine.schema.log import MatchLog
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHIVE = ROOT.parent / "shared" / "real" / "bhoos"
@@ -87,24 +91,23 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _games(files: list[Path], count: int, path: Path) -> Path:
-    """The first ``count`` games of the archive, as many from each file as the others (the
-    first files one more when it does not divide), written to ``path`` as JSON lines."""
+    """``count`` games of the archive taken from its files in turn (the first game of each,
+    then the second of each, ...: every bot's record alike), written to ``path`` as JSON
+    lines."""
     sys.path.insert(0, str(ROOT))
     from twentynine.importers.formats import read_paths, write_matches
 
-    if count > 3668:
-        raise SystemExit("the archive holds 3,668 games")
-    share, more = divmod(count, len(files))
-    games = []
-    for number, file in enumerate(files):
-        want = share + (number < more)
-        taken = 0
-        for record in read_paths([str(file)]):
-            if taken == want:
-                break
-            if record.match is not None:
-                games.append(record.match)
-                taken += 1
+    readers = [(r.match for r in read_paths([str(f)]) if r.match is not None) for f in files]
+    games: list[MatchLog] = []
+    while readers and len(games) < count:
+        for reader in list(readers):
+            game = next(reader, None)
+            if game is None:
+                readers.remove(reader)
+            elif len(games) < count:
+                games.append(game)
+    if len(games) < count:
+        raise SystemExit(f"the archive holds {len(games)} games, not {count}")
     write_matches(iter(games), str(path))
     return path
 
