@@ -44,6 +44,10 @@ typedef struct {
     /* After the show: how strongly each card stands in a trick led in each suit (0: it
      * cannot win), for the plain loops. */
     uint8_t strength[4][32];
+    /* Whether a position with no trump left plays alike shown or not (no rule that the show
+     * moves besides the trumps' power: no early end, Pair, single hand, reverse, seventh card
+     * or face-down card). */
+    int plain_show;
 } Game;
 
 typedef struct {
@@ -82,8 +86,8 @@ typedef struct {
     int64_t move;
 } Reply;
 
-/* The cache of two-trick endings: each word holds the ending (its eight cards with their
- * owners, the leader, and what of the rules decides it) and its exact value for N-S. */
+/* The cache of two-trick endings: each word holds the ending (each hand's two cards, the
+ * leader, and what of the rules decides it) and its exact value for N-S. */
 #define ENDINGS_BITS 14
 #define ENDINGS_SIZE (1 << ENDINGS_BITS)
 
@@ -682,23 +686,30 @@ static int two_tricks(const Game *g, int team, int seat0, const uint32_t *hands,
 static int after_trick(Ctx *c, int team, int seat0, const uint32_t *hands, int alpha, int beta,
                        int tricks);
 
+/* Whether ``hand`` holds exactly two cards. */
+static inline int two_cards(uint32_t hand) {
+    uint32_t rest = hand & (hand - 1);
+    return rest && !(rest & (rest - 1));
+}
+
 /* :func:`two_tricks`' exact value, through the cache of endings (the same in any deal with
  * the same rules bits: the key holds all that decides it). */
 static int two_cached(Ctx *c, int team, int seat0, const uint32_t *hands, int alpha, int beta) {
     const Game *g = &c->g;
     uint32_t live = hands[0] | hands[1] | hands[2] | hands[3];
-    if (g->bonus > 1 || popcount(live) != 8) return two_tricks(g, team, seat0, hands, alpha, beta);
-    uint32_t odd = hands[1] | hands[3], high = hands[2] | hands[3];
-    uint64_t owners = 0; /* each card's owner, two bits, in the order of the cards */
-    for (int shift = 0, at = 0; shift < 32; shift += 4) {
-        int m = live >> shift & 15;
-        if (!m) continue;
-        int code = SPREAD6[COMPRESS6[m][odd >> shift & 15]] |
-                   SPREAD6[COMPRESS6[m][high >> shift & 15]] << 1;
-        owners |= (uint64_t)code << at;
-        at += 2 * popcount((uint32_t)m);
+    if (g->bonus > 1 || !two_cards(hands[0]) || !two_cards(hands[1]) || !two_cards(hands[2]) ||
+        !two_cards(hands[3]))
+        return two_tricks(g, team, seat0, hands, alpha, beta);
+    int most = mask_points(live) + g->bonus;
+    if (most <= alpha) return most;
+    if (beta <= 0) return 0;
+    /* Each hand's two cards (lowest and highest index, five bits each) make the key, with
+     * the leader and what of the rules decides the ending. */
+    uint64_t key = (uint64_t)seat0 << 40 | c->rules_bits << 42;
+    for (int seat = 0; seat < 4; seat++) {
+        uint32_t h = hands[seat];
+        key |= (uint64_t)(lowest_index(h) | (31 - __builtin_clz(h)) << 5) << (10 * seat);
     }
-    uint64_t key = (uint64_t)live | owners << 32 | (uint64_t)seat0 << 48 | c->rules_bits << 50;
     uint64_t *slot = c->endings + (((key * 0x9E3779B97F4A7C15ull) >> (64 - ENDINGS_BITS)));
     int north_south;
     if ((*slot & ((1ull << 56) - 1)) == key && *slot)
@@ -947,6 +958,73 @@ static int after_trick(Ctx *c, int team, int seat0, const uint32_t *hands, int a
     return value;
 }
 
+/* The last trick from its lead, one card in each hand: what it brings ``team``. */
+static inline int last_of_hands(const Game *g, int team, int leader, const uint32_t *hands) {
+    int step = g->dir;
+    int c0 = lowest_index(hands[leader]), c1 = lowest_index(hands[(leader + step) & 3]);
+    int c2 = lowest_index(hands[(leader + 2 * step) & 3]);
+    int c3 = lowest_index(hands[(leader + 3 * step) & 3]);
+    int last = trick_points(g, team, leader, c0, c1, c2, c3);
+    return (last & 63) + (team_of((last >> 6) - 1) == team ? g->bonus : 0);
+}
+
+/* After the show, inside a trick from the third on, where the plain loops take the tricks
+ * after it: the rest of the trick by plain loops over the cards of the seats still to play
+ * (``options`` the legal cards of the seat to play, ``live`` every card in hands or on the
+ * table), then the tricks after it. The points still to come for ``team``, this trick's
+ * included, fail-soft within (alpha, beta). */
+static int rest_of_trick(Ctx *c, int team, uint32_t *hands, int *cards, int n, int seat0,
+                         int trick_no, uint32_t options, uint32_t live, int alpha, int beta) {
+    const Game *g = &c->g;
+    int step = g->dir;
+    int led = cards[0] >> 3;
+    int seat = (seat0 + n * step) & 3;
+    int maximize = team_of(seat) == team;
+    int best = maximize ? -INF : INF;
+    uint32_t trumps = g->trump < NO_SUIT ? SUIT_MASK[g->trump] : 0;
+    uint32_t left = distinct_cards(options, live);
+    int win_key = 0, partner = 0;
+    if (n == 3) {
+        int k0 = g->strength[led][cards[0]], k1 = g->strength[led][cards[1]];
+        int k2 = g->strength[led][cards[2]];
+        win_key = imax(k0, imax(k1, k2));
+        partner = k1 > k0 && k1 > k2; /* seat1 is seat3's partner */
+    }
+    while (left && alpha < beta) {
+        int card = n == 3 ? next_last(g, left, led, win_key, partner) : next_card(left, trumps);
+        left &= ~(1u << card);
+        int value;
+        hands[seat] ^= 1u << card;
+        cards[n] = card;
+        if (n < 3) {
+            value = rest_of_trick(c, team, hands, cards, n + 1, seat0, trick_no,
+                                  follow(hands[(seat + step) & 3], led), live, alpha, beta);
+        } else {
+            int won = trick_points(g, team, seat0, cards[0], cards[1], cards[2], cards[3]);
+            int points = won & 63, leader = (won >> 6) - 1;
+            int next = trick_no + 1;
+            if (next >= 8)
+                value = points + (team_of(leader) == team ? g->bonus : 0);
+            else if (next == 7)
+                value = points + last_of_hands(g, team, leader, hands);
+            else if (next == 6)
+                value = points + two_cached(c, team, leader, hands, alpha - points, beta - points);
+            else
+                value = points + after_trick(c, team, leader, hands, alpha - points,
+                                             beta - points, 8 - next);
+        }
+        hands[seat] ^= 1u << card;
+        if (maximize) {
+            if (value > best) best = value;
+            if (best > alpha) alpha = best;
+        } else {
+            if (value < best) best = value;
+            if (best < beta) beta = best;
+        }
+    }
+    return best;
+}
+
 /* -- the reply table and move ordering ----------------------------------------------------- */
 static inline int64_t reply_key(const Pos *p) {
     int64_t table = 0;
@@ -1052,6 +1130,12 @@ static int search(Ctx *c, const Pos *pos, int alpha, int beta) {
         mine = p.points[team];
         if (p.over || mine >= beta) return mine;
         live = p.held[0] | p.held[1] | p.held[2] | p.held[3];
+        if (!p.shown && g->plain_show && !((live_cards(&p)) & SUIT_MASK[g->trump])) {
+            /* No trump left in hands or on the table: showing changes nothing, so the
+             * position plays as if shown (the plain loops and the shown entries serve it). */
+            p.shown = 1;
+            p.asker_must = 0;
+        }
         int most = mine + mask_points(live);
         for (int i = 0; i < p.n_trick; i++) most += CARD_POINTS[p.cards[i]];
         if (p.trick_no < 8) most += g->bonus;
@@ -1091,7 +1175,7 @@ static int search(Ctx *c, const Pos *pos, int alpha, int beta) {
         if (p.n_trick == 0 && p.shown) {
             if (p.trick_no == 7) return mine + last_trick(g, &p, team);
             if (p.trick_no == 6 && g->single < 0 && !g->end_decided)
-                return mine + two_tricks(g, team, p.to_play, p.held, alpha - mine, beta - mine);
+                return mine + two_cached(c, team, p.to_play, p.held, alpha - mine, beta - mine);
         }
         key = 0;
         owners = 0;
@@ -1119,6 +1203,18 @@ static int search(Ctx *c, const Pos *pos, int alpha, int beta) {
         }
         n = legal_moves(g, &p, moves);
         if (n == 0) return mine;
+        if (p.n_trick && p.shown && p.trick_no >= 2 && g->single < 0 && !g->end_decided &&
+            !p.seventh_turn) {
+            uint32_t options = 0, hands[4] = {p.held[0], p.held[1], p.held[2], p.held[3]};
+            int cards[4];
+            for (int i = 0; i < n; i++) options |= 1u << moves[i];
+            for (int i = 0; i < p.n_trick; i++) {
+                cards[i] = p.cards[i];
+                live |= 1u << p.cards[i];
+            }
+            return mine + rest_of_trick(c, team, hands, cards, p.n_trick, p.seats[0], p.trick_no,
+                                        options, live, alpha - mine, beta - mine);
+        }
         if (n > 1) break;
         apply_move(g, &p, moves[0]);
     }
@@ -1259,6 +1355,9 @@ static int read_position(PyObject *row_obj, PyObject *rules_obj, Game *g, Pos *p
     g->pair_open = (int)row[PAIR_OPEN];
     fill_strengths(g);
     for (int s = 0; s < 4; s++) p->held[s] = (uint32_t)row[HELD + s];
+    g->plain_show = g->trump >= 0 && g->trump < NO_SUIT && !g->end_decided && !g->pair_open &&
+                    g->single < 0 && !g->reverse && !g->seventh && !g->pagat &&
+                    (int)row[FACE_DOWN] < 0;
     p->to_play = (int)row[TO_PLAY];
     p->led = (int)row[LED];
     p->n_trick = (int)row[N_TRICK];

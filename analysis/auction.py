@@ -35,6 +35,7 @@ from twentynine.analysis.judging import (
     DealContext,
     Judgement,
     Outcome,
+    confirmed,
     judge,
     make_annotation,
     sample_rng,
@@ -358,6 +359,8 @@ def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotati
     verdict = judge(draw, chosen, context.samples)
     if verdict is None:
         return None
+    picked_on = verdict.samples
+    verdict = confirmed(verdict, draw, context.samples)
     return make_annotation(
         context.match_id,
         context.number,
@@ -368,6 +371,7 @@ def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotati
         context.seed,
         policy=POLICY,
         playouts=PLAYOUTS,
+        picked_on=picked_on,
     )
 
 

@@ -102,6 +102,38 @@ def judge(
             return result
 
 
+def confirmed(verdict: Judgement, draw: Callable[[int], Outcome | None], samples: int) -> Judgement:
+    """``verdict`` with its loss, the loss's interval and so its label measured again on as
+    many fresh samples (``draw(k)`` from ``k = samples * CAP_FACTOR`` on, past any sample
+    :func:`judge` may draw), the best choice kept as the first samples picked it.
+
+    Picking the best of several choices by their sample means favours whichever the noise
+    flattered most (the winner's curse): on the Bhoos archive, trump choices the first
+    samples preferred by less than a label lost 15 points of make-rate when both suits were
+    played out on the real deals. Measured on samples that took no part in the pick, the
+    gain is an honest estimate. The values shown stay the first samples'. A best choice
+    no better than the one made on the fresh samples has a loss of 0 and no label.
+
+    >>> flip = lambda k: {"a": (float(k % 2), 0.0), "b": (0.5, 0.0)}  # "a" no better than "b"
+    >>> picked = Judgement("b", "a", {"a": (0.6, 0.0), "b": (0.5, 0.0)}, {}, 0.1, 0.05, 0.15, 8)
+    >>> again = confirmed(picked, flip, 8)
+    >>> again.best, round(again.loss, 6), again.samples
+    ('a', 0.0, 8)
+    """
+    if verdict.best == verdict.chosen or not verdict.samples:
+        return verdict
+    start = samples * CAP_FACTOR
+    diffs: list[float] = []
+    for k in range(start, start + verdict.samples):
+        outcome = draw(k)
+        if outcome is not None and verdict.chosen in outcome and verdict.best in outcome:
+            diffs.append(outcome[verdict.best][0] - outcome[verdict.chosen][0])
+    if not diffs:
+        return verdict._replace(loss=0.0, low=0.0, high=0.0)
+    e = estimate(diffs)
+    return verdict._replace(loss=max(e.mean, 0.0), low=e.low, high=e.high, samples=e.n)
+
+
 def settled(result: Judgement, scale: float = 1.0) -> bool:
     """Whether more samples could not change the label but by moving the loss itself: no
     label threshold (times ``scale``) lies between the interval's low end and the loss

@@ -40,6 +40,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fit_auction_model import ARCHIVE, FEATURES, L2, deal_key
+from judge_archive import rate_difference
 
 from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.models.fit import contract_rows, fit_model
@@ -165,10 +166,15 @@ def difference(
 
 
 def print_difference(title: str, rows: Sequence[tuple[str, bool, bool]]) -> None:
+    """A table row: the two groups, the difference, and two 95% intervals of it: by
+    bootstrap over deals (a deal's two plays together), and Newcombe's from the two Wilson
+    intervals (honest where a group holds a handful, where a bootstrap is not)."""
     n1, r1, n0, r0, d, low, high = difference(rows)
+    items = [(group, outcome) for _, group, outcome in rows]
+    *_, n_low, n_high = rate_difference([{}], lambda _: items)
     print(
-        f"| {title} | {n1:,} | {r1:.3f} | {n0:,} | {r0:.3f} | "
-        f"{100 * d:+.1f} ({100 * low:+.1f} to {100 * high:+.1f}) |"
+        f"| {title} | {n1:,} | {r1:.3f} | {n0:,} | {r0:.3f} | {100 * d:+.1f} | "
+        f"{100 * low:+.1f} to {100 * high:+.1f} | {100 * n_low:+.1f} to {100 * n_high:+.1f} |"
     )
 
 
@@ -202,8 +208,11 @@ def print_tables(lines: Sequence[dict[str, Any]]) -> None:
         (g, last_call(g)) for g in lines if g["made"] is not None and g["caller"] is not None
     ]
     print("\nReal make-rate of contracts by the label of the caller's last call:\n")
-    print("| group | labelled | made | unlabelled | made | difference, points (95%) |")
-    print("|---|---:|---:|---:|---:|---|")
+    print(
+        "| group | labelled | made | unlabelled | made | difference, points "
+        "| 95%, bootstrap over deals | 95%, Newcombe |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---|---|")
     for title, labels in (("mistake or worse", BAD), ("inaccuracy or worse", ANY)):
         print_difference(
             title,
@@ -213,8 +222,11 @@ def print_tables(lines: Sequence[dict[str, Any]]) -> None:
             ],
         )
     print("\nPasses labelled an underbid: did the passer's side make a contract of its own?\n")
-    print("| group | labelled | side made a call | unlabelled | side made a call | difference |")
-    print("|---|---:|---:|---:|---:|---|")
+    print(
+        "| group | labelled | side made a call | unlabelled | side made a call | difference "
+        "| 95%, bootstrap over deals | 95%, Newcombe |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---|---|")
     passes = []
     for g in lines:
         if g["made"] is None or g["caller"] is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import pytest
 
@@ -227,6 +227,72 @@ def test_the_table_kept_from_position_to_position_of_a_deal_changes_no_value(
         for position, solution in zip(walk, forward, strict=True):
             if position.trick_no >= 6:
                 assert _rated(solution.actions) == _rated(brute_force_actions(position))
+
+
+def _trumps_held(state: DealState) -> bool:
+    """Whether a card of the trump suit is still in a hand."""
+    return any(held >> (8 * state.trump) & 0xFF for held in state.held)
+
+
+def _bhoos_endings(
+    seed: int, tricks: int, wanted: int, keep: Callable[[DealState], bool]
+) -> list[DealState]:
+    rules = Rules.preset("bhoos")
+    found: list[DealState] = []
+    while len(found) < wanted:
+        state = playable(random_ending(rules, seed, tricks))
+        seed += 1
+        if not state.is_over and keep(state):
+            found.append(state)
+        assert seed < 100_000, "too few endings of that kind"
+    return found
+
+
+@pytest.mark.parametrize("tricks", [3, 4])
+def test_bhoos_inside_a_trick_after_the_show_matches_a_plain_minimax(tricks: int) -> None:
+    # The compiled kernel plays the rest of such a trick by plain loops (then the last tricks
+    # as its loops and cached endings take them): every move's value as a plain minimax.
+    endings = _bhoos_endings(
+        11_000 * tricks, tricks, 60, lambda state: state.shown and bool(state.trick_cards)
+    )
+    for state in endings:
+        assert _rated(solve(state).actions) == _rated(plain_minimax(state)), state.trick_no
+
+
+def _trump_discarded(state: DealState) -> bool:
+    """Whether a trump lies on the table in a trick led in another suit."""
+    cards = state.trick_cards
+    return (
+        bool(cards) and cards[0] >> 3 != state.trump and any(c >> 3 == state.trump for c in cards)
+    )
+
+
+@pytest.mark.parametrize("discarded", [False, True])
+def test_bhoos_before_the_show_with_no_trump_held_matches_a_plain_minimax(discarded: bool) -> None:
+    # With no trump left in any hand or on the table, the compiled kernel plays the position
+    # as if the trump were shown (showing changes nothing); with a trump discarded on the
+    # table it must not (shown, it would win the trick): the values stay the minimax's.
+    def kind(state: DealState) -> bool:
+        if state.shown or _trumps_held(state):
+            return False
+        on_table = any(card >> 3 == state.trump for card in state.trick_cards)
+        return _trump_discarded(state) if discarded else not on_table
+
+    for state in _bhoos_endings(13_000, 3, 30, kind):
+        assert _rated(solve(state).actions) == _rated(plain_minimax(state))
+
+
+def test_bhoos_longer_endings_inside_a_trick_agree_with_the_pure_path() -> None:
+    # Tricks three and four inside a trick after the show: the rest of the trick by loops,
+    # then four or five tricks through the table, against the pure-Python search.
+    endings = _bhoos_endings(
+        17_000,
+        6,
+        20,
+        lambda state: state.shown and bool(state.trick_cards) and state.trick_no in (2, 3),
+    )
+    for state in endings:
+        assert solve(state) == solve(state, engine="python")
 
 
 @pytest.mark.parametrize("preset", ["bhoos", "bangladesh"])

@@ -641,7 +641,7 @@ def test_three_clicks_from_the_players_page_to_a_worst_mistake_and_why(
         n for n in notes
         if (n.deal, n.action, n.seat) == (deal, action, SEATS[2].value) and n.label in LABELS
     ]  # fmt: skip
-    assert worst and any(n.explanation[:40] in judged for n in worst)
+    assert worst and any(n.explanation[:40].lower() in judged.lower() for n in worst)
     assert "What it changed" in judged  # why it was one, in a player's words
     assert clicks <= 3
     page.screenshot(path=str(tmp_path / "worst.png"))
