@@ -29,7 +29,7 @@ from collections.abc import Collection, Mapping, Sequence
 from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.hindsight import action_text
 from twentynine.analysis.judge.chance import caller_view, contract_chance
-from twentynine.analysis.judge.others import contract_worth, run_auction
+from twentynine.analysis.judge.others import Replayed, contract_worth, run_auction
 from twentynine.analysis.judge.playout import PLAYOUTS, POLICY, play_out, reached
 from twentynine.analysis.judging import (
     DealContext,
@@ -146,6 +146,13 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 view = caller_view(rules, hands, context.deal.dealer, actions, caller, level)
                 return contract_chance(view, lambda: None, chances)
 
+            runs = [
+                Replayed(
+                    sample_rng(context.seed, context.match_id, context.number, at, f"{seat}:{j}", k)
+                )
+                for j in range(AUCTION_RUNS)
+            ]
+
             before = DealState(rules, context.deal.dealer, hands)
             for earlier in said:
                 before.apply(earlier)
@@ -157,12 +164,25 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 said_now = [*said, choice]
                 total = 0.0
                 own = 0
-                for j in range(AUCTION_RUNS):
-                    rng = sample_rng(
-                        context.seed, context.match_id, context.number, at, f"{seat}:{j}", k
-                    )
-                    end = run_auction(start, hands, said_now, others, rng)
-                    worth = contract_worth(end, seat, stake, chance)
+                # The runs of one alternative end in a few auctions: each weighed once (by
+                # the calls after ``said_now``, the same for them all).
+                known: dict[tuple[Seat, int, tuple[Action, ...]], float | None] = {}
+
+                def weighed(
+                    caller: Seat,
+                    level: int,
+                    actions: Sequence[Action],
+                    known: dict[tuple[Seat, int, tuple[Action, ...]], float | None] = known,
+                    after: int = len(said_now),
+                ) -> float | None:
+                    key = (caller, level, tuple(actions[after:]))
+                    if key not in known:
+                        known[key] = chance(caller, level, actions)
+                    return known[key]
+
+                for run in runs:  # the same numbers for every alternative
+                    end = run_auction(start, hands, said_now, others, run.reader())
+                    worth = contract_worth(end, seat, stake, weighed)
                     if worth is None:
                         return None
                     total += worth

@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -29,7 +30,9 @@ from twentynine.analysis.hindsight import HINDSIGHT_KINDS, hindsight_deal
 from twentynine.analysis.judge.cards import fair_cards
 from twentynine.analysis.judge.words import tell
 from twentynine.analysis.models.contract import ContractModel
+from twentynine.analysis.models.contract import shipped_model as shipped_contract_model
 from twentynine.analysis.models.others import AuctionModel
+from twentynine.analysis.models.others import shipped_model as shipped_others
 from twentynine.analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
 from twentynine.schema.log import Deal, MatchLog
 from twentynine.schema.rules import Rules
@@ -82,6 +85,31 @@ class AnalysisOptions(NamedTuple):
     from_trick: int = 1
     model: ContractModel | None = None
     auction_model: AuctionModel | None = None
+    deal: int | None = None
+    """Only this deal of each match (None: every deal)."""
+
+
+def run_record(options: AnalysisOptions) -> str:
+    """What a match's annotations were worked out with, as the warehouse keeps it for
+    ``analyze --resume``: the kinds, samples, seed, first trick and both models' versions
+    (the deal picked is not part of it). The same options give the same text.
+
+    >>> run_record(AnalysisOptions(seed=7)) == run_record(AnalysisOptions(seed=7, deal=2))
+    True
+    >>> run_record(AnalysisOptions(seed=7)) == run_record(AnalysisOptions(seed=8))
+    False
+    """
+    model = options.model or shipped_contract_model()
+    others = options.auction_model or shipped_others()
+    record = {
+        "kinds": sorted(options.kinds),
+        "samples": options.samples,
+        "seed": options.seed,
+        "from_trick": options.from_trick,
+        "model": model.version,
+        "others": others.version,
+    }
+    return json.dumps(record, separators=(",", ":"))
 
 
 class DealTask(NamedTuple):
@@ -149,11 +177,12 @@ def _order(note: Annotation) -> tuple[int, int, str, str]:
 
 
 def match_tasks(match: MatchLog, options: AnalysisOptions) -> list[DealTask]:
-    """One task per deal of ``match``."""
+    """One task per deal of ``match`` (only ``options.deal``'s, when it names one)."""
     rules = match.resolved_rules()
     return [
         DealTask(match.match_id, rules, deal, number, options)
         for number, deal in enumerate(match.deals, start=1)
+        if options.deal is None or number == options.deal
     ]
 
 

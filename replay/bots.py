@@ -94,10 +94,12 @@ def seat_view(
     history: Sequence[Action],
     stage: Stage,
     known: DealView | None = None,
+    redacted: Sequence[Action] | None = None,
 ) -> SeatView:
     """The view of ``seat`` deciding at ``stage``, built from the state and the public actions.
 
-    ``history`` is the deal's actions applied so far. What the seat knows comes from the
+    ``history`` is the deal's actions applied so far (``redacted``, when the caller keeps
+    it: the same as the others see them, :func:`redact`). What the seat knows comes from the
     engine's own :meth:`~replay.deal.DealState.seat_view` (``known``, when the caller has
     just made it for this seat); the rest is what the table has seen, and the actions the
     rules allow this seat at this stage.
@@ -112,7 +114,10 @@ def seat_view(
         known = state.seat_view(seat)
     caller = known.caller
     shown = known.shown
-    public = tuple(history) if caller is seat or shown else tuple(map(_redact, history))
+    if caller is seat or shown:
+        public = tuple(history)
+    else:
+        public = tuple(redacted) if redacted is not None else tuple(map(redact, history))
     legal = tuple(a for a in state.legal_actions(seat) if _STAGE_OF[a.type] == stage)
     return SeatView(
         seat=seat,
@@ -158,7 +163,9 @@ _STAGE_OF: Final[dict[str, Stage]] = {
 }
 
 
-def _redact(action: Action) -> Action:
+def redact(action: Action) -> Action:
+    """``action`` as the seats other than its own see it before the show: a trump choice
+    without its suit."""
     if isinstance(action, TrumpAction):
         return _hidden_trump(action.seat, action.seventh)
     return action
@@ -335,6 +342,9 @@ class Bot:
             return self._single_hand(view)
         if view.stage == "pair":
             return self._pair(view)
+        legal = view.legal
+        if len(legal) == 1 and isinstance(legal[0], PlayAction):
+            return Choice(legal[0])  # the one card: what every branch of the play picks
         return _Play(view, self.style, rng).choose()
 
     # ------------------------------------------------------------------ auction
@@ -466,10 +476,17 @@ def single_hand_losers(hand: Sequence[Card]) -> int:
 
 
 # ---------------------------------------------------------------------- play
+_SUIT_CARDS: Final[dict[Suit, tuple[Card, ...]]] = {
+    suit: ALL_CARDS[suit.index * 8 : suit.index * 8 + 8] for suit in Suit
+}
+
+
 class _Play:
     """One play decision: a card, or the show. Works on what ``view`` shows."""
 
     __slots__ = (
+        "_after",
+        "_voids",
         "hand",
         "led",
         "rng",
@@ -477,7 +494,6 @@ class _Play:
         "trump",
         "unseen",
         "view",
-        "voids",
     )
 
     def __init__(self, view: SeatView, style: Style, rng: random.Random) -> None:
@@ -487,23 +503,34 @@ class _Play:
         self.hand = view.hand
         self.trump = view.trump
         played = 0
-        voids: dict[Seat, set[Suit]] = {seat: set() for seat in SEATS}
         for trick in (*view.tricks, view.trick):
-            if not trick:
-                continue
-            led = trick[0][1].suit
-            for seat, card in trick:
+            for _, card in trick:
                 played |= card.mask
-                if card.suit is not led:
-                    voids[seat].add(led)
         mine = 0
         for card in self.hand:
             mine |= card.mask
         self.unseen = 0xFFFFFFFF & ~played & ~mine
-        self.voids = voids
+        self._voids: dict[Seat, set[Suit]] | None = None
         self.led = view.trick[0][1].suit if view.trick else None
+        self._after: list[Seat] | None = None
 
     # --- helpers
+    @property
+    def voids(self) -> dict[Seat, set[Suit]]:
+        """The suits each seat has shown it lacks (worked out when first asked: most
+        decisions never need them)."""
+        if self._voids is None:
+            voids: dict[Seat, set[Suit]] = {seat: set() for seat in SEATS}
+            for trick in (*self.view.tricks, self.view.trick):
+                if not trick:
+                    continue
+                led = trick[0][1].suit
+                for seat, card in trick:
+                    if card.suit is not led:
+                        voids[seat].add(led)
+            self._voids = voids
+        return self._voids
+
     def _counts(self) -> bool:
         """True when trumps win tricks now (shown, or shown in this trick by my asking)."""
         return self.view.shown and self.trump is not None
@@ -538,12 +565,17 @@ class _Play:
 
     def _master(self, card: Card) -> bool:
         """No card of the suit still unseen by this seat is higher."""
-        for other in ALL_CARDS[card.suit.index * 8 : card.suit.index * 8 + 8]:
+        for other in _SUIT_CARDS[card.suit]:
             if other.strength > card.strength and self.unseen & other.mask:
                 return False
         return True
 
     def _still_to_play(self) -> list[Seat]:
+        if self._after is None:  # asked up to three times a decision
+            self._after = self._seats_after()
+        return self._after
+
+    def _seats_after(self) -> list[Seat]:
         order = self.view.order
         trick_seats = {seat for seat, _ in self.view.trick}
         sitting_out = self.view.single.partner if self.view.single is not None else None
@@ -564,8 +596,13 @@ class _Play:
     # --- the decision
     def choose(self) -> Choice:
         view = self.view
-        shows = [a for a in view.legal if isinstance(a, ShowAction)]
-        plays = [a for a in view.legal if isinstance(a, PlayAction)]
+        shows: list[ShowAction] = []
+        plays: list[PlayAction] = []
+        for action in view.legal:  # one pass: this runs at every card of every play-out
+            if isinstance(action, PlayAction):
+                plays.append(action)
+            elif isinstance(action, ShowAction):
+                shows.append(action)
         if shows:
             if not plays:
                 return Choice(shows[0])  # compulsory

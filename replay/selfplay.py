@@ -22,7 +22,16 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from twentynine.replay.bots import STYLE_NAMES, STYLES, Bot, Choice, SeatView, Stage, seat_view
+from twentynine.replay.bots import (
+    STYLE_NAMES,
+    STYLES,
+    Bot,
+    Choice,
+    SeatView,
+    Stage,
+    redact,
+    seat_view,
+)
 from twentynine.replay.deal import DealState, DealView
 from twentynine.replay.inject import (
     RESULT_KINDS,
@@ -312,7 +321,10 @@ def simulate_match(
 
 def _offered(action: Action, legal: Sequence[Action]) -> bool:
     # Bots hand back the engine's own action objects; comparing models field by field is slow.
-    return any(a is action for a in legal) or action in legal
+    for offered in legal:
+        if offered is action:
+            return True
+    return action in legal
 
 
 @dataclass
@@ -337,6 +349,9 @@ class DealRunner:
     _declined_pair: set[Seat] = field(default_factory=set)
     _pair_holder: Seat | None = None
     _pair_looked: bool = False
+    _redacted: list[Action] = field(default_factory=list)
+    """``history`` as the seats other than the caller see it before the show, kept as it
+    grows (``history`` is only ever added to)."""
 
     def run(self) -> None:
         """Play until the deal is over (or, after a breach, cannot go on)."""
@@ -375,7 +390,17 @@ class DealRunner:
         self.log.append(action)
 
     def _decide(self, seat: Seat, stage: Stage, known: DealView | None = None) -> Choice | None:
-        view = seat_view(self.state, seat, self.history, stage, known)
+        if known is None:
+            known = self.state.seat_view(seat)
+        history, redacted = self.history, self._redacted
+        hidden: list[Action] | None = None
+        if known.caller is not seat and not known.shown:  # the trump is hidden from the seat
+            if len(redacted) > len(history):
+                redacted.clear()
+            if len(redacted) < len(history):
+                redacted.extend(map(redact, history[len(redacted) :]))
+            hidden = redacted
+        view = seat_view(self.state, seat, history, stage, known, hidden)
         choice = self.bots[seat].decide(view, self.rng) if view.legal else None
         if choice is not None and not _offered(choice.action, view.legal):
             raise AssertionError(f"the {stage} bot of {seat} chose an action not allowed")

@@ -56,11 +56,11 @@ class Seat(StrEnum):
 
     @property
     def team(self) -> Team:
-        return Team.NS if self in (Seat.N, Seat.S) else Team.EW
+        return _SEAT_TEAM[self]  # a table: the bots ask it at every card of every play-out
 
     @property
     def partner(self) -> Seat:
-        return SEATS[(self.index + 2) % 4]
+        return _PARTNER[self]
 
     def next(self, direction: Direction) -> Seat:
         """The seat that plays after this one in the given direction."""
@@ -85,6 +85,10 @@ class Seat(StrEnum):
 
 SEATS: Final[tuple[Seat, Seat, Seat, Seat]] = (Seat.N, Seat.E, Seat.S, Seat.W)
 _SEAT_INDEX: Final[dict[Seat, int]] = {seat: i for i, seat in enumerate(SEATS)}
+_SEAT_TEAM: Final[dict[Seat, Team]] = {
+    seat: Team.NS if seat in (Seat.N, Seat.S) else Team.EW for seat in SEATS
+}
+_PARTNER: Final[dict[Seat, Seat]] = {seat: SEATS[(i + 2) % 4] for i, seat in enumerate(SEATS)}
 
 
 class Suit(StrEnum):

@@ -14,9 +14,10 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from contextlib import contextmanager
-from itertools import chain
+from enum import Enum
+from itertools import chain, islice
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, NamedTuple
 
 import orjson
 import typer
@@ -32,6 +33,7 @@ from twentynine.analysis.run import (
     AnalysisOptions,
     annotate_matches,
     parse_only,
+    run_record,
 )
 from twentynine.cli import say_unreadable
 from twentynine.cluster import ClusterError, cluster_executor
@@ -41,13 +43,22 @@ from twentynine.limits import STORE_SECONDS, WAIT_SECONDS, check_jobs, check_sam
 from twentynine.loading import _discard, _exists
 from twentynine.outputs import refuse_overwrite
 from twentynine.reports.warehouse import companions
-from twentynine.reports.warehouse.annotations import annotations_refusal, replace_annotations
+from twentynine.reports.warehouse.annotations import (
+    analysed_record,
+    annotations_refusal,
+    replace_annotations,
+)
 from twentynine.reports.warehouse.errors import WarehouseError
+from twentynine.reports.warehouse.listing import MatchNotFoundError, pick_match
 from twentynine.reports.warehouse.store import SourcedMatch, Warehouse, open_warehouse
 from twentynine.schema.log import MatchLog
+from twentynine.schema.shapes import MatchLike
 from twentynine.schema.words import plural
 from twentynine.textout import error_line, warning_line
 from twentynine.workers import process_pool
+
+ADMIT_BATCH = 32
+"""Matches read from files stored in the warehouse together before they are analysed."""
 
 LABEL_WORDS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
@@ -128,6 +139,36 @@ def analyze_command(
             help="Judge the bids by this contract model (`twentynine calibration --fit`).",
         ),
     ] = None,
+    match_id: Annotated[
+        str | None,
+        typer.Option(
+            "--match",
+            metavar="ID",
+            help="Only this match: its id, or its number in reading order (from 1, as "
+            "`twentynine matches` numbers a file's).",
+        ),
+    ] = None,
+    deal_number: Annotated[
+        int | None,
+        typer.Option("--deal", min=1, metavar="N", help="Only deal N (from 1) of each match."),
+    ] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            "--limit",
+            min=1,
+            metavar="N",
+            help="At most N matches (those --resume skips not counted).",
+        ),
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="With --db: skip the matches it holds annotated with the same options, "
+            "seed and models (a stopped run goes on where it stopped).",
+        ),
+    ] = False,
 ) -> None:
     """Annotate every card, show, bid, trump choice and double (docs/analysis.md).
 
@@ -149,28 +190,46 @@ def analyze_command(
         model = load_model(model_file) if model_file is not None else None
     except ModelError as exc:
         raise _fail(str(exc)) from None
+    if resume and db is None:
+        raise _fail("--resume needs --db FILE: the warehouse holds what was analysed")
     options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed, model=model)
+    options = options._replace(deal=deal_number)
     if db is not None:
         refuse_overwrite([db, *companions(db)[:1]], inputs=paths)
     try:
         records = read_paths(paths, from_format)
     except ValueError as exc:  # no match log in the paths, or an unknown --from
         raise _fail(str(exc)) from None
-    inputs = _Inputs(records, exact=bool(kinds & HINDSIGHT_KINDS))
+    picks = _Picks(match_id, deal_number, limit)
+    inputs = _Inputs(records, exact=bool(kinds & HINDSIGHT_KINDS), picks=picks)
     matches = inputs.matches()
     first = next(matches, None)
     if first is None:
+        if inputs.missing is not None:
+            raise _fail(inputs.missing)
         raise typer.Exit(2)  # each unreadable input has had its line; nothing made
     tally = _Tally()
     done: int | None = None  # matches done, once the executor is there
+    record = run_record(options)
     try:
-        with _executor(jobs, cluster, wait) as pool, _progress() as tick, _output(db) as output:
+        with (
+            _executor(jobs, cluster, wait) as pool,
+            _progress(paths, from_format, picks) as progress,
+            _output(db, record, deal_number, resume) as output,
+        ):
             done = 0
             window = 2 * jobs if cluster is None else 64  # enough to keep every worker busy
-            admitted = inputs.admitted(chain([first], matches), output.admit)
-            results = annotate_matches(admitted, options, pool, on_deal=tick, window=window)
-            for match_id, notes in results:  # each match written or stored once done
-                output(inputs.done(match_id), notes)
+            admitted = inputs.admitted(
+                chain([first], matches),
+                output.admit,
+                skipped=progress.skipped,
+                batch=1 if "-" in paths else ADMIT_BATCH,  # standard input: each as it comes
+            )
+            results = annotate_matches(
+                admitted, options, pool, on_deal=progress.tick, window=window
+            )
+            for done_id, notes in results:  # each match written or stored once done
+                output(inputs.done(done_id), notes)
                 tally.add(notes)
                 done += 1
     except WarehouseError as exc:
@@ -182,54 +241,148 @@ def analyze_command(
             raise _fail(f"{exc}; nothing analysed") from None
         kept = f"stored in {db}" if db is not None else "written"
         raise _fail(f"{exc}; {plural(done, 'match')} analysed before it, each {kept}") from None
-    typer.echo(tally.summary(inputs.read, inputs.deals, db), err=True)
+    typer.echo(tally.summary(inputs.read, inputs.deals, db, inputs.resumed), err=True)
+    if inputs.missing is not None:
+        raise _fail(inputs.missing)
     if inputs.unreadable or inputs.refused:
         raise typer.Exit(2)
+
+
+class _Picks(NamedTuple):
+    """What ``--match``, ``--deal`` and ``--limit`` pick of the inputs."""
+
+    match: str | None = None
+    deal: int | None = None
+    limit: int | None = None
+
+    def deals(self, match: MatchLike) -> int:
+        """How many of ``match``'s deals are analysed."""
+        if self.deal is None:
+            return len(match.deals)
+        return int(self.deal <= len(match.deals))
+
+
+class Admission(Enum):
+    """What becomes of a match just read: analysed, refused (named), a match this run
+    already took, or one the warehouse holds analysed as asked (``--resume``)."""
+
+    ANALYSE = "analyse"
+    REFUSED = "refused"
+    AGAIN = "again"
+    DONE = "done"
 
 
 class _Inputs:
     """The matches of the inputs as they are read, each kept with its file and line until it
     is done; what cannot be read is named and counted, and a warning names the deals whose
-    cards and shows cannot be judged (``exact``: when they are asked for)."""
+    cards and shows cannot be judged (``exact``: when they are asked for). ``picks`` keeps
+    the match ``--match`` names (``missing`` says why none, once read), the matches that have
+    the ``--deal`` asked (the others named), and the first ``--limit`` admitted."""
 
-    def __init__(self, records: Iterator[Record[MatchLog]], *, exact: bool) -> None:
+    def __init__(
+        self, records: Iterator[Record[MatchLog]], *, exact: bool, picks: _Picks | None = None
+    ) -> None:
         self._records = records
         self._exact = exact
+        self._picks = picks or _Picks()
         self._in_flight: deque[SourcedMatch] = deque()
         self.read = 0
         self.deals = 0
         self.unreadable = 0
         self.refused = 0
+        self.resumed = 0
+        self.missing: str | None = None
 
     def matches(self) -> Iterator[MatchLog]:
-        """The readable matches, in reading order."""
+        """The readable matches, in reading order (only the one ``--match`` names)."""
+        for record in self._picked():
+            match = record.match
+            assert match is not None
+            sourced = SourcedMatch(match, record.source, record.line)
+            deal = self._picks.deal
+            if deal is not None and deal > len(match.deals):
+                self.refused += 1
+                typer.echo(
+                    error_line(
+                        f"{sourced.where}: match {match.match_id} has "
+                        f"{plural(len(match.deals), 'deal')}: no deal {deal} to analyse"
+                    ),
+                    err=True,
+                )
+                continue
+            if self._exact:
+                _warn_unjudged(sourced, deal)
+            self.read += 1
+            self.deals += self._picks.deals(match)
+            self._in_flight.append(sourced)
+            yield match
+
+    def _picked(self) -> Iterator[Record[MatchLog]]:
+        """The readable records; with ``--match``, the one it names: the match with that id,
+        else the one with that number (read to the end to know there is no such id)."""
+        wanted = self._picks.match
+        ids: list[str] = []
+        numbered: Record[MatchLog] | None = None
         for record in self._records:
             if record.match is None:
                 self.unreadable += 1
                 say_unreadable(record)
                 continue
-            sourced = SourcedMatch(record.match, record.source, record.line)
-            if self._exact:
-                _warn_unjudged(sourced)
-            self.read += 1
-            self.deals += len(record.match.deals)
-            self._in_flight.append(sourced)
-            yield record.match
+            if wanted is None:
+                yield record
+                continue
+            if record.match.match_id == wanted:
+                yield record
+                return
+            ids.append(record.match.match_id)
+            if wanted.isdigit() and int(wanted) == len(ids):
+                numbered = record
+        if wanted is None:
+            return
+        if numbered is not None:
+            yield numbered
+            return
+        try:
+            pick_match(wanted, ((match_id, None) for match_id in ids))
+        except MatchNotFoundError as exc:
+            self.missing = f"--match: {exc}"
 
     def admitted(
-        self, matches: Iterator[MatchLog], admit: Callable[[SourcedMatch], bool | None]
+        self,
+        matches: Iterator[MatchLog],
+        admit: Callable[[list[SourcedMatch]], list[Admission]],
+        *,
+        skipped: Callable[[int], None] | None = None,
+        batch: int = 1,
     ) -> Iterator[MatchLog]:
-        """``matches`` (read by :meth:`matches`) less those ``admit`` turns down as each is
-        read: ``False``, refused (named by ``admit``), ``None``, the same match again."""
-        for match in matches:
-            verdict = admit(self._in_flight[-1])  # the match just read
-            if verdict:
-                yield match
-                continue
-            self._in_flight.pop()
-            self.read -= 1
-            self.deals -= len(match.deals)
-            self.refused += verdict is False
+        """``matches`` (read by :meth:`matches`) less those ``admit`` turns down, up to
+        ``--limit`` of them; ``admit`` is handed up to ``batch`` matches at a time, as read
+        (never more than the limit leaves to take); ``skipped`` is told the deals of each
+        match left out."""
+        taken = 0
+        limit = self._picks.limit
+        while limit is None or taken < limit:
+            size = batch if limit is None else min(batch, limit - taken)
+            chunk = list(islice(matches, size))
+            if not chunk:
+                return
+            sourced = list(self._in_flight)[-len(chunk) :]  # the matches just read
+            verdicts = admit(sourced)
+            for _ in chunk:  # put back those admitted, as each is handed on
+                self._in_flight.pop()
+            for match, entry, verdict in zip(chunk, sourced, verdicts, strict=True):
+                if verdict is Admission.ANALYSE:
+                    self._in_flight.append(entry)
+                    yield match
+                    taken += 1
+                    continue
+                deals = self._picks.deals(match)
+                self.read -= 1
+                self.deals -= deals
+                self.refused += verdict is Admission.REFUSED
+                self.resumed += verdict is Admission.DONE
+                if skipped is not None:
+                    skipped(deals)
 
     def done(self, match_id: str) -> SourcedMatch:
         """The match whose annotations came back (they come in reading order), with its
@@ -248,12 +401,14 @@ class Output:
             sys.stdout.buffer.write(orjson.dumps(note.as_dict()) + b"\n")
         sys.stdout.buffer.flush()
 
-    def admit(self, sourced: SourcedMatch) -> bool | None:
-        return True
+    def admit(self, batch: list[SourcedMatch]) -> list[Admission]:
+        return [Admission.ANALYSE for _ in batch]
 
 
 @contextmanager
-def _output(db: Path | None) -> Iterator[Output]:
+def _output(
+    db: Path | None, record: str, deal: int | None = None, resume: bool = False
+) -> Iterator[Output]:
     """JSON lines on standard output (each match's flushed at once), or the warehouse ``db``:
     each match stored (as ``load`` stores it, with its file) with its annotations; a
     warehouse made for a run that stored nothing is not left behind."""
@@ -263,7 +418,7 @@ def _output(db: Path | None) -> Iterator[Output]:
     made = not _exists(db)
     stored: _Stored | None = None
     try:
-        with open_warehouse(db) as wh, _Stored(wh) as stored:
+        with open_warehouse(db) as wh, _Stored(wh, record, deal, resume) as stored:
             yield stored
     finally:
         if made and (stored is None or not stored.count):  # nothing stored: no new file left
@@ -279,8 +434,11 @@ class _Stored(Output):
     done (a thread stores them while the run waits), and every one is stored when the run
     ends, however it ends."""
 
-    def __init__(self, wh: Warehouse) -> None:
+    def __init__(self, wh: Warehouse, record: str, deal: int | None, resume: bool) -> None:
         self._wh = wh
+        self._record = record
+        self._deal = deal
+        self._resume = resume
         self._lock = threading.Lock()
         self._done: list[tuple[SourcedMatch, list[Annotation]]] = []
         self._last = -STORE_SECONDS
@@ -290,25 +448,43 @@ class _Stored(Output):
         self._taken: set[str] = set()
         self.count = 0
 
-    def admit(self, sourced: SourcedMatch) -> bool | None:
-        """Store ``sourced`` at once and say whether its annotations may follow: ``False``
-        (named in one line) for a match the warehouse refuses or another match under an id
-        it holds, ``None`` for a match already admitted in this run (analysed once)."""
-        assert isinstance(sourced.match, MatchLog)  # the models read it: analysis needs them
+    def admit(self, batch: list[SourcedMatch]) -> list[Admission]:
+        """Store the matches of ``batch`` at once (in one transaction: a match's store costs
+        the warehouse about what a batch's does) and say whether the annotations of each may
+        follow: refused (named in one line) for a match the warehouse refuses or another
+        match under an id it holds, again for a match already admitted in this run (analysed
+        once), done for one it holds analysed with the same options (``--resume``)."""
+        assert all(isinstance(s.match, MatchLog) for s in batch)  # analysis needs the models
         with self._lock:  # the reading thread and the storing ones share the connection
-            summary = self._wh.load([sourced])
-            self.count += 1
-            problem = summary.problems[0] if summary.problems else None
-            if problem is None:
-                refusal = annotations_refusal(self._wh, sourced.match)
-                problem = None if refusal is None else f"{sourced.where}: {refusal}"
-        if problem is not None:
-            typer.echo(error_line(f"{problem}; it is not analysed"), err=True)
-            return False
-        if sourced.match.match_id in self._taken:
-            return None
-        self._taken.add(sourced.match.match_id)
-        return True
+            summary = self._wh.load(batch)
+            self.count += len(batch)
+            refusals = [annotations_refusal(self._wh, s.match) for s in batch]  # type: ignore[arg-type]
+            records = self._records([s.match.match_id for s in batch]) if self._resume else {}
+        lines = list(summary.problems)
+        for sourced, refusal in zip(batch, refusals, strict=True):
+            named = any(
+                repr(sourced.match.match_id) in line or line.startswith(f"{sourced.where}: ")
+                for line in summary.problems
+            )
+            if refusal is not None and not named:
+                lines.append(f"{sourced.where}: {refusal}")
+        for line in lines:
+            typer.echo(error_line(f"{line}; it is not analysed"), err=True)
+        verdicts = []
+        for sourced, refusal in zip(batch, refusals, strict=True):
+            match_id = sourced.match.match_id
+            if refusal is not None:
+                verdicts.append(Admission.REFUSED)
+            elif match_id in self._taken:
+                verdicts.append(Admission.AGAIN)
+            else:
+                self._taken.add(match_id)
+                done = records.get(match_id) == self._record
+                verdicts.append(Admission.DONE if done else Admission.ANALYSE)
+        return verdicts
+
+    def _records(self, match_ids: list[str]) -> dict[str, str | None]:
+        return {match_id: analysed_record(self._wh, match_id) for match_id in match_ids}
 
     def __enter__(self) -> _Stored:
         self._timer.start()
@@ -349,17 +525,22 @@ class _Stored(Output):
         done, self._done = self._done, []
         for sourced, notes in done:  # each stored as it was read (admit)
             assert isinstance(sourced.match, MatchLog)
-            replace_annotations(self._wh, sourced.match, notes)
+            replace_annotations(
+                self._wh, sourced.match, notes, record=self._record, deal=self._deal
+            )
         self._last = time.monotonic()
 
 
-def _warn_unjudged(sourced: SourcedMatch) -> None:
-    """One warning line for each reason some deals of the match get no exact annotations."""
+def _warn_unjudged(sourced: SourcedMatch, only: int | None = None) -> None:
+    """One warning line for each reason some deals of the match (deal ``only``, when given)
+    get no exact annotations."""
     match = sourced.match
     assert isinstance(match, MatchLog)
     rules = match.resolved_rules()
     deals: dict[str, list[int]] = {}
     for number, deal in enumerate(match.deals, start=1):
+        if only is not None and number != only:
+            continue
         reason = unjudged(rules, deal, number)
         if reason is not None:
             deals.setdefault(reason, []).append(number)
@@ -393,18 +574,101 @@ def _notice(message: str) -> None:
     typer.echo(warning_line(message), err=True)
 
 
-@contextmanager
-def _progress() -> Iterator[Callable[[], None] | None]:
-    """A count of the deals done on standard error when that is a terminal (the input is read
-    as the work goes: how many deals it holds is not known up front)."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.progress import Progress
+class _Progress:
+    """The deals done against the deals to do, with the time left, on standard error when
+    that is a terminal. The inputs are counted in a thread of their own while the work goes
+    (files only: standard input is read once), so the bar has its length, and the time left
+    its estimate, a moment after the start; matches ``--resume`` skips come off it."""
 
-    with Progress(console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("analysing deals", total=None)
-        yield lambda: progress.advance(task)
+    def __init__(self, bar: Any | None = None) -> None:
+        self._bar = bar
+        self._task: Any = None
+        self._lock = threading.Lock()
+        self._total: int | None = None
+        self._skipped = 0
+        if bar is not None:
+            self._task = bar.add_task("analysing", total=None)
+
+    def tick(self) -> None:
+        """One deal done."""
+        if self._bar is not None:
+            self._bar.advance(self._task)
+
+    def skipped(self, deals: int) -> None:
+        """A match left out after it was counted (``--resume``, refused)."""
+        with self._lock:
+            self._skipped += deals
+            self._show()
+
+    def counted(self, deals: int) -> None:
+        """The inputs hold ``deals`` to analyse."""
+        with self._lock:
+            self._total = deals
+            self._show()
+
+    def _show(self) -> None:
+        if self._bar is not None and self._total is not None:
+            self._bar.update(self._task, total=max(self._total - self._skipped, 0))
+
+
+@contextmanager
+def _progress(paths: list[str], from_format: str | None, picks: _Picks) -> Iterator[_Progress]:
+    """A bar on standard error when it is a terminal (else nothing is drawn)."""
+    if not sys.stderr.isatty():
+        yield _Progress()
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (
+        TextColumn("analysing deals"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        progress = _Progress(bar)
+        if "-" not in paths:
+            threading.Thread(
+                target=_count,
+                args=(paths, from_format, picks, progress.counted),
+                name="count-deals",
+                daemon=True,
+            ).start()
+        yield progress
+
+
+def _count(
+    paths: list[str], from_format: str | None, picks: _Picks, counted: Callable[[int], None]
+) -> None:
+    """Count the deals the run will analyse (an estimate: the warehouse's refusals and
+    ``--resume`` come off as they are met) and hand the count to ``counted``."""
+    deals = matches = 0
+    try:
+        for record in read_paths(paths, from_format, fast=True):
+            if record.match is None:
+                continue
+            matches += 1
+            if picks.match is not None:
+                if record.match.match_id == picks.match or picks.match == str(matches):
+                    deals = picks.deals(record.match)
+                    if record.match.match_id == picks.match:
+                        break
+                continue
+            deals += picks.deals(record.match)
+            if picks.limit is not None and matches >= picks.limit:
+                break
+    except Exception:  # the run itself names what cannot be read; no count, no estimate
+        return
+    counted(deals)
 
 
 class _Tally:
@@ -425,7 +689,7 @@ class _Tally:
                 self.cards += 1
                 self.card_loss += note.loss
 
-    def summary(self, matches: int, deals: int, db: Path | None) -> str:
+    def summary(self, matches: int, deals: int, db: Path | None, resumed: int = 0) -> str:
         """The line ``analyze`` ends with."""
         counts = self.counts
         total = sum(v for k, v in counts.items() if k not in LABEL_WORDS)
@@ -437,6 +701,8 @@ class _Tally:
         labels = [plural(counts[k], k, many) for k, many in LABEL_WORDS.items() if counts[k]]
         if labels:
             text += "; " + ", ".join(labels)
+        if resumed:
+            text += f"; {plural(resumed, 'match')} already analysed with these options, skipped"
         if db is not None:
             text += f" -> {db}"
         return text

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import NamedTuple
+from operator import attrgetter
+from typing import NamedTuple, Protocol
 
 from twentynine.analysis.models.others import AuctionModel, Turn
 from twentynine.replay import DealState
@@ -34,6 +35,52 @@ from twentynine.schema.log import Action, BidAction
 
 MAX_TURNS = 80
 """A bound on the turns of one run (an auction of 16 to 28 ends well before)."""
+
+
+class Uniform(Protocol):
+    """What an auction run draws from: ``random()``, a float in [0, 1)."""
+
+    def random(self) -> float: ...
+
+
+class Replayed:
+    """The numbers ``rng`` gives, kept as they are drawn, so that every alternative's run
+    reads the very same ones (:meth:`reader`) without a generator seeded again for each.
+
+    >>> replay = Replayed(random.Random(5))
+    >>> first, second = replay.reader(), replay.reader()
+    >>> [first.random() for _ in range(3)] == [second.random() for _ in range(3)]
+    True
+    """
+
+    __slots__ = ("_drawn", "_rng")
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+        self._drawn: list[float] = []
+
+    def reader(self) -> _Reader:
+        """A fresh reader from the first number."""
+        return _Reader(self)
+
+    def at(self, index: int) -> float:
+        drawn = self._drawn
+        while len(drawn) <= index:
+            drawn.append(self._rng.random())
+        return drawn[index]
+
+
+class _Reader:
+    __slots__ = ("_next", "_replay")
+
+    def __init__(self, replay: Replayed) -> None:
+        self._replay = replay
+        self._next = 0
+
+    def random(self) -> float:
+        index = self._next
+        self._next = index + 1
+        return self._replay.at(index)
 
 
 class AuctionEnd(NamedTuple):
@@ -50,19 +97,23 @@ def run_auction(
     hands: Mapping[Seat, Sequence[Card | None]],
     said: Sequence[Action],
     model: AuctionModel,
-    rng: random.Random,
+    rng: Uniform,
 ) -> AuctionEnd:
     """The auction of a layout of ``hands`` from ``start`` (left as it is), where the actions
     ``said`` have been made, every seat calling as ``model`` says, to its end."""
     state = start.copy()
     actions = list(said)
+    fours: dict[Seat, tuple[Card, ...]] = {}
     for _ in range(MAX_TURNS):
         if state.phase_name != "auction" or state.is_over:
             break
         seat = state.current_seat
         if seat is None:
             break
-        action = _choose(state, seat, hands, model, rng)
+        four = fours.get(seat)
+        if four is None:
+            four = fours[seat] = tuple(c for c in list(hands.get(seat, ()))[:4] if c is not None)
+        action = _choose(state, seat, four, model, rng)
         state.apply(action)
         actions.append(action)
     caller = state.caller_seat
@@ -73,21 +124,28 @@ def run_auction(
 def _choose(
     state: DealState,
     seat: Seat,
-    hands: Mapping[Seat, Sequence[Card | None]],
+    four: tuple[Card, ...],
     model: AuctionModel,
-    rng: random.Random,
+    rng: Uniform,
 ) -> Action:
     legal = state.legal_actions(seat)
-    bids = sorted((a for a in legal if isinstance(a, BidAction)), key=lambda a: a.value)
-    ditto = next((a for a in legal if a.type == "ditto"), None)
-    passing = next((a for a in legal if a.type == "pass"), None)
+    bids: list[BidAction] = []
+    ditto: Action | None = None
+    passing: Action | None = None
+    for a in legal:  # one pass: this runs at every turn of every run
+        if isinstance(a, BidAction):
+            bids.append(a)
+        elif a.type == "ditto":
+            ditto = ditto or a
+        elif a.type == "pass":
+            passing = passing or a
+    bids.sort(key=_value)
     calls: list[Action] = [ditto] if ditto is not None else list(bids)
     if passing is None:
         return calls[0] if calls else legal[0]  # forced
     if not calls:
         return passing
     standing = state.standing_bid
-    four = tuple(c for c in list(hands.get(seat, ()))[:4] if c is not None)
     need = standing[1] if ditto is not None and standing is not None else bids[0].value
     turn = Turn(
         four,
@@ -100,6 +158,9 @@ def _choose(
     if ditto is None and len(bids) > 1 and rng.random() < model.jump:
         return bids[1]
     return calls[0]
+
+
+_value = attrgetter("value")
 
 
 Chance = Callable[[Seat, int, Sequence[Action]], float | None]

@@ -48,6 +48,8 @@ SHIPPED_PATH: Final = Path(__file__).resolve().parent / "auction_model.json"
 LEVEL_BASE: Final = 16
 """The level whose ``need`` feature is 0."""
 
+_KEPT_TURNS: Final = 50_000
+
 
 class ModelFileError(ValueError):
     """A model file that cannot be used: says what is wrong, in one line."""
@@ -120,6 +122,9 @@ class AuctionModel:
     )
     """What each hand of four cards adds to the log-odds, as met (an auction run asks again
     and again for the same seats)."""
+    _turns: dict[Turn, float] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """The chance of each turn met, up to :data:`_KEPT_TURNS` (runs of one layout meet the
+    same turns again and again; emptied when full, so memory stays flat over a season)."""
 
     def __post_init__(self) -> None:
         unknown = [name for name in self.features if name not in FEATURES]
@@ -132,6 +137,15 @@ class AuctionModel:
 
     def call_chance(self, turn: Turn) -> float:
         """The chance the seat calls (bids or says Ditto) rather than passes."""
+        turns = self._turns
+        known = turns.get(turn)
+        if known is None:
+            if len(turns) >= _KEPT_TURNS:
+                turns.clear()
+            known = turns[turn] = self._call_chance(turn)
+        return known
+
+    def _call_chance(self, turn: Turn) -> float:
         terms = zip(self.features, self.coefficients, strict=True)
         hand = self._hand_terms.get(turn.four)
         if hand is None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import suppress
+from typing import Final
 
 import duckdb
 import pyarrow as pa
@@ -78,9 +79,33 @@ def annotations_refusal(wh: Warehouse, match: MatchLog) -> str | None:
     return f"match {match.match_id!r} is stored (from {where}) with other content"
 
 
-def replace_annotations(wh: Warehouse, match: MatchLog, notes: Sequence[Annotation]) -> int:
+RECORD_KEY: Final = "analysed:{match_id}"
+"""The ``warehouse_info`` key under which a match's annotations keep what they were worked
+out with (``analyze --resume``)."""
+
+
+def analysed_record(wh: Warehouse, match_id: str) -> str | None:
+    """What the stored annotations of ``match_id`` were worked out with, as
+    :func:`replace_annotations` was given it (None: not known, or none stored)."""
+    row = wh.con.execute(
+        "SELECT value FROM warehouse_info WHERE key = ?", [RECORD_KEY.format(match_id=match_id)]
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
+def replace_annotations(
+    wh: Warehouse,
+    match: MatchLog,
+    notes: Sequence[Annotation],
+    *,
+    record: str | None = None,
+    deal: int | None = None,
+) -> int:
     """Replace all the annotations of the stored ``match`` by ``notes`` (worked out from
-    ``match``) in one transaction; their count.
+    ``match``) in one transaction; their count. ``record`` says what they were worked out
+    with (:func:`analysed_record` gives it back), kept in the same transaction; ``deal``:
+    only that deal's annotations are replaced (the match's record is then kept only when
+    it is ``record``).
 
     Raises :class:`~reports.warehouse.errors.AnnotationsRefusedError` when ``match`` is not
     the match stored under its id (:func:`annotations_refusal`), ``ValueError`` for a note of
@@ -95,10 +120,23 @@ def replace_annotations(wh: Warehouse, match: MatchLog, notes: Sequence[Annotati
     refusal = annotations_refusal(wh, match)
     if refusal is not None:
         raise AnnotationsRefusedError(wh.name, f"{refusal}: its annotations are not stored")
+    if deal is not None and {n.deal for n in notes} - {deal}:
+        raise ValueError(f"annotations of other deals given for deal {deal} of {match_id!r}")
     table = annotations_table(notes)
+    key = RECORD_KEY.format(match_id=match_id)
     try:
         con.begin()
-        con.execute("DELETE FROM annotations WHERE match_id = ?", [match_id])
+        if deal is None:
+            con.execute("DELETE FROM annotations WHERE match_id = ?", [match_id])
+            con.execute("DELETE FROM warehouse_info WHERE key = ?", [key])
+        else:
+            con.execute("DELETE FROM annotations WHERE match_id = ? AND deal = ?", [match_id, deal])
+            con.execute(
+                "DELETE FROM warehouse_info WHERE key = ? AND value IS DISTINCT FROM ?",
+                [key, record],
+            )
+        if record is not None and deal is None:
+            con.execute("INSERT INTO warehouse_info VALUES (?, ?)", [key, record])
         if notes:
             con.register("_new_annotations", table)
             try:

@@ -145,7 +145,13 @@ HAND_FEATURES: Final = (
 
 TABLES: Final[dict[str, tuple[Column, ...]]] = {
     "warehouse_info": (
-        _c("key", "VARCHAR", "`schema_version`, `created_at` or `created_by`.", null=False),
+        _c(
+            "key",
+            "VARCHAR",
+            "`schema_version`, `created_at` or `created_by`; `analysed:` and a match id: what "
+            "its annotations were worked out with (`twentynine analyze --resume`).",
+            null=False,
+        ),
         _c("value", "VARCHAR", "Its value, as text.", null=False),
     ),
     "matches": (
@@ -1518,8 +1524,8 @@ loader's transaction); the views are re-created afterwards."""
 def markdown_columns(table: str) -> str:
     """The column table of one table (or unpacking view), as ``docs/warehouse.md`` shows it.
 
-    >>> print(markdown_columns("warehouse_info").splitlines()[2])
-    | `key` | VARCHAR | no | `schema_version`, `created_at` or `created_by`. |
+    >>> print(markdown_columns("warehouse_info").splitlines()[3])
+    | `value` | VARCHAR | no | Its value, as text. |
     """
     lines = ["| column | type | null | meaning |", "|---|---|---|---|"]
     for col in TABLES[table] if table in TABLES else VIEW_COLUMNS[table]:
