@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -452,6 +453,15 @@ def _where(opened: Opened) -> tuple[int, str]:
     return int(params["deal"]), params.get("action", "end" if "end" in params else "start")
 
 
+def _arrive(opened: Opened, want: tuple[int, str]) -> None:
+    """Wait (10 s at most) until the page's address is at ``want``: a key or a click moves it
+    in the page's own time, which a loaded machine stretches."""
+    deadline = time.monotonic() + 10
+    while _where(opened) != want and time.monotonic() < deadline:
+        opened.page.wait_for_timeout(50)
+    assert _where(opened) == want
+
+
 def test_marks_stand_beside_the_decisions(browser: Any, review_page: Path) -> None:
     from tests.analyzed import analyzed_match, labelled
 
@@ -487,11 +497,11 @@ def test_previous_and_next_mistake_by_button_key_and_filter(
     opened = Opened(browser, review_page.as_uri() + "#deal=1")
     page = opened.page
     page.click("button[data-go=next-mistake]")
-    assert _where(opened) == (found[0][0], str(found[0][1]))
+    _arrive(opened, (found[0][0], str(found[0][1])))
     page.keyboard.press("m")
-    assert _where(opened) == (found[1][0], str(found[1][1]))
+    _arrive(opened, (found[1][0], str(found[1][1])))
     page.keyboard.press("Shift+M")
-    assert _where(opened) == (found[0][0], str(found[0][1]))
+    _arrive(opened, (found[0][0], str(found[0][1])))
     page.click("button[data-go=prev-mistake]")
     assert opened.text("#seek-note") == "no inaccuracy or worse before this step"
     seat = found[-1][2]
@@ -500,7 +510,7 @@ def test_previous_and_next_mistake_by_button_key_and_filter(
     page.select_option("#mistake-filter", seat)
     page.keyboard.press("m")  # the list gave the focus back: the key goes to the viewer
     first = next(d for d in found if d[2] == seat)
-    assert _where(opened) == (first[0], str(first[1]))
+    _arrive(opened, (first[0], str(first[1])))
     side = "EW" if seat in "NS" else "NS"
     page.goto(review_page.as_uri() + "#deal=1")
     page.select_option("#mistake-filter", side)
@@ -509,7 +519,7 @@ def test_previous_and_next_mistake_by_button_key_and_filter(
     if other is None:
         assert opened.text("#seek-note") == f"no inaccuracy or worse of {side} after this step"
     else:
-        assert _where(opened) == (other[0], str(other[1]))
+        _arrive(opened, (other[0], str(other[1])))
     assert opened.errors == []
 
 
@@ -523,12 +533,12 @@ def test_next_annotation_skips_best_and_forced_moves_unless_asked(
     opened = Opened(browser, review_page.as_uri() + "#deal=1")
     page = opened.page
     page.click("button[data-go=next-note]")
-    assert _where(opened) == (lost.deal, str(lost.action))
+    _arrive(opened, (lost.deal, str(lost.action)))
     page.goto(review_page.as_uri() + "#deal=1")
     page.check("#with-best")
     page.keyboard.press("a")
     first = next(n for n in notes if n.action is not None)
-    assert _where(opened) == (first.deal, str(first.action))
+    _arrive(opened, (first.deal, str(first.action)))
     assert opened.errors == []
 
 
