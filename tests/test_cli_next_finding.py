@@ -22,7 +22,7 @@ def test_next_finding_in_the_terminal_replay_says_when_there_is_none() -> None:
         terminal.type(b"f")
         assert b"D1-FRAME-3" in terminal.read_until(b"action 2 ")
         terminal.type(b"f")  # a finding about the whole of deal 2: its last frame
-        assert b"D2-FRAME-3" in terminal.read_until(b"deal 2/2 \xc2\xb7 action 2")
+        assert b"D2-FRAME-3" in terminal.read_until(b"deal 2/2 \xc2\xb7 result")
         terminal.type(b"f")
         assert b"no finding after this step" in terminal.read_until(b"no finding after")
         terminal.type(b"q")
