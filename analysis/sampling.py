@@ -26,9 +26,10 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from twentynine.analysis.models.contract import longest_suit
 from twentynine.analysis.positions import LADDER_TYPES
 from twentynine.replay import DealState
-from twentynine.schema.cards import ALL_CARDS, SEATS, SUITS, Card, Seat, Suit
+from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit
 from twentynine.schema.log import Action, Deal, TrumpAction
 from twentynine.schema.rules import Rules
 
@@ -39,23 +40,15 @@ MAX_TRIES_PER_SAMPLE = 60
 def likely_trump(cards: Sequence[Card]) -> Suit:
     """The suit a caller would choose from these cards: the longest, then the most points,
     then the highest card, then the first in the order S, H, D, C (a fixed order, so that the
-    same cards give the same suit in every process, whatever its hash seed).
+    same cards give the same suit in every process, whatever its hash seed): the contract
+    model's rule, :func:`~twentynine.analysis.models.contract.longest_suit`, said once.
 
     >>> likely_trump([Card.parse(t) for t in ("JH", "9H", "AS", "7H")]).value
     'H'
     >>> likely_trump([Card.parse(t) for t in ("7C", "7D", "8H", "8S")]).value
     'S'
     """
-    best: tuple[int, int, int] | None = None
-    choice = cards[0].suit
-    for suit in SUITS:
-        mine = [c for c in cards if c.suit is suit]
-        if not mine:
-            continue
-        key = (len(mine), sum(c.points for c in mine), max(c.strength for c in mine))
-        if best is None or key > best:
-            best, choice = key, suit
-    return choice
+    return longest_suit(cards)
 
 
 def trump_choice(rules: Rules, caller: Seat, first_four: Sequence[Card], suit: Suit) -> TrumpAction:

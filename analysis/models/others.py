@@ -34,6 +34,7 @@ from typing import Any, Final, NamedTuple
 
 import numpy as np
 
+from twentynine.analysis.models.contract import longest_suit
 from twentynine.replay import DealState
 from twentynine.schema.cards import Card, Rank, Suit
 from twentynine.schema.log import BidAction, Deal
@@ -69,18 +70,12 @@ class Turn(NamedTuple):
     jumped: bool = False
 
 
-def _longest(four: Sequence[Card]) -> Suit | None:
-    """The suit a caller would name: the longest, then the most points, then the highest."""
-    best: tuple[int, int, int] | None = None
-    choice = None
-    for suit in Suit:
-        mine = [c for c in four if c.suit is suit]
-        if not mine:
-            continue
-        key = (len(mine), sum(c.points for c in mine), max(c.strength for c in mine))
-        if best is None or key > best:
-            best, choice = key, suit
-    return choice
+def _long_points(four: Sequence[Card]) -> float:
+    """The points of the suit a caller would name from ``four`` (:func:`longest_suit`)."""
+    if not four:
+        return 0.0
+    trump = longest_suit(four)
+    return float(sum(c.points for c in four if c.suit is trump))
 
 
 def _count(four: Sequence[Card], rank: Rank) -> float:
@@ -92,7 +87,7 @@ FEATURES: Final[dict[str, Callable[[Turn], float]]] = {
     "nines": lambda t: _count(t.four, Rank.NINE),
     "aces_tens": lambda t: _count(t.four, Rank.ACE) + _count(t.four, Rank.TEN),
     "long_suit": lambda t: float(max(sum(1 for c in t.four if c.suit is s) for s in Suit)),
-    "long_points": lambda t: float(sum(c.points for c in t.four if c.suit is _longest(t.four))),
+    "long_points": lambda t: _long_points(t.four),
     "need": lambda t: float(t.need - LEVEL_BASE),
     "partner_holds": lambda t: float(t.partner_holds),
     "ditto": lambda t: float(t.ditto),
