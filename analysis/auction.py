@@ -37,7 +37,6 @@ from twentynine.analysis.judging import (
     Outcome,
     confirmed,
     judge,
-    make_annotation,
     sample_rng,
     seat_has_cards,
 )
@@ -219,21 +218,17 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
             if stands and all(c in s for s in stands.values())
         }
         notes.append(
-            make_annotation(
-                context.match_id,
-                context.number,
+            context.note(
                 pos,
                 "bid",
                 "game_points",
                 verdict,
-                context.seed,
                 scale,
                 trump=likely_trump(four).value,
                 recommended=_recommended(made, levels, ditto, can_pass),
                 judgement=_judgement(chosen, verdict.best, ditto) if verdict.loss > 1e-9 else None,
                 stands=share,
                 model=chances.version,
-                others=others.version,
             )
         )
     return notes
@@ -361,14 +356,11 @@ def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotati
         return None
     picked_on = verdict.samples
     verdict = confirmed(verdict, draw, context.samples)
-    return make_annotation(
-        context.match_id,
-        context.number,
+    return context.note(
         pos,
         "trump",
         "make_probability",
         verdict,
-        context.seed,
         policy=POLICY,
         playouts=PLAYOUTS,
         picked_on=picked_on,
@@ -433,14 +425,11 @@ def _doubling_notes(
             return
         fake = Position(pos.at, pos.action.model_copy(update={"seat": seat}), pos.state)
         notes.append(
-            make_annotation(
-                context.match_id,
-                context.number,
+            context.note(
                 fake,
                 kind,
                 "game_points",
                 verdict,
-                context.seed,
                 scale,
                 goal="beat" if defending else "make",
             )

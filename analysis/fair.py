@@ -25,7 +25,6 @@ from twentynine.analysis.judging import (
     DealContext,
     Outcome,
     judge,
-    make_annotation,
     sample_rng,
     seat_has_cards,
 )
@@ -120,14 +119,11 @@ def _show_decision(context: DealContext, pos: Position) -> Annotation | None:
         return None
     caller = pos.state.caller_seat
     mine = caller is not None and seat.team is caller.team
-    return make_annotation(
-        context.match_id,
-        context.number,
+    return context.note(
         pos,
         "show",
         "make_probability",
         verdict,
-        context.seed,
         goal="make" if mine else "beat",
         policy=POLICY,
         playouts=PLAYOUTS,

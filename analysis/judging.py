@@ -22,6 +22,7 @@ from twentynine.analysis.annotate import Alternative, Annotation, detail_json
 from twentynine.analysis.labels import MIN_LABEL_SAMPLES, THRESHOLDS, estimate, label_of
 from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.models.others import AuctionModel
+from twentynine.analysis.models.others import shipped_model as shipped_others
 from twentynine.analysis.positions import Position
 from twentynine.analysis.sampling import Layout, sample_layouts
 from twentynine.schema.cards import Seat
@@ -244,12 +245,50 @@ class DealContext(NamedTuple):
     auction_model: AuctionModel | None = None
     """The model of the others' calls (None: the shipped one)."""
 
+    @property
+    def others(self) -> AuctionModel:
+        """The model of the calls this deal's layouts and auction runs follow."""
+        return self.auction_model or shipped_others()
+
+    def note(
+        self,
+        pos: Position,
+        kind: str,
+        unit: str,
+        verdict: Judgement,
+        scale: float = 1.0,
+        **extra: object,
+    ) -> Annotation:
+        """:func:`make_annotation` for a decision of this deal; its ``detail`` names the
+        model of the calls (``others``) the layouts were drawn with."""
+        return make_annotation(
+            self.match_id,
+            self.number,
+            pos,
+            kind,
+            unit,
+            verdict,
+            self.seed,
+            scale,
+            **extra,
+            others=self.others.version,
+        )
+
     def layout(
         self, index: int, seat: Seat, k: int, *, keep_doubling: bool = False
     ) -> Layout | None:
-        """Layout ``k`` of ``seat``'s view before action ``index`` (None: none found)."""
+        """Layout ``k`` of ``seat``'s view before action ``index`` (None: none found), the
+        others' first four cards drawn as their calls say (the model of the calls)."""
         rng = sample_rng(self.seed, self.match_id, self.number, index, seat.value, k)
         found = sample_layouts(
-            self.rules, self.deal, self.number, index, seat, rng, 1, keep_doubling=keep_doubling
+            self.rules,
+            self.deal,
+            self.number,
+            index,
+            seat,
+            rng,
+            1,
+            keep_doubling=keep_doubling,
+            auction=self.others,
         )
         return found[0] if found else None

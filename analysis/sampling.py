@@ -23,10 +23,13 @@ each layout's caller chooses the suit :func:`likely_trump` picks from its first 
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from twentynine.analysis.models.contract import longest_suit
+from twentynine.analysis.models.others import AuctionModel, Call, free_call
 from twentynine.analysis.positions import LADDER_TYPES
 from twentynine.replay import DealState
 from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit
@@ -35,6 +38,10 @@ from twentynine.schema.rules import Rules
 
 MAX_TRIES_PER_SAMPLE = 60
 """Layouts tried for each one kept before the sampler gives up on a position."""
+
+AUCTION_CANDIDATES = 64
+"""Deals of the unseen cards tried against the calls' chances for one layout before the
+sampler takes one of them by its weight."""
 
 
 def likely_trump(cards: Sequence[Card]) -> Suit:
@@ -61,6 +68,11 @@ def trump_choice(rules: Rules, caller: Seat, first_four: Sequence[Card], suit: S
     return TrumpAction(seat=caller, suit=suit)
 
 
+_ToDeal = tuple[
+    dict[Seat, list[Card]], tuple[Card, ...], dict[Seat, int], dict[Suit, tuple[Seat, ...]]
+]
+
+
 class _Facts:
     """What ``seat`` has seen before action ``index`` of a deal."""
 
@@ -77,7 +89,12 @@ class _Facts:
         state = DealState(rules, deal.dealer, deal.hands, number=number)
         actions = deal.actions[:index]
         last = len(actions) - 1
+        self.calls: list[Call] = []
+        """The others' free calls of the auction: what they say of the cards they held."""
         for i, action in enumerate(actions):
+            call = free_call(state, action) if action.seat is not seat else None
+            if call is not None:
+                self.calls.append(call)
             state.apply(action)
             if i < last and actions[i + 1].type not in LADDER_TYPES:
                 state.end_doubling()
@@ -120,6 +137,25 @@ class _Facts:
             self.face_down = trump_action.card
         self.actions = actions
         self.seat = seat
+        self._to_deal: _ToDeal | None = None
+
+    def to_deal(self) -> _ToDeal:
+        """What every layout starts from: each seat's known cards, the unseen cards, the
+        room each seat has for them, and the seats that may hold each suit."""
+        if self._to_deal is None:
+            seat = self.seat
+            known: dict[Seat, list[Card]] = {s: list(self.played[s]) for s in SEATS}
+            known[seat] = list(self.own_dealt)
+            caller = self.view.caller
+            marker = self.face_down
+            if marker is not None and caller not in (None, seat) and marker not in known[caller]:
+                known[caller].append(marker)
+            seen = {c for cards in known.values() for c in cards} | set(self.played[seat])
+            unseen = tuple(c for c in ALL_CARDS if c not in seen)
+            room = {s: 8 - len(known[s]) for s in SEATS}
+            allowed = {suit: tuple(s for s in SEATS if suit not in self.voids[s]) for suit in Suit}
+            self._to_deal = (known, unseen, room, allowed)
+        return self._to_deal
 
 
 class Layout(NamedTuple):
@@ -158,21 +194,53 @@ def sample_layouts(
     count: int,
     *,
     keep_doubling: bool = False,
+    auction: AuctionModel | None = None,
 ) -> list[Layout]:
     """As :func:`sample_positions`, with each layout's hands and replayed actions.
 
     ``keep_doubling``: a doubling decision is made before the second four are dealt,
     though the next action recorded may come after them; the seat then knows four cards.
+    ``auction``: the model of the calls (:mod:`analysis.models.others`); given, the others'
+    first four cards are drawn as their calls say (a layout is kept with the chance
+    :meth:`~analysis.models.others.AuctionModel.calls_weight` gives it).
     """
-    facts = _Facts(rules, deal, number, index, seat, keep_doubling=keep_doubling)
+    facts = _facts(rules, deal, number, index, seat, keep_doubling)
     out: list[Layout] = []
     tries = 0
     while len(out) < count and tries < MAX_TRIES_PER_SAMPLE * count:
         tries += 1
-        layout = _try_layout(rules, deal, number, facts, rng)
+        hands = _drawn_hands(facts, rng, auction)
+        layout = None if hands is None else _replayed(rules, deal, number, facts, hands)
         if layout is not None:
             out.append(layout)
     return out
+
+
+_KEPT_FACTS: Final = 64
+_facts_lock = threading.Lock()
+_facts_kept: OrderedDict[tuple[int, int, int, int, Seat, bool], tuple[Rules, Deal, _Facts]] = (
+    OrderedDict()
+)
+
+
+def _facts(
+    rules: Rules, deal: Deal, number: int, index: int, seat: Seat, keep_doubling: bool
+) -> _Facts:
+    """The facts of one seat's view, worked out once for all the samples of a decision
+    (each sample is drawn on its own, :meth:`DealContext.layout`): the last
+    :data:`_KEPT_FACTS` are kept, each with the very rules and deal it was read from."""
+    key = (id(rules), id(deal), number, index, seat, keep_doubling)
+    with _facts_lock:
+        kept = _facts_kept.get(key)
+        if kept is not None and kept[0] is rules and kept[1] is deal:
+            _facts_kept.move_to_end(key)
+            return kept[2]
+    facts = _Facts(rules, deal, number, index, seat, keep_doubling=keep_doubling)
+    with _facts_lock:
+        _facts_kept[key] = (rules, deal, facts)
+        if len(_facts_kept) > _KEPT_FACTS:
+            _facts_kept.popitem(last=False)
+    return facts
 
 
 def replay_actions(
@@ -197,28 +265,51 @@ def replay_actions(
     return state
 
 
-def _try_layout(
-    rules: Rules, deal: Deal, number: int, facts: _Facts, rng: random.Random
-) -> Layout | None:
+def _drawn_hands(
+    facts: _Facts, rng: random.Random, auction: AuctionModel | None
+) -> dict[Seat, list[Card | None]] | None:
+    """Every seat's cards as dealt, the unseen ones drawn at random (None: none fits);
+    given ``auction``, drawn as the others' calls say: a deal of the unseen cards is kept
+    with the chance :meth:`~analysis.models.others.AuctionModel.calls_weight` gives it
+    (rejection sampling). Calls the model finds unlikely for every hand would turn nearly
+    all away: after :data:`AUCTION_CANDIDATES` deals, one of them is taken with chance in
+    proportion to its weight."""
+    if auction is None or not facts.calls:
+        return _dealt(facts, rng)
+    turned_away: list[tuple[float, dict[Seat, list[Card | None]]]] = []
+    for _ in range(AUCTION_CANDIDATES):
+        hands = _dealt(facts, rng)
+        if hands is None:
+            continue
+        fours = {c.seat: tuple(x for x in hands[c.seat][:4] if x is not None) for c in facts.calls}
+        weight = auction.calls_weight(facts.calls, fours)
+        if rng.random() < weight:
+            return hands
+        turned_away.append((weight, hands))
+    if not turned_away:
+        return None
+    pick = rng.random() * sum(weight for weight, _ in turned_away)
+    for weight, hands in turned_away:
+        pick -= weight
+        if pick < 0:
+            return hands
+    return turned_away[-1][1]
+
+
+def _dealt(facts: _Facts, rng: random.Random) -> dict[Seat, list[Card | None]] | None:
     seat = facts.seat
-    known: dict[Seat, list[Card]] = {s: list(facts.played[s]) for s in SEATS}
+    known, unseen, room, allowed = facts.to_deal()
     own = facts.own_dealt
-    known[seat] = list(own)
     caller = facts.view.caller
     marker = facts.face_down
-    if marker is not None and caller not in (None, seat) and marker not in known[caller]:
-        known[caller].append(marker)
-    seen = {c for cards in known.values() for c in cards} | set(facts.played[seat])
-    pool = [c for c in ALL_CARDS if c not in seen]
-    need = {s: 8 - len(known[s]) for s in SEATS}
-    if seat in need:
-        need[seat] = 8 - len(own)
+    pool = list(unseen)
+    need = dict(room)
     rng.shuffle(pool)
     extra: dict[Seat, list[Card]] = {s: [] for s in SEATS}
     # The most constrained seats' suits first: a card goes to a seat that may hold it,
     # chosen with weight its remaining room (close to a uniform deal of the unseen cards).
     for card in pool:
-        seats = [s for s in SEATS if need[s] > 0 and card.suit not in facts.voids[s]]
+        seats = [s for s in allowed[card.suit] if need[s] > 0]
         if s_total := sum(need[s] for s in seats):
             pick = rng.randrange(s_total)
             for s in seats:
@@ -241,6 +332,14 @@ def _try_layout(
                 where = cards.index(marker)
                 cards[spot], cards[where] = cards[where], cards[spot]
             hands[s] = list(cards)
+    return hands
+
+
+def _replayed(
+    rules: Rules, deal: Deal, number: int, facts: _Facts, hands: dict[Seat, list[Card | None]]
+) -> Layout | None:
+    """The layout of ``hands``: the actions so far replayed on them (None: the rules reject
+    it, or it reaches another position than the real one)."""
     actions = _with_trump(rules, facts, hands)
     state = replay_actions(rules, deal, hands, actions, number, deal_second=facts.real.second_dealt)
     errors = sum(1 for f in state.findings if f.severity == "error")

@@ -36,7 +36,7 @@ from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.auction import contract_value
 from twentynine.analysis.judge.chance import caller_view, contract_chance
 from twentynine.analysis.judge.words import ALONE, NOT_ALONE, tell
-from twentynine.analysis.judging import DealContext, Outcome, judge, make_annotation
+from twentynine.analysis.judging import DealContext, Outcome, judge
 from twentynine.analysis.labels import GAME_POINT_SCALE
 from twentynine.analysis.positions import Position, deal_positions, first_lead, full_play_rules
 from twentynine.analysis.sampling import Layout
@@ -240,13 +240,10 @@ def _judge_seat(
     if verdict is None:
         return None
     judged = Position(pos.at, pos.action.model_copy(update={"seat": seat}), pos.state)
-    return make_annotation(
-        context.match_id,
-        context.number,
+    return context.note(
         judged,
         "single_hand",
         "game_points",
         verdict,
-        context.seed,
         scale,
     )

@@ -46,6 +46,8 @@ from fit_auction_model import ARCHIVE, HELD_BACK, deal_key
 
 from twentynine.analysis.hindsight import action_text
 from twentynine.analysis.judge.playout import play_out, reached
+from twentynine.analysis.models.contract import ContractModel
+from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.positions import deal_positions, full_play_rules
 from twentynine.analysis.run import AnalysisOptions, DealTask, annotate_deal
 from twentynine.importers.bhoos_archive import read_stream
@@ -130,13 +132,20 @@ def _shows(rules: Rules, match: MatchLog) -> list[dict[str, Any]]:
     return out
 
 
-def analyse(task: tuple[str, MatchLog, int, int, frozenset[str]]) -> dict[str, Any]:
+Models = tuple[ContractModel, AuctionModel] | None
+"""Both models fitted without the game's file (``--folds``), or None: the shipped ones."""
+
+
+def analyse(task: tuple[str, MatchLog, int, int, frozenset[str], Models]) -> dict[str, Any]:
     """One game's line: its annotations and its real outcome."""
-    name, match, samples, seed, kinds = task
+    name, match, samples, seed, kinds, models = task
     rules = match.resolved_rules()
     deal = match.deals[0]
     started = time.process_time()
-    options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed)
+    contract, others = models if models is not None else (None, None)
+    options = AnalysisOptions(
+        kinds=kinds, samples=samples, seed=seed, model=contract, auction_model=others
+    )
     notes = annotate_deal(DealTask(match.match_id, rules, deal, 1, options))
     cpu = time.process_time() - started
     final = replay_deal(rules, deal, 1)
@@ -457,6 +466,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         "archive judges (trump, shows, cards: play-outs and double dummy)",
     )
     parser.add_argument("--resume", action="store_true", help="keep the games already saved")
+    parser.add_argument(
+        "--folds",
+        action="store_true",
+        help="judge each file's games with both models fitted on the other files "
+        "(judge_bids.fold_models): the layouts' auction model then never saw the game",
+    )
     parser.add_argument("--kinds", default=",".join(sorted(KINDS)), help="kinds to annotate")
     parser.add_argument("--name", default="judge", help="the saved files' prefix (bench/out/)")
     args = parser.parse_args(argv)
@@ -471,7 +486,17 @@ def main(argv: Sequence[str] | None = None) -> None:
             done = {json.loads(t)["match_id"] for t in saved.read_text().splitlines()}
         mode = "a" if args.resume else "w"
         kinds = frozenset(args.kinds.split(","))
-        tasks = [(n, m, args.samples, args.seed, kinds) for n, m in games if m.match_id not in done]
+        folds: dict[str, Models] = {}
+        if args.folds:
+            from judge_bids import fold_models, read_files  # it reads this module's tables
+
+            every = read_files(args.archive)
+            folds = {name: fold_models(every, name) for name in sorted({n for n, _ in games})}
+        tasks = [
+            (n, m, args.samples, args.seed, kinds, folds.get(n))
+            for n, m in games
+            if m.match_id not in done
+        ]
         with ProcessPoolExecutor(max_workers=args.jobs) as pool, saved.open(mode) as out:
             for line in pool.map(analyse, tasks, chunksize=1):
                 out.write(json.dumps(line) + "\n")

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from twentynine.analysis.annotate import Annotation
-from twentynine.analysis.judging import DealContext, Outcome, judge, make_annotation
+from twentynine.analysis.judging import DealContext, Outcome, judge
 from twentynine.analysis.positions import Position, deal_positions, full_play_rules
 from twentynine.analysis.solver import caller_team, solve
 from twentynine.schema.log import Deal, PlayAction
@@ -97,13 +97,10 @@ def judge_card(context: DealContext, pos: Position) -> Annotation | None:
     verdict = judge(draw, action.card.text, context.samples)
     if verdict is None:
         return None
-    return make_annotation(
-        context.match_id,
-        context.number,
+    return context.note(
         pos,
         "card",
         "make_probability",
         verdict,
-        context.seed,
         goal="make" if mine else "beat",
     )

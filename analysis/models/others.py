@@ -29,6 +29,7 @@ import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
@@ -36,8 +37,8 @@ import numpy as np
 
 from twentynine.analysis.models.contract import longest_suit
 from twentynine.replay import DealState
-from twentynine.schema.cards import Card, Rank, Suit
-from twentynine.schema.log import BidAction, Deal
+from twentynine.schema.cards import ALL_CARDS, Card, Rank, Seat, Suit
+from twentynine.schema.log import Action, BidAction, Deal
 from twentynine.schema.rules import Rules
 
 FORMAT: Final = "twentynine.auction_model"
@@ -112,11 +113,18 @@ class AuctionModel:
     coefficients: tuple[float, ...]
     jump: float
     fit: Mapping[str, Any] | None = None
-    _hand_terms: dict[tuple[Card, ...], float] = field(
+    _hand_terms: dict[int, float] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
-    """What each hand of four cards adds to the log-odds, as met (an auction run asks again
-    and again for the same seats)."""
+    """What each hand of four cards adds to the log-odds, by the hand's mask: every hand's,
+    worked out at the first use (:meth:`_hand_table`)."""
+    _hand_range: list[float] = field(default_factory=list, init=False, repr=False, compare=False)
+    """The least and the most any four cards add to the log-odds."""
+    _bounds: dict[tuple[int, bool, bool, bool], tuple[float, float]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """Per call as every seat saw it: the log-odds but the hand's, and the most any four
+    cards make the call's chance (:meth:`calls_weight`)."""
     _turns: dict[Turn, float] = field(default_factory=dict, init=False, repr=False, compare=False)
     """The chance of each turn met, up to :data:`_KEPT_TURNS` (runs of one layout meet the
     same turns again and again; emptied when full, so memory stays flat over a season)."""
@@ -140,15 +148,80 @@ class AuctionModel:
             known = turns[turn] = self._call_chance(turn)
         return known
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Sent to a worker without the tables worked out from it: they are rebuilt there.
+        return (
+            AuctionModel,
+            (self.version, self.features, self.intercept, self.coefficients, self.jump, self.fit),
+        )
+
     def _call_chance(self, turn: Turn) -> float:
+        four = turn.four
+        if len(four) == 4:
+            hand = self._hand_table()[four[0].mask | four[1].mask | four[2].mask | four[3].mask]
+        else:
+            hand = self._hand_term(four)
+        return _sigmoid(self.intercept + hand + self._rest_term(turn))
+
+    def _hand_term(self, four: tuple[Card, ...]) -> float:
+        turn = Turn(four, LEVEL_BASE)
         terms = zip(self.features, self.coefficients, strict=True)
-        hand = self._hand_terms.get(turn.four)
-        if hand is None:
-            hand = sum(b * FEATURES[name](turn) for name, b in terms if name in HAND_FEATURES)
-            self._hand_terms[turn.four] = hand
-            terms = zip(self.features, self.coefficients, strict=True)
-        rest = sum(b * FEATURES[name](turn) for name, b in terms if name not in HAND_FEATURES)
-        return _sigmoid(self.intercept + hand + rest)
+        return sum(b * FEATURES[name](turn) for name, b in terms if name in HAND_FEATURES)
+
+    def _rest_term(self, turn: Turn) -> float:
+        terms = zip(self.features, self.coefficients, strict=True)
+        return sum(b * FEATURES[name](turn) for name, b in terms if name not in HAND_FEATURES)
+
+    def _hand_table(self) -> dict[int, float]:
+        """Every hand of four cards' term, by its mask (35,960 hands). The hand features
+        read a card's suit and points alone (an ace is a ten to them, a king a seven), so the
+        term is worked out once for each such pattern (1,000 or so) and shared."""
+        table = self._hand_terms
+        if not table:
+            by_pattern: dict[tuple[tuple[int, int], ...], float] = {}
+            for four in combinations(ALL_CARDS, 4):
+                pattern = tuple(sorted((c.suit.index, c.points) for c in four))
+                term = by_pattern.get(pattern)
+                if term is None:
+                    term = by_pattern[pattern] = self._hand_term(four)
+                table[four[0].mask | four[1].mask | four[2].mask | four[3].mask] = term
+            self._hand_range.extend((min(by_pattern.values()), max(by_pattern.values())))
+        return table
+
+    def calls_weight(self, calls: Sequence[Call], fours: Mapping[Seat, tuple[Card, ...]]) -> float:
+        """How likely seats holding ``fours`` (four cards each) were to make ``calls`` as
+        they did, over the most any four cards could make it: each call's chance (to call,
+        or to pass) divided by the highest it takes over all hands, multiplied. A number in
+        [0, 1]: a layout kept with this chance is a layout drawn as the auction says
+        (rejection sampling), and the bound keeps as many as it can.
+
+        >>> from twentynine.schema.cards import Card
+        >>> model = shipped_model()
+        >>> bid = Call(Seat.E, need=18, partner_holds=False, ditto=False, called=True, jumped=False)
+        >>> strong = {Seat.E: tuple(Card.parse(t) for t in ("JH", "9H", "AH", "TH"))}
+        >>> weak = {Seat.E: tuple(Card.parse(t) for t in ("7S", "8D", "7C", "QH"))}
+        >>> model.calls_weight([bid], strong) > 0.5 > 0.01 > model.calls_weight([bid], weak)
+        True
+        """
+        table = self._hand_table()
+        weight = 1.0
+        for call in calls:
+            key = (call.need, call.partner_holds, call.ditto, call.called)
+            bound = self._bounds.get(key)
+            if bound is None:
+                least, most = self._hand_range
+                base = self.intercept + self._rest_term(call.turn(()))
+                top = _sigmoid(base + most) if call.called else 1.0 - _sigmoid(base + least)
+                bound = self._bounds[key] = (base, top)
+            base, top = bound
+            four = fours[call.seat]
+            if len(four) == 4:
+                hand = table[four[0].mask | four[1].mask | four[2].mask | four[3].mask]
+            else:
+                hand = self._hand_term(four)
+            chance = _sigmoid(base + hand)
+            weight *= (chance if call.called else 1.0 - chance) / top
+        return min(weight, 1.0)
 
     def as_json(self) -> dict[str, Any]:
         """The file's content (what :func:`load_model` reads back)."""
@@ -268,6 +341,52 @@ def fit_model(
     )
 
 
+class Call(NamedTuple):
+    """A seat's free turn of the auction as every seat saw it (its cards left out): the
+    level it had to reach to stay in, whether its partner held the standing bid, whether it
+    could say Ditto, and whether it called."""
+
+    seat: Seat
+    need: int
+    partner_holds: bool
+    ditto: bool
+    called: bool
+    jumped: bool
+
+    def turn(self, four: tuple[Card, ...]) -> Turn:
+        """This call as the turn of a seat holding ``four``."""
+        return Turn(four, self.need, self.partner_holds, self.ditto, self.called, self.jumped)
+
+
+def free_call(state: DealState, action: Action) -> Call | None:
+    """The turn ``action`` takes in ``state``'s auction, when its seat could either pass or
+    call (None: a forced call, or no auction turn).
+
+    >>> from twentynine.schema import Rules
+    >>> from twentynine.schema.log import PassAction
+    >>> state = DealState(Rules.preset("bhoos"), Seat.N)
+    >>> free_call(state, PassAction(seat=state.current_seat))
+    Call(seat=<Seat.E: 'E'>, need=16, partner_holds=False, ditto=False, called=False, jumped=False)
+    """
+    if state.phase_name != "auction" or state.is_over:
+        return None
+    seat = action.seat
+    legal = state.legal_actions(seat)
+    bids = sorted(a.value for a in legal if isinstance(a, BidAction))
+    ditto = any(a.type == "ditto" for a in legal)
+    if not any(a.type == "pass" for a in legal) or not (bids or ditto):
+        return None
+    standing = state.standing_bid
+    return Call(
+        seat,
+        need=standing[1] if ditto and standing is not None else bids[0],
+        partner_holds=standing is not None and standing[0] is seat.partner,
+        ditto=ditto,
+        called=action.type in ("bid", "ditto"),
+        jumped=isinstance(action, BidAction) and bool(bids) and action.value > bids[0],
+    )
+
+
 def auction_turns(rules: Rules, deal: Deal) -> list[Turn]:
     """Every turn of ``deal``'s auction where the seat could pass or call, with what it did
     (a seat whose first four cards the log lacks is left out; so is a forced call).
@@ -285,23 +404,9 @@ def auction_turns(rules: Rules, deal: Deal) -> list[Turn]:
     for action in deal.actions:
         if state.phase_name != "auction" or state.is_over:
             break
-        seat = action.seat
-        legal = state.legal_actions(seat)
-        bids = sorted(a.value for a in legal if isinstance(a, BidAction))
-        ditto = any(a.type == "ditto" for a in legal)
-        four = tuple(c for c in list(hands.get(seat, ()))[:4] if c is not None)
-        standing = state.standing_bid
-        if any(a.type == "pass" for a in legal) and (bids or ditto) and len(four) == 4:
-            need = standing[1] if ditto and standing is not None else bids[0]
-            turns.append(
-                Turn(
-                    four,
-                    need,
-                    partner_holds=standing is not None and standing[0] is seat.partner,
-                    ditto=ditto,
-                    called=action.type in ("bid", "ditto"),
-                    jumped=isinstance(action, BidAction) and bool(bids) and action.value > bids[0],
-                )
-            )
+        call = free_call(state, action)
+        four = tuple(c for c in list(hands.get(action.seat, ()))[:4] if c is not None)
+        if call is not None and len(four) == 4:
+            turns.append(call.turn(four))
         state.apply(action)
     return turns
