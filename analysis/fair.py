@@ -29,6 +29,7 @@ from twentynine.analysis.judging import (
     seat_has_cards,
 )
 from twentynine.analysis.models.contract import ContractModel
+from twentynine.analysis.models.dealing import DealingModel
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.positions import Position, deal_positions, full_play_rules
 from twentynine.schema.log import Deal
@@ -50,18 +51,22 @@ def fair_deal(
     from_trick: int = 1,
     model: ContractModel | None = None,
     auction_model: AuctionModel | None = None,
+    dealing: DealingModel | None = None,
 ) -> list[Annotation]:
     """The sampled annotations of one deal (a seat's decisions need its own cards in the log).
 
     ``from_trick`` (1-based) judges only the show decisions of that trick on, and leaves the
     auction out unless it is 1 (tests use endings, cheap to solve). ``model``: the contract
     model that gives each call's chance to make, ``auction_model``: the model of the others'
-    calls that bids are judged with (None: the shipped ones).
+    calls that bids are judged with and the layouts drawn by (None: the shipped ones);
+    ``dealing``: how the deal was dealt (None: as the rules say, ``server_dealing``).
     """
     notes: list[Annotation] = []
     rules = full_play_rules(rules)
     positions = list(deal_positions(rules, deal, number))
-    context = DealContext(match_id, rules, deal, number, samples, seed, model, auction_model)
+    context = DealContext(
+        match_id, rules, deal, number, samples, seed, model, auction_model, dealing
+    )
     for pos in positions:
         if not seat_has_cards(deal, pos):
             continue

@@ -21,6 +21,7 @@ from typing import NamedTuple
 from twentynine.analysis.annotate import Alternative, Annotation, detail_json
 from twentynine.analysis.labels import MIN_LABEL_SAMPLES, THRESHOLDS, estimate, label_of
 from twentynine.analysis.models.contract import ContractModel
+from twentynine.analysis.models.dealing import DealingModel, server_dealing
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.models.others import shipped_model as shipped_others
 from twentynine.analysis.positions import Position
@@ -244,6 +245,14 @@ class DealContext(NamedTuple):
     """The contract model the bids are judged by (None: the shipped one)."""
     auction_model: AuctionModel | None = None
     """The model of the others' calls (None: the shipped one)."""
+    dealing: DealingModel | None = None
+    """How the deal was dealt (None: as :func:`~analysis.models.dealing.server_dealing`
+    says for the rules)."""
+
+    @property
+    def dealt_as(self) -> DealingModel | None:
+        """The dealing the layouts follow (None: a fair shuffle)."""
+        return self.dealing or server_dealing(self.rules)
 
     @property
     def others(self) -> AuctionModel:
@@ -260,7 +269,11 @@ class DealContext(NamedTuple):
         **extra: object,
     ) -> Annotation:
         """:func:`make_annotation` for a decision of this deal; its ``detail`` names the
-        model of the calls (``others``) the layouts were drawn with."""
+        model of the calls (``others``) the layouts were drawn with, and the server's
+        dealing (``dealing``) where they were dealt as a server deals."""
+        dealing = self.dealt_as
+        if dealing is not None:
+            extra = {**extra, "dealing": dealing.version}
         return make_annotation(
             self.match_id,
             self.number,
@@ -290,5 +303,6 @@ class DealContext(NamedTuple):
             1,
             keep_doubling=keep_doubling,
             auction=self.others,
+            dealing=self.dealt_as,
         )
         return found[0] if found else None

@@ -31,6 +31,8 @@ from twentynine.analysis.judge.cards import fair_cards
 from twentynine.analysis.judge.words import tell
 from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.models.contract import shipped_model as shipped_contract_model
+from twentynine.analysis.models.dealing import DealingModel
+from twentynine.analysis.models.dealing import shipped_model as shipped_dealing
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.models.others import shipped_model as shipped_others
 from twentynine.analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
@@ -85,14 +87,17 @@ class AnalysisOptions(NamedTuple):
     from_trick: int = 1
     model: ContractModel | None = None
     auction_model: AuctionModel | None = None
+    dealing: DealingModel | None = None
+    """How the deals were dealt (None: as the rules say, the Bhoos server's for its rules)."""
     deal: int | None = None
     """Only this deal of each match (None: every deal)."""
 
 
 def run_record(options: AnalysisOptions) -> str:
     """What a match's annotations were worked out with, as the warehouse keeps it for
-    ``analyze --resume``: the kinds, samples, seed, first trick and both models' versions
-    (the deal picked is not part of it). The same options give the same text.
+    ``analyze --resume``: the kinds, samples, seed, first trick and the models' versions
+    (the contract model, the calls', the Bhoos server's dealing; the deal picked is not
+    part of it). The same options give the same text.
 
     >>> run_record(AnalysisOptions(seed=7)) == run_record(AnalysisOptions(seed=7, deal=2))
     True
@@ -108,6 +113,7 @@ def run_record(options: AnalysisOptions) -> str:
         "from_trick": options.from_trick,
         "model": model.version,
         "others": others.version,
+        "dealing": (options.dealing or shipped_dealing()).version,
     }
     return json.dumps(record, separators=(",", ":"))
 
@@ -145,6 +151,8 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
                 notes,
                 samples=options.samples,
                 seed=options.seed,
+                auction_model=options.auction_model,
+                dealing=options.dealing,
             )
     if options.kinds & FAIR_KINDS:
         notes += fair_deal(
@@ -158,6 +166,7 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             from_trick=options.from_trick,
             model=options.model,
             auction_model=options.auction_model,
+            dealing=options.dealing,
         )
     if options.kinds & SINGLE_HAND_KINDS and options.from_trick <= 1:
         notes += single_hand_deal(
@@ -167,6 +176,8 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             task.number,
             samples=options.samples,
             seed=options.seed,
+            auction_model=options.auction_model,
+            dealing=options.dealing,
         )
     notes.sort(key=_order)
     return tell(notes)

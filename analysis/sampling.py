@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from twentynine.analysis.models.contract import longest_suit
+from twentynine.analysis.models.dealing import DealingModel, packet
 from twentynine.analysis.models.others import AuctionModel, Call, free_call
 from twentynine.analysis.positions import LADDER_TYPES
 from twentynine.replay import DealState
@@ -39,7 +40,7 @@ from twentynine.schema.rules import Rules
 MAX_TRIES_PER_SAMPLE = 60
 """Layouts tried for each one kept before the sampler gives up on a position."""
 
-AUCTION_CANDIDATES = 64
+AUCTION_CANDIDATES = 16
 """Deals of the unseen cards tried against the calls' chances for one layout before the
 sampler takes one of them by its weight."""
 
@@ -68,9 +69,23 @@ def trump_choice(rules: Rules, caller: Seat, first_four: Sequence[Card], suit: S
     return TrumpAction(seat=caller, suit=suit)
 
 
-_ToDeal = tuple[
-    dict[Seat, list[Card]], tuple[Card, ...], dict[Seat, int], dict[Suit, tuple[Seat, ...]]
-]
+class _Plan(NamedTuple):
+    """What every layout of one view starts from, by packet (a seat's first or second four,
+    ``2 * SEATS.index(seat) + round``): the cards known to be in it, the room left in it,
+    the cards whose seat is known but not their packet, the unseen cards, the packets each
+    suit may go to (the voids shown), and each packet's place from the dealer
+    (:func:`analysis.models.dealing.packet`, the column of the dealing's weights)."""
+
+    placed: tuple[tuple[Card, ...], ...]
+    room: tuple[int, ...]
+    floating: tuple[tuple[int, Card], ...]
+    unseen: tuple[Card, ...]
+    allowed: dict[Suit, tuple[int, ...]]
+    column: tuple[int, ...]
+
+
+_Step = tuple[Card, tuple[int, ...], tuple[float, ...]]
+_Steps = tuple[_Step, ...]
 
 
 class _Facts:
@@ -137,25 +152,63 @@ class _Facts:
             self.face_down = trump_action.card
         self.actions = actions
         self.seat = seat
-        self._to_deal: _ToDeal | None = None
+        self.dealer = deal.dealer
+        self._plan: _Plan | None = None
+        self._steps: dict[str, tuple[_Steps, _Steps]] = {}
 
-    def to_deal(self) -> _ToDeal:
-        """What every layout starts from: each seat's known cards, the unseen cards, the
-        room each seat has for them, and the seats that may hold each suit."""
-        if self._to_deal is None:
+    def plan(self) -> _Plan:
+        """The start of every layout of this view (worked out once)."""
+        if self._plan is None:
             seat = self.seat
-            known: dict[Seat, list[Card]] = {s: list(self.played[s]) for s in SEATS}
-            known[seat] = list(self.own_dealt)
+            placed: list[list[Card]] = [[] for _ in range(8)]
+            mine = SEATS.index(seat)
+            placed[2 * mine] = list(self.own_dealt[:4])
+            placed[2 * mine + 1] = list(self.own_dealt[4:])
+            floating = [(SEATS.index(s), c) for s in SEATS if s is not seat for c in self.played[s]]
             caller = self.view.caller
             marker = self.face_down
-            if marker is not None and caller not in (None, seat) and marker not in known[caller]:
-                known[caller].append(marker)
-            seen = {c for cards in known.values() for c in cards} | set(self.played[seat])
-            unseen = tuple(c for c in ALL_CARDS if c not in seen)
-            room = {s: 8 - len(known[s]) for s in SEATS}
-            allowed = {suit: tuple(s for s in SEATS if suit not in self.voids[s]) for suit in Suit}
-            self._to_deal = (known, unseen, room, allowed)
-        return self._to_deal
+            if marker is not None and caller not in (None, seat):
+                floating = [(i, c) for i, c in floating if c is not marker]
+                placed[2 * SEATS.index(caller)].append(marker)  # one of the first four
+            seen = {c for cards in placed for c in cards} | {c for _, c in floating}
+            seen |= set(self.played[seat])
+            self._plan = _Plan(
+                placed=tuple(tuple(cards) for cards in placed),
+                room=tuple(4 - len(cards) for cards in placed),
+                floating=tuple(floating),
+                unseen=tuple(c for c in ALL_CARDS if c not in seen),
+                allowed={
+                    suit: tuple(
+                        2 * i + r
+                        for i, s in enumerate(SEATS)
+                        if suit not in self.voids[s]
+                        for r in (0, 1)
+                    )
+                    for suit in Suit
+                },
+                column=tuple(packet(SEATS[p // 2], self.dealer, p % 2 == 1) for p in range(8)),
+            )
+        return self._plan
+
+    def weighted_steps(self, dealing: DealingModel) -> tuple[_Steps, _Steps]:
+        """The cards to place under ``dealing``, each with its packets and its weight in
+        each: the cards whose seat is known (placed first, in a random order), then the
+        unseen ones, those the dealing ties hardest to one packet first (so that packet
+        still has room for them). Worked out once a view and a dealing."""
+        kept = self._steps.get(dealing.version)
+        if kept is None:
+            plan = self.plan()
+            column = plan.column
+
+            def step(card: Card, options: tuple[int, ...]) -> _Step:
+                row = dealing.weights[card.index]
+                return card, options, tuple(row[column[p]] for p in options)
+
+            floating = tuple(step(c, (2 * i, 2 * i + 1)) for i, c in plan.floating)
+            unseen = sorted(plan.unseen, key=lambda c: (-max(dealing.weights[c.index]), c.index))
+            pool = tuple(step(c, plan.allowed[c.suit]) for c in unseen)
+            kept = self._steps[dealing.version] = (floating, pool)
+        return kept
 
 
 class Layout(NamedTuple):
@@ -195,6 +248,7 @@ def sample_layouts(
     *,
     keep_doubling: bool = False,
     auction: AuctionModel | None = None,
+    dealing: DealingModel | None = None,
 ) -> list[Layout]:
     """As :func:`sample_positions`, with each layout's hands and replayed actions.
 
@@ -202,14 +256,15 @@ def sample_layouts(
     though the next action recorded may come after them; the seat then knows four cards.
     ``auction``: the model of the calls (:mod:`analysis.models.others`); given, the others'
     first four cards are drawn as their calls say (a layout is kept with the chance
-    :meth:`~analysis.models.others.AuctionModel.calls_weight` gives it).
+    :meth:`~analysis.models.others.AuctionModel.calls_weight` gives it). ``dealing``: how
+    the server deals (:mod:`analysis.models.dealing`; None: a fair shuffle).
     """
     facts = _facts(rules, deal, number, index, seat, keep_doubling)
     out: list[Layout] = []
     tries = 0
     while len(out) < count and tries < MAX_TRIES_PER_SAMPLE * count:
         tries += 1
-        hands = _drawn_hands(facts, rng, auction)
+        hands = _drawn_hands(facts, rng, auction, dealing)
         layout = None if hands is None else _replayed(rules, deal, number, facts, hands)
         if layout is not None:
             out.append(layout)
@@ -266,7 +321,10 @@ def replay_actions(
 
 
 def _drawn_hands(
-    facts: _Facts, rng: random.Random, auction: AuctionModel | None
+    facts: _Facts,
+    rng: random.Random,
+    auction: AuctionModel | None,
+    dealing: DealingModel | None = None,
 ) -> dict[Seat, list[Card | None]] | None:
     """Every seat's cards as dealt, the unseen ones drawn at random (None: none fits);
     given ``auction``, drawn as the others' calls say: a deal of the unseen cards is kept
@@ -275,10 +333,10 @@ def _drawn_hands(
     all away: after :data:`AUCTION_CANDIDATES` deals, one of them is taken with chance in
     proportion to its weight."""
     if auction is None or not facts.calls:
-        return _dealt(facts, rng)
+        return _dealt(facts, rng, dealing)
     turned_away: list[tuple[float, dict[Seat, list[Card | None]]]] = []
     for _ in range(AUCTION_CANDIDATES):
-        hands = _dealt(facts, rng)
+        hands = _dealt(facts, rng, dealing)
         if hands is None:
             continue
         fours = {c.seat: tuple(x for x in hands[c.seat][:4] if x is not None) for c in facts.calls}
@@ -296,42 +354,60 @@ def _drawn_hands(
     return turned_away[-1][1]
 
 
-def _dealt(facts: _Facts, rng: random.Random) -> dict[Seat, list[Card | None]] | None:
-    seat = facts.seat
-    known, unseen, room, allowed = facts.to_deal()
-    own = facts.own_dealt
-    caller = facts.view.caller
-    marker = facts.face_down
-    pool = list(unseen)
-    need = dict(room)
-    rng.shuffle(pool)
-    extra: dict[Seat, list[Card]] = {s: [] for s in SEATS}
-    # The most constrained seats' suits first: a card goes to a seat that may hold it,
-    # chosen with weight its remaining room (close to a uniform deal of the unseen cards).
-    for card in pool:
-        seats = [s for s in allowed[card.suit] if need[s] > 0]
-        if s_total := sum(need[s] for s in seats):
-            pick = rng.randrange(s_total)
-            for s in seats:
-                pick -= need[s]
+def _dealt(
+    facts: _Facts, rng: random.Random, dealing: DealingModel | None = None
+) -> dict[Seat, list[Card | None]] | None:
+    """Every seat's eight cards, first four then second four: the unseen cards dealt at
+    random into the packets with room for them (a card goes to a packet with chance in
+    proportion to its room, times the card's weight there under ``dealing``), the cards whose
+    seat is known but not their packet (the others' cards played) placed first."""
+    plan = facts.plan()
+    room = list(plan.room)
+    packets = [list(cards) for cards in plan.placed]
+    if dealing is None:
+        floating = list(plan.floating)
+        rng.shuffle(floating)
+        pool = list(plan.unseen)
+        rng.shuffle(pool)
+        steps: list[tuple[Card, tuple[int, ...]]] = [(c, (2 * i, 2 * i + 1)) for i, c in floating]
+        steps += [(card, plan.allowed[card.suit]) for card in pool]
+        for card, options in steps:
+            total = sum(room[p] for p in options)
+            if not total:
+                return None
+            pick = rng.randrange(total)
+            for p in options:
+                pick -= room[p]
                 if pick < 0:
-                    extra[s].append(card)
-                    need[s] -= 1
+                    packets[p].append(card)
+                    room[p] -= 1
                     break
-        else:
-            return None
+    else:
+        floating_steps, pool_steps = facts.weighted_steps(dealing)
+        order = list(floating_steps)
+        rng.shuffle(order)
+        draw = rng.random
+        for card, options, weights in (*order, *pool_steps):
+            shares = [room[p] * w for p, w in zip(options, weights, strict=True)]
+            share_pick = draw() * sum(shares)
+            target = -1
+            for p, share in zip(options, shares, strict=True):
+                if share > 0:
+                    target = p
+                    share_pick -= share
+                    if share_pick < 0:
+                        break
+            if target < 0:
+                return None
+            packets[target].append(card)
+            room[target] -= 1
     hands: dict[Seat, list[Card | None]] = {}
-    for s in SEATS:
-        if s is seat:
-            hands[s] = [*own, *extra[s]]  # its own cards where it holds them
-        else:
-            cards = known[s] + extra[s]
-            rng.shuffle(cards)
-            if s is caller and marker is not None and marker in cards[4:]:
-                spot = rng.randrange(4)  # the face-down card was one of the first four
-                where = cards.index(marker)
-                cards[spot], cards[where] = cards[where], cards[spot]
-            hands[s] = list(cards)
+    for i, s in enumerate(SEATS):
+        first, second = packets[2 * i], packets[2 * i + 1]
+        if s is not facts.seat:  # its own cards where it holds them
+            rng.shuffle(first)
+            rng.shuffle(second)
+        hands[s] = [*first, *second]
     return hands
 
 

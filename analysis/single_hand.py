@@ -38,6 +38,8 @@ from twentynine.analysis.judge.chance import caller_view, contract_chance
 from twentynine.analysis.judge.words import ALONE, NOT_ALONE, tell
 from twentynine.analysis.judging import DealContext, Outcome, judge
 from twentynine.analysis.labels import GAME_POINT_SCALE
+from twentynine.analysis.models.dealing import DealingModel
+from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.positions import Position, deal_positions, first_lead, full_play_rules
 from twentynine.analysis.sampling import Layout
 from twentynine.schema.cards import Card, Seat, mask_of
@@ -135,14 +137,25 @@ def _all_tricks(lone: int, left: int, right: int, memo: dict[tuple[int, int, int
 
 
 def single_hand_deal(
-    match_id: str, rules: Rules, deal: Deal, number: int, *, samples: int = 32, seed: int = 0
+    match_id: str,
+    rules: Rules,
+    deal: Deal,
+    number: int,
+    *,
+    samples: int = 32,
+    seed: int = 0,
+    auction_model: AuctionModel | None = None,
+    dealing: DealingModel | None = None,
 ) -> list[Annotation]:
     """The single-hand annotation of one deal (none where the rules have no single hand, the
-    play never began, or nobody could reasonably have played alone)."""
+    play never began, or nobody could reasonably have played alone); the layouts drawn by
+    ``auction_model`` and ``dealing`` (None: the shipped ones)."""
     if not rules.single_hand:
         return []
     rules = full_play_rules(rules)
-    context = DealContext(match_id, rules, deal, number, samples, seed)
+    context = DealContext(
+        match_id, rules, deal, number, samples, seed, auction_model=auction_model, dealing=dealing
+    )
     declared = next(
         (p for p in deal_positions(rules, deal, number) if p.action.type == "single_hand"), None
     )

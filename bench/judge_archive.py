@@ -47,6 +47,8 @@ from fit_auction_model import ARCHIVE, HELD_BACK, deal_key
 from twentynine.analysis.hindsight import action_text
 from twentynine.analysis.judge.playout import play_out, reached
 from twentynine.analysis.models.contract import ContractModel
+from twentynine.analysis.models.dealing import DealingModel
+from twentynine.analysis.models.dealing import fit_model as fit_dealing
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.positions import deal_positions, full_play_rules
 from twentynine.analysis.run import AnalysisOptions, DealTask, annotate_deal
@@ -132,8 +134,9 @@ def _shows(rules: Rules, match: MatchLog) -> list[dict[str, Any]]:
     return out
 
 
-Models = tuple[ContractModel, AuctionModel] | None
-"""Both models fitted without the game's file (``--folds``), or None: the shipped ones."""
+Models = tuple[ContractModel, AuctionModel, DealingModel] | None
+"""The models fitted without the game's file (``--folds``: the contract model, the calls',
+the server's dealing), or None: the shipped ones."""
 
 
 def analyse(task: tuple[str, MatchLog, int, int, frozenset[str], Models]) -> dict[str, Any]:
@@ -142,9 +145,14 @@ def analyse(task: tuple[str, MatchLog, int, int, frozenset[str], Models]) -> dic
     rules = match.resolved_rules()
     deal = match.deals[0]
     started = time.process_time()
-    contract, others = models if models is not None else (None, None)
+    contract, others, dealing = models if models is not None else (None, None, None)
     options = AnalysisOptions(
-        kinds=kinds, samples=samples, seed=seed, model=contract, auction_model=others
+        kinds=kinds,
+        samples=samples,
+        seed=seed,
+        model=contract,
+        auction_model=others,
+        dealing=dealing,
     )
     notes = annotate_deal(DealTask(match.match_id, rules, deal, 1, options))
     cpu = time.process_time() - started
@@ -466,11 +474,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         "archive judges (trump, shows, cards: play-outs and double dummy)",
     )
     parser.add_argument("--resume", action="store_true", help="keep the games already saved")
+    parser.add_argument("--files", default="", help="these files of the archive (a,b,...)")
     parser.add_argument(
         "--folds",
         action="store_true",
-        help="judge each file's games with both models fitted on the other files "
-        "(judge_bids.fold_models): the layouts' auction model then never saw the game",
+        help="judge each file's games with the models fitted on the other files (the contract "
+        "model, the calls', the server's dealing): no model behind a note then saw its game",
     )
     parser.add_argument("--kinds", default=",".join(sorted(KINDS)), help="kinds to annotate")
     parser.add_argument("--name", default="judge", help="the saved files' prefix (bench/out/)")
@@ -478,6 +487,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     saved, simulated = OUT / f"{args.name}_archive.jsonl", OUT / f"{args.name}_doubling.jsonl"
     files = sorted(p.name for p in args.archive.glob("*.json")) if args.all_files else HELD_BACK
+    if args.files:
+        files = tuple(args.files.split(","))
     games = held_back_games(args.archive, args.games, args.seed, files)
     by_id = {m.match_id: m for _, m in games}
     if not args.tables_only:
@@ -491,7 +502,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             from judge_bids import fold_models, read_files  # it reads this module's tables
 
             every = read_files(args.archive)
-            folds = {name: fold_models(every, name) for name in sorted({n for n, _ in games})}
+            for name in sorted({n for n, _ in games}):
+                dealt = fit_dealing(
+                    m.deals[0] for other, ms in every.items() if other != name for m in ms
+                )
+                folds[name] = (*fold_models(every, name), dealt)
         tasks = [
             (n, m, args.samples, args.seed, kinds, folds.get(n))
             for n, m in games

@@ -90,6 +90,7 @@ def test_the_wheel_installs_one_import_name(tmp_path: Path) -> None:
         assert f"twentynine/{room}/__init__.py" in names, room
     assert "twentynine/analysis/judge/words.py" in names
     assert "twentynine/analysis/models/auction_model.json" in names
+    assert "twentynine/analysis/models/dealing_model.json" in names
     assert "twentynine/reports/html/templates/match.html" in names
     assert "twentynine/sample_logs/bad/revoke.json" in names
     assert "twentynine/analysis/models/contract_model.json" in names

@@ -23,6 +23,8 @@ from collections.abc import Sequence
 
 from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.judging import DealContext, Outcome, judge
+from twentynine.analysis.models.dealing import DealingModel
+from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.positions import Position, deal_positions, full_play_rules
 from twentynine.analysis.solver import caller_team, solve
 from twentynine.schema.log import Deal, PlayAction
@@ -38,9 +40,12 @@ def fair_cards(
     *,
     samples: int = 32,
     seed: int = 0,
+    auction_model: AuctionModel | None = None,
+    dealing: DealingModel | None = None,
 ) -> list[Annotation]:
     """A sampled ``card`` annotation for each card whose exact annotation in ``hindsight``
-    lost points (the others have nothing to confirm), judged on what its seat knew."""
+    lost points (the others have nothing to confirm), judged on what its seat knew (the
+    layouts drawn by ``auction_model`` and ``dealing``, None: the shipped ones)."""
     suspects = sorted(
         n.action
         for n in hindsight
@@ -50,7 +55,9 @@ def fair_cards(
         return []
     rules = full_play_rules(rules)
     positions = list(deal_positions(rules, deal, number))
-    context = DealContext(match_id, rules, deal, number, samples, seed)
+    context = DealContext(
+        match_id, rules, deal, number, samples, seed, auction_model=auction_model, dealing=dealing
+    )
     hands = deal.hands or {}
     notes = []
     for at in suspects:

@@ -1,0 +1,171 @@
+"""How a server deals: the chance each card lands in each four-card packet, where the deals
+are not the fair shuffle the layouts would otherwise assume.
+
+A deal gives each seat two packets of four cards, its first four (the bidding hand) and its
+second four. On a fair shuffle every card is as likely to land in any of the eight packets.
+The Bhoos "Smart Bots 2023" server does not deal so: on the 3,668 deals of its archive the
+K of diamonds is always the last card dealt (the second four of the seat before the dealer),
+and every other card lands about twice as often in one packet as in the others, each suit
+mostly with one seat (docs/analysis.md, "How the server deals"). A layout of what a seat
+could not see is drawn as the server deals (:mod:`analysis.sampling`): each unseen card goes
+to a packet with chance in proportion to the packet's room times the card's weight for it,
+the weight being how much more often than fair the card lands there. The weights are data:
+``dealing_model.json`` beside this module, written by ``bench/fit_dealing_model.py``.
+
+>>> model = shipped_model()
+>>> king = Card.parse("KD")
+>>> model.weight(king, 3, 1) > 7 > 0.01 > model.weight(king, 0, 0)
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat
+from twentynine.schema.rules import Rules
+from twentynine.schema.shapes import DealLike
+
+FORMAT: Final = "twentynine.dealing_model"
+"""The ``format`` every file of this model names."""
+
+SHIPPED_PATH: Final = Path(__file__).resolve().parent / "dealing_model.json"
+"""The Bhoos server's dealing, fitted on its archive."""
+
+PACKETS: Final = 8
+"""Four seats, counted from the dealer (0 the dealer, then in the order of ``SEATS``), times
+the first and the second four."""
+
+PRIOR: Final = 1.0
+"""Deals added to every card's packet counts, spread as a fair shuffle would (so a packet no
+card of the archive reached keeps a small chance)."""
+
+_SERVER_RULES: Final = ("match_target", "stake", "end_when_decided")
+"""Options a Bhoos game's rules may change and still be the server's game."""
+
+
+class DealingFileError(ValueError):
+    """A model file that cannot be used: says what is wrong, in one line."""
+
+
+def packet(seat: Seat, dealer: Seat, second: bool) -> int:
+    """The packet of ``seat``'s first (or ``second``) four on a deal by ``dealer``.
+
+    >>> packet(Seat.N, Seat.N, False), packet(Seat.W, Seat.N, True)
+    (0, 7)
+    """
+    return (SEATS.index(seat) - SEATS.index(dealer)) % 4 * 2 + int(second)
+
+
+@dataclass(frozen=True, slots=True)
+class DealingModel:
+    """For each card (by its index) and packet, how many times more often than a fair
+    shuffle the card lands in that packet."""
+
+    version: str
+    weights: tuple[tuple[float, ...], ...]
+    deals: int
+
+    def __post_init__(self) -> None:
+        if len(self.weights) != len(ALL_CARDS) or any(len(w) != PACKETS for w in self.weights):
+            raise DealingFileError(f"weights must be {len(ALL_CARDS)} rows of {PACKETS}")
+        if any(not w >= 0.0 for row in self.weights for w in row):
+            raise DealingFileError("weights must be numbers of 0 or more")
+
+    def weight(self, card: Card, seat_from_dealer: int, round_: int) -> float:
+        """The weight of ``card`` for the packet of the seat ``seat_from_dealer`` places
+        after the dealer, its first (``round_`` 0) or second four (1)."""
+        return self.weights[card.index][seat_from_dealer * 2 + round_]
+
+    def as_json(self) -> dict[str, Any]:
+        """The file's content (what :func:`load_model` reads back)."""
+        return {
+            "format": FORMAT,
+            "version": self.version,
+            "deals": self.deals,
+            "packets": "seat from the dealer x (first four, second four)",
+            "weights": {card.text: list(self.weights[card.index]) for card in ALL_CARDS},
+        }
+
+    def dumps(self) -> str:
+        """The file's text: JSON with a two-space indent and a newline at the end."""
+        return json.dumps(self.as_json(), indent=2) + "\n"
+
+
+def fit_model(deals: Iterable[DealLike]) -> DealingModel:
+    """The weights of the deals whose 32 cards are all known: each card's count in each
+    packet, plus :data:`PRIOR` deals spread evenly, over what a fair shuffle gives.
+
+    >>> from twentynine.replay import random_match
+    >>> from twentynine.schema import Rules
+    >>> fair = [random_match(Rules.preset("bhoos"), seed=s).deals[0] for s in range(40)]
+    >>> model = fit_model(fair)
+    >>> model.deals, all(0 <= w < 8 for row in model.weights for w in row)
+    (40, True)
+    """
+    counts = [[0] * PACKETS for _ in ALL_CARDS]
+    used = 0
+    for deal in deals:
+        hands = deal.hands or {}
+        if len(hands) != 4 or any(len(h) != 8 or None in h for h in hands.values()):
+            continue
+        used += 1
+        for seat, hand in hands.items():
+            for i, card in enumerate(hand):
+                if card is not None:
+                    counts[card.index][packet(seat, deal.dealer, i >= 4)] += 1
+    fair = (used + PRIOR) / PACKETS
+    weights = tuple(tuple(round((n + PRIOR / PACKETS) / fair, 4) for n in row) for row in counts)
+    text = json.dumps([list(row) for row in weights])
+    version = "dealing-" + hashlib.sha256(text.encode()).hexdigest()[:8]
+    return DealingModel(version, weights, used)
+
+
+def load_model(path: Path) -> DealingModel:
+    """The model in ``path``; :class:`DealingFileError` says in one line what is wrong."""
+    try:
+        body = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DealingFileError(f"{path}: cannot read the model: {exc}") from None
+    if not isinstance(body, dict) or body.get("format") != FORMAT:
+        raise DealingFileError(f"{path}: not a {FORMAT} file")
+    try:
+        table = body["weights"]
+        weights = tuple(tuple(float(w) for w in table[card.text]) for card in ALL_CARDS)
+        return DealingModel(str(body["version"]), weights, int(body["deals"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DealingFileError(f"{path}: {exc}") from None
+
+
+@functools.cache
+def shipped_model() -> DealingModel:
+    """The Bhoos server's dealing (read once)."""
+    return load_model(SHIPPED_PATH)
+
+
+def server_dealing(rules: Rules) -> DealingModel | None:
+    """How the deals of a game under ``rules`` were dealt, where the product knows: the Bhoos
+    server's model for its rules (the ``bhoos`` preset, whatever the match target, stake or
+    stop), None (a fair shuffle) for any other.
+
+    >>> server_dealing(Rules.preset("bhoos")) is shipped_model()
+    True
+    >>> server_dealing(Rules.preset("bangladesh")) is None
+    True
+    """
+    if _without_server_options(rules) != _BHOOS:
+        return None
+    return shipped_model()
+
+
+def _without_server_options(rules: Rules) -> dict[str, Any]:
+    return {k: v for k, v in rules.options().items() if k not in _SERVER_RULES}
+
+
+_BHOOS: Final = _without_server_options(Rules.preset("bhoos"))

@@ -1,0 +1,93 @@
+"""Layouts dealt as the server deals: the Bhoos server's packets, fitted and followed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from twentynine.analysis.models.dealing import (
+    DealingModel,
+    fit_model,
+    packet,
+    server_dealing,
+    shipped_model,
+)
+from twentynine.analysis.sampling import sample_layouts
+from twentynine.replay import random_match
+from twentynine.schema import Rules
+from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat
+
+KING = Card.parse("KD")
+
+
+def test_a_fair_shuffle_fits_weights_near_one() -> None:
+    deals = [random_match(Rules.preset("bhoos"), seed=s).deals[0] for s in range(300)]
+    model = fit_model(deals)
+    assert model.deals == 300
+    flat = [w for row in model.weights for w in row]
+    assert sum(flat) / len(flat) == pytest.approx(1.0, abs=0.01)
+    assert max(flat) < 1.8 and min(flat) > 0.3  # 37 cards a packet: no packet favoured
+
+
+def test_the_shipped_model_holds_what_the_archive_showed() -> None:
+    """The Bhoos server deals the K of diamonds last, every time, and favours one packet
+    for every other card."""
+    model = shipped_model()
+    assert model.weight(KING, 3, 1) > 7.9
+    assert max(model.weights[KING.index][:7]) < 0.01
+    others = [c for c in ALL_CARDS if c is not KING]
+    assert all(1.5 < max(model.weights[c.index]) < 2.5 for c in others)
+
+
+def test_the_bhoos_rules_name_the_server_and_no_other_does() -> None:
+    bhoos = Rules.preset("bhoos")
+    assert server_dealing(bhoos) is shipped_model()
+    assert server_dealing(bhoos.with_options(match_target=10)) is shipped_model()
+    assert server_dealing(bhoos.with_options(show_trump="compulsory")) is None
+    for name in ("bangladesh", "standard", "beginner", "pagat", "classic29"):
+        assert server_dealing(Rules.preset(name)) is None
+
+
+def _lopsided(card: Card, where: int) -> DealingModel:
+    """A dealing that puts ``card`` in packet ``where`` nearly always."""
+    rows = [[1.0] * 8 for _ in ALL_CARDS]
+    rows[card.index] = [0.001] * 8
+    rows[card.index][where] = 7.99
+    return DealingModel("test", tuple(tuple(r) for r in rows), 1)
+
+
+def test_layouts_put_a_card_where_the_server_deals_it() -> None:
+    """A card the seat cannot see goes to its favoured packet under the server's dealing,
+    and anywhere under a fair shuffle; the layouts stay consistent with the deal."""
+    log = random_match(Rules.preset("bhoos"), seed=3)
+    rules, deal = log.resolved_rules(), log.deals[0]
+    at = next(i for i, a in enumerate(deal.actions) if a.type == "trump")
+    seat = deal.actions[at].seat
+    hidden = next(c for c in ALL_CARDS if c not in (deal.hands or {})[seat][:4])
+    target = next(s for s in SEATS if s is not seat)
+    where = packet(target, deal.dealer, True)
+    model = _lopsided(hidden, where)
+    rng = random.Random(4)
+    dealt = sample_layouts(rules, deal, 1, at, seat, rng, 40, dealing=model)
+    fair = sample_layouts(rules, deal, 1, at, seat, random.Random(4), 40)
+    assert len(dealt) == len(fair) == 40
+    there = sum(hidden in layout.hands[target][4:] for layout in dealt)
+    assert there >= 38
+    assert sum(hidden in layout.hands[target][4:] for layout in fair) < 15
+    for layout in dealt:
+        assert layout.hands[seat][:4] == list((deal.hands or {})[seat][:4])
+        assert sorted(c.index for h in layout.hands.values() for c in h if c) == list(range(32))
+
+
+def test_the_first_four_are_dealt_by_the_packet_weights_too() -> None:
+    """A card favoured in a seat's first four is found there more often than in its
+    second four, where a fair shuffle splits them evenly."""
+    log = random_match(Rules.preset("bhoos"), seed=5)
+    rules, deal = log.resolved_rules(), log.deals[0]
+    seat = Seat.N
+    hidden = next(c for c in ALL_CARDS if c not in (deal.hands or {})[seat][:4])
+    target = next(s for s in SEATS if s is not seat)
+    model = _lopsided(hidden, packet(target, deal.dealer, False))
+    layouts = sample_layouts(rules, deal, 1, 0, seat, random.Random(6), 40, dealing=model)
+    assert sum(hidden in layout.hands[target][:4] for layout in layouts) >= 38
