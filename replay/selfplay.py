@@ -464,6 +464,8 @@ class DealRunner:
     def _pair(self) -> bool:
         """Offer the Pair to the seat holding the King and Queen of trumps, when it may show it
         (the show, the trump once shown and the Pair are public facts)."""
+        if self._pair_looked and self._pair_holder is None:
+            return False  # nobody held both at the show: the rest of the play-out asks this
         state = self.state
         if (
             state.rules.pair == "off"
