@@ -14,7 +14,9 @@ canonical JSON lines so that any checkout reads the same games the same way:
 For each it prints the wall time, games a second, the CPU time of the command and its
 workers, and the peak memory of the command's whole process tree (the sum of the resident
 memory of the command and its workers, sampled every 0.2 s). The load average is printed
-before and after each: the machine is shared, and other work slows every figure.
+before and after each: the machine is shared, and other work slows every figure. After each
+run (untimed) it prints the SHA-256 of the warehouse's annotations table, every row in order
+as DuckDB writes it to CSV: two checkouts that annotate alike print the same digest.
 
     python bench/bench_analyze_archive.py                          # 200 games, bids 1,000
     python bench/bench_analyze_archive.py --games 40 --bids-games 200 --dask --dask-games 60
@@ -84,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"(the command and its workers); load {timed.load_before} -> {timed.load_after}"
             )
             print(f"  {timed.summary}")
+            print(f"  annotations: {_digest(db)}")
         if args.dask:
             games_file = _games(files, args.dask_games, Path(folder) / "dask.jsonl")
             _dask(games_file, args.dask_games, args.dask_only, extra, checkout)
@@ -210,6 +213,19 @@ def _dask(games_file: Path, games: int, only: str | None, extra: list[str], chec
         f"\n2 workers against 1: **{timings[1] / timings[2]:.2f}x**; "
         f"the same JSON lines, byte for byte: {same} ({len(outputs[1])} bytes)"
     )
+
+
+def _digest(db: Path) -> str:
+    """The count and SHA-256 of the annotations table of ``db``, its rows sorted, as CSV."""
+    import hashlib
+
+    import duckdb
+
+    out = db.with_suffix(".csv")
+    with duckdb.connect(str(db), read_only=True) as con:
+        count = con.sql("SELECT count(*) FROM annotations").fetchall()[0][0]
+        con.execute(f"COPY (SELECT * FROM annotations ORDER BY ALL) TO '{out}' (HEADER)")
+    return f"{count} rows, sha256 {hashlib.sha256(out.read_bytes()).hexdigest()}"
 
 
 def _children_cpu() -> float:

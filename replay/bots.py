@@ -95,6 +95,7 @@ def seat_view(
     stage: Stage,
     known: DealView | None = None,
     redacted: Sequence[Action] | None = None,
+    legal: tuple[Action, ...] | None = None,
 ) -> SeatView:
     """The view of ``seat`` deciding at ``stage``, built from the state and the public actions.
 
@@ -102,7 +103,8 @@ def seat_view(
     it: the same as the others see them, :func:`redact`). What the seat knows comes from the
     engine's own :meth:`~replay.deal.DealState.seat_view` (``known``, when the caller has
     just made it for this seat); the rest is what the table has seen, and the actions the
-    rules allow this seat at this stage.
+    rules allow this seat at this stage (``legal``, when the caller has them:
+    :func:`legal_at`).
 
     >>> from twentynine.schema import Rules, Seat
     >>> state = DealState(Rules.preset("pagat"), Seat.N)
@@ -118,33 +120,53 @@ def seat_view(
         public = tuple(history)
     else:
         public = tuple(redacted) if redacted is not None else tuple(map(redact, history))
-    legal = tuple(a for a in state.legal_actions(seat) if _STAGE_OF[a.type] == stage)
-    return SeatView(
-        seat=seat,
-        stage=stage,
-        rules=state.rules,
-        dealer=known.dealer,
-        order=known.order,
-        hand=known.hand,
-        history=public,
-        standing=known.standing,
-        caller=caller,
-        call=known.call or 0,
-        target=known.target or 0,
-        doubled=known.doubled,
-        seventh=known.seventh,
-        trump=known.trump,
-        face_down=known.face_down,
-        shown=shown,
-        asker=known.asker,
-        pair=known.pair,
-        single=known.single,
-        tricks=known.tricks,
-        winners=known.winners,
-        trick=known.trick,
-        points=known.points,
-        legal=legal,
+    if legal is None:
+        legal = legal_at(state, seat, stage)
+    # SeatView's fields in their order, without the keyword parsing: one is made at every
+    # decision of every play-out (tests/test_replay_bots.py checks each field by name)
+    return _new_view(
+        SeatView,
+        (
+            seat,
+            stage,
+            state.rules,
+            known.dealer,
+            known.order,
+            known.hand,
+            public,
+            known.standing,
+            caller,
+            known.call or 0,
+            known.target or 0,
+            known.doubled,
+            known.seventh,
+            known.trump,
+            known.face_down,
+            shown,
+            known.asker,
+            known.pair,
+            known.single,
+            known.tricks,
+            known.winners,
+            known.trick,
+            known.points,
+            legal,
+        ),
     )
+
+
+_new_view: Final = tuple.__new__
+
+
+def legal_at(state: DealState, seat: Seat, stage: Stage) -> tuple[Action, ...]:
+    """The actions the rules allow ``seat`` now that belong to ``stage``.
+
+    >>> from twentynine.schema import Rules, Seat
+    >>> len(legal_at(DealState(Rules.preset("pagat"), Seat.N), Seat.E, "auction"))
+    15
+    """
+    stage_of = _STAGE_OF
+    return tuple([a for a in state.legal_actions(seat) if stage_of[a.type] == stage])
 
 
 _STAGE_OF: Final[dict[str, Stage]] = {
@@ -328,10 +350,25 @@ class Bot:
     def __init__(self, style: str | Style = "balanced") -> None:
         self.style = STYLES[style] if isinstance(style, str) else style
 
+    @staticmethod
+    def forced(legal: Sequence[Action]) -> Choice | None:
+        """The decision that needs no view, or None: a lone legal card is played.
+
+        >>> from twentynine.schema import Seat
+        >>> Bot.forced([PlayAction(seat=Seat.N, card=Card.parse("JS"))]).action.type
+        'play'
+        """
+        if len(legal) == 1 and isinstance(legal[0], PlayAction):
+            return Choice(legal[0])  # what every branch of the play picks
+        return None
+
     def decide(self, view: SeatView, rng: random.Random) -> Choice | None:
         """The seat's decision, or None to decline an optional one (double, single, Pair)."""
         if not view.legal:
             return None
+        if view.stage == "play":
+            forced = self.forced(view.legal)
+            return forced if forced is not None else _Play(view, self.style, rng).choose()
         if view.stage == "auction":
             return self._auction(view, rng)
         if view.stage == "trump":
@@ -342,9 +379,6 @@ class Bot:
             return self._single_hand(view)
         if view.stage == "pair":
             return self._pair(view)
-        legal = view.legal
-        if len(legal) == 1 and isinstance(legal[0], PlayAction):
-            return Choice(legal[0])  # the one card: what every branch of the play picks
         return _Play(view, self.style, rng).choose()
 
     # ------------------------------------------------------------------ auction
@@ -476,9 +510,34 @@ def single_hand_losers(hand: Sequence[Card]) -> int:
 
 
 # ---------------------------------------------------------------------- play
-_SUIT_CARDS: Final[dict[Suit, tuple[Card, ...]]] = {
-    suit: ALL_CARDS[suit.index * 8 : suit.index * 8 + 8] for suit in Suit
+# A card's index is its suit's times 8 plus its rank from the top (JS 0, 9S 1, ... 7C 31):
+# the cards above one in its suit are the bits between its suit's first and its own.
+_ABOVE: Final[tuple[int, ...]] = tuple(
+    ((1 << c.index) - 1) & ~((1 << c.suit.index * 8) - 1) for c in ALL_CARDS
+)
+_SUIT_MASK: Final[dict[Suit, int]] = {suit: 0xFF << suit.index * 8 for suit in Suit}
+_OPPONENTS: Final[dict[Seat, tuple[Seat, ...]]] = {
+    seat: tuple(s for s in SEATS if s.team is not seat.team) for seat in SEATS
 }
+
+
+# The finished tricks last asked about and their cards' mask: the engine hands out the same
+# tuple until the next trick ends, so the seats deciding in between reuse the mask. One
+# pair, swapped whole, so that threads never read a mask beside another deal's tricks.
+_LAST_FINISHED: Final[list[tuple[object, int]]] = [((), 0)]
+
+
+def _finished_mask(tricks: tuple[tuple[PlayedCard, ...], ...]) -> int:
+    """The mask of the cards in ``tricks``."""
+    last = _LAST_FINISHED[0]
+    if last[0] is tricks:
+        return last[1]
+    played = 0
+    for trick in tricks:
+        for _, card in trick:
+            played |= card.mask
+    _LAST_FINISHED[0] = (tricks, played)
+    return played
 
 
 class _Play:
@@ -487,6 +546,7 @@ class _Play:
     __slots__ = (
         "_after",
         "_voids",
+        "counts",
         "hand",
         "led",
         "rng",
@@ -502,10 +562,11 @@ class _Play:
         self.rng = rng
         self.hand = view.hand
         self.trump = view.trump
-        played = 0
-        for trick in (*view.tricks, view.trick):
-            for _, card in trick:
-                played |= card.mask
+        # True when trumps win tricks now (shown, or shown in this trick by my asking)
+        self.counts = view.shown and view.trump is not None
+        played = _finished_mask(view.tricks)
+        for _, card in view.trick:
+            played |= card.mask
         mine = 0
         for card in self.hand:
             mine |= card.mask
@@ -531,18 +592,11 @@ class _Play:
             self._voids = voids
         return self._voids
 
-    def _counts(self) -> bool:
-        """True when trumps win tricks now (shown, or shown in this trick by my asking)."""
-        return self.view.shown and self.trump is not None
-
-    def _live_trump(self) -> Suit | None:
-        return self.trump if self._counts() else None
-
     def _winning(self) -> tuple[Seat, Card] | None:
         trick = self.view.trick
         if not trick:
             return None
-        trump = self.trump if self._counts() else None
+        trump = self.trump if self.counts else None
         led = trick[0][1].suit
         best: tuple[Seat, Card] | None = None
         best_key = -1
@@ -565,10 +619,7 @@ class _Play:
 
     def _master(self, card: Card) -> bool:
         """No card of the suit still unseen by this seat is higher."""
-        for other in _SUIT_CARDS[card.suit]:
-            if other.strength > card.strength and self.unseen & other.mask:
-                return False
-        return True
+        return not self.unseen & _ABOVE[card.index]
 
     def _still_to_play(self) -> list[Seat]:
         if self._after is None:  # asked up to three times a decision
@@ -584,7 +635,8 @@ class _Play:
         return [s for s in after if s not in trick_seats and s is not sitting_out]
 
     def _opponents_after(self) -> list[Seat]:
-        return [s for s in self._still_to_play() if s.team is not self.view.seat.team]
+        opponents = _OPPONENTS[self.view.seat]
+        return [s for s in self._still_to_play() if s in opponents]
 
     def _trick_points(self) -> int:
         return sum(card.points for _, card in self.view.trick)
@@ -646,7 +698,7 @@ class _Play:
         ours = view.caller is not None and view.caller.team is view.seat.team
         if trump is not None and ours and (view.shown or view.seat is view.caller):
             trumps = [c for c in cards if c.suit is trump]
-            out = any(c.suit is trump for c in ALL_CARDS if self.unseen & c.mask)
+            out = self.unseen & _SUIT_MASK[trump]  # a trump still unseen
             if trumps and out:
                 top = max(trumps, key=lambda c: c.strength)
                 if self._master(top):
@@ -667,9 +719,10 @@ class _Play:
         )
 
     def _safe_lead(self, suit: Suit) -> bool:
-        if not self._counts() or suit is self.trump:
+        if not self.counts or suit is self.trump:
             return True
-        return not any(suit in self.voids[s] for s in SEATS if s.team is not self.view.seat.team)
+        voids = self.voids
+        return not any(suit in voids[s] for s in _OPPONENTS[self.view.seat])
 
     def _follow(self, cards: list[Card]) -> Card:
         led = self.led
@@ -677,13 +730,14 @@ class _Play:
         win = self._winning()
         assert win is not None
         win_seat, win_card = win
-        beaters = [c for c in suited if self._beats(c, win_card, self._live_trump())]
+        live = self.trump if self.counts else None
+        beaters = [c for c in suited if self._beats(c, win_card, live)]
         opponents_after = self._opponents_after()
         last = not self._still_to_play()
         if win_seat.team is self.view.seat.team:
             safe = last or (
                 self._master(win_card)
-                and not (self._counts() and any(led in self.voids[s] for s in opponents_after))
+                and not (self.counts and any(led in self.voids[s] for s in opponents_after))
             )
             if safe:
                 gifts = [c for c in suited if c.points and c.rank is not Rank.JACK]
@@ -695,7 +749,7 @@ class _Play:
             if last:
                 return cheapest
             masters = [c for c in beaters if self._master(c)]
-            threatened = self._counts() and any(led in self.voids[s] for s in opponents_after)
+            threatened = self.counts and any(led in self.voids[s] for s in opponents_after)
             if masters and not threatened:
                 return min(masters, key=lambda c: c.strength)
             if self._trick_points() >= 2 and not threatened:
@@ -708,7 +762,7 @@ class _Play:
         win = self._winning()
         # Where the trump shows itself at the first failure to follow, the caller's
         # discard is a trump that counts.
-        trumps_count = self._counts() or (
+        trumps_count = self.counts or (
             view.rules.show_trump == "automatic" and trump is not None and view.single is None
         )
         if win is not None and win[0].team is not view.seat.team:

@@ -29,10 +29,11 @@ from twentynine.replay.bots import (
     Choice,
     SeatView,
     Stage,
+    legal_at,
     redact,
     seat_view,
 )
-from twentynine.replay.deal import DealState, DealView
+from twentynine.replay.deal import DealState
 from twentynine.replay.inject import (
     RESULT_KINDS,
     Injection,
@@ -369,12 +370,11 @@ class DealRunner:
             seat = state.current_seat
             if seat is None:
                 break
-            known = state.seat_view(seat)
-            if stage == "play" and self._pair(known):
+            if stage == "play" and self._pair():
                 continue
             if self._try_inject(seat):
                 continue
-            if not self._required(seat, stage, known):
+            if not self._required(seat, stage):
                 break
 
     def apply(self, action: Action, reason: str | None = None) -> None:
@@ -389,9 +389,14 @@ class DealRunner:
             action = action.model_copy(update={"note": reason})
         self.log.append(action)
 
-    def _decide(self, seat: Seat, stage: Stage, known: DealView | None = None) -> Choice | None:
-        if known is None:
-            known = self.state.seat_view(seat)
+    def _decide(self, seat: Seat, stage: Stage) -> Choice | None:
+        bot = self.bots[seat]
+        legal = legal_at(self.state, seat, stage)
+        if self.observer is None:  # an observer is shown every view, even a forced one's
+            forced = bot.forced(legal)
+            if forced is not None:
+                return forced
+        known = self.state.seat_view(seat)
         history, redacted = self.history, self._redacted
         hidden: list[Action] | None = None
         if known.caller is not seat and not known.shown:  # the trump is hidden from the seat
@@ -400,8 +405,8 @@ class DealRunner:
             if len(redacted) < len(history):
                 redacted.extend(map(redact, history[len(redacted) :]))
             hidden = redacted
-        view = seat_view(self.state, seat, history, stage, known, hidden)
-        choice = self.bots[seat].decide(view, self.rng) if view.legal else None
+        view = seat_view(self.state, seat, history, stage, known, hidden, legal)
+        choice = bot.decide(view, self.rng) if legal else None
         if choice is not None and not _offered(choice.action, view.legal):
             raise AssertionError(f"the {stage} bot of {seat} chose an action not allowed")
         if self.observer is not None:
@@ -419,13 +424,13 @@ class DealRunner:
             return choice.reason  # jump bids, and the caller showing the trump to ruff
         return None
 
-    def _required(self, seat: Seat, stage: Stage, known: DealView) -> bool:
+    def _required(self, seat: Seat, stage: Stage) -> bool:
         # The seat on turn always has a legal action, breaches or not (a property test
         # keeps the engine to it); None here only means the deal cannot go on.
-        return self._offer(seat, stage, known)
+        return self._offer(seat, stage)
 
-    def _offer(self, seat: Seat, stage: Stage, known: DealView | None = None) -> bool:
-        choice = self._decide(seat, stage, known)
+    def _offer(self, seat: Seat, stage: Stage) -> bool:
+        choice = self._decide(seat, stage)
         if choice is None:
             return False
         self.apply(choice.action, self._note(choice.action, choice))
@@ -456,17 +461,24 @@ class DealRunner:
             if self._offer(seat, "single_hand"):
                 return
 
-    def _pair(self, known: DealView) -> bool:
-        """Offer the Pair to the seat holding the King and Queen of trumps, when it may show it.
-
-        ``known`` is any seat's view now: the show and the Pair are public facts.
-        """
+    def _pair(self) -> bool:
+        """Offer the Pair to the seat holding the King and Queen of trumps, when it may show it
+        (the show, the trump once shown and the Pair are public facts)."""
+        if self._pair_looked and self._pair_holder is None:
+            return False  # nobody held both at the show: the rest of the play-out asks this
         state = self.state
-        trump = known.trump
-        if state.rules.pair == "off" or not known.shown or known.pair is not None or trump is None:
+        if (
+            state.rules.pair == "off"
+            or not state.shown
+            or state.pair_seat >= 0
+            or state.single >= 0
+        ):
             return False
-        king = Card.parse(f"K{trump.value}")
-        queen = Card.parse(f"Q{trump.value}")
+        trump = state.trump_suit  # no trump in a single hand: left out above
+        if trump is None:
+            return False
+        king = Card.parse(f"K{trump}")
+        queen = Card.parse(f"Q{trump}")
         if not self._pair_looked:  # both still held at the show: at most one seat, fixed
             self._pair_looked = True
             self._pair_holder = next(

@@ -7,6 +7,7 @@ import json
 import os
 import pty
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -46,6 +47,16 @@ def whole(logs: Path) -> list[str]:
     result = runner.invoke(app, ["analyze", str(logs), *ONLY])
     assert result.exit_code == 0, result.output
     return result.stdout.splitlines()
+
+
+@pytest.fixture(scope="module")
+def whole_db(logs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A warehouse of a run over every match (tests that write to one write to a copy)."""
+    db = tmp_path_factory.mktemp("pick-whole") / "whole.duckdb"
+    result = runner.invoke(app, ["analyze", str(logs), *ONLY, "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert _rows(db)
+    return db
 
 
 def _ids(logs: Path) -> list[str]:
@@ -128,18 +139,21 @@ def test_bad_picks_are_one_line(logs: Path, args: list[str], message: str) -> No
     assert len(lines) == 1 and message in lines[0] and not result.stdout
 
 
-def test_deal_in_the_warehouse_keeps_the_other_deals(logs: Path, tmp_path: Path) -> None:
+def test_deal_in_the_warehouse_keeps_the_other_deals(
+    logs: Path, whole_db: Path, tmp_path: Path
+) -> None:
     db = tmp_path / "w.duckdb"
-    assert runner.invoke(app, ["analyze", str(logs), *ONLY, "--db", str(db)]).exit_code == 0
+    shutil.copyfile(whole_db, db)
     before = _rows(db)
     again = runner.invoke(app, ["analyze", str(logs), *ONLY, "--db", str(db), "--deal", "1"])
     assert again.exit_code == 0, again.output
     assert _rows(db) == before and before
 
 
-def test_resume_skips_what_is_analysed_with_the_same_options(logs: Path, tmp_path: Path) -> None:
-    whole_db, db = tmp_path / "whole.duckdb", tmp_path / "w.duckdb"
-    assert runner.invoke(app, ["analyze", str(logs), *ONLY, "--db", str(whole_db)]).exit_code == 0
+def test_resume_skips_what_is_analysed_with_the_same_options(
+    logs: Path, whole_db: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "w.duckdb"
     first = runner.invoke(app, ["analyze", str(logs), *ONLY, "--db", str(db), "--limit", "1"])
     assert first.exit_code == 0, first.output
     rest = runner.invoke(app, ["analyze", str(logs), *ONLY, "--db", str(db), "--resume"])
@@ -156,9 +170,8 @@ def test_resume_skips_what_is_analysed_with_the_same_options(logs: Path, tmp_pat
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-def test_a_killed_run_resumes_where_it_stopped(logs: Path, tmp_path: Path) -> None:
-    whole_db, db = tmp_path / "whole.duckdb", tmp_path / "w.duckdb"
-    assert runner.invoke(app, ["analyze", str(logs), *ONLY, "--db", str(whole_db)]).exit_code == 0
+def test_a_killed_run_resumes_where_it_stopped(logs: Path, whole_db: Path, tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
     args = [sys.executable, "-m", "twentynine", "analyze", str(logs), *ONLY, "--db", str(db)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(args, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)

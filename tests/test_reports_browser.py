@@ -766,19 +766,27 @@ def test_axe_finds_no_violation_in_the_players_report(
     assert opened.errors == []
 
 
-@pytest.mark.parametrize("width", [1280, 390])
-def test_the_players_page_narrows_itself_to_a_preset_and_a_period(
-    browser: Any, tmp_path: Path, width: int
-) -> None:
+@pytest.fixture(scope="module")
+def dated_players(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The players report of every match of tests/test_reports_players.py's dated warehouse,
+    as a user makes it (made once: the tests read it and never change the file)."""
     from tests.test_reports_players import _dated
 
-    out = tmp_path / "players.html"
+    folder = tmp_path_factory.mktemp("dated-players")
+    out = folder / "players.html"
     made = runner.invoke(
         app,
-        ["report", "players", "--db", str(_dated(tmp_path)), "--min-deals", "1", "-o", str(out)],
+        ["report", "players", "--db", str(_dated(folder)), "--min-deals", "1", "-o", str(out)],
     )
     assert made.exit_code == 0, made.output
-    opened = Opened(browser, out.as_uri(), width, 900)
+    return out
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_players_page_narrows_itself_to_a_preset_and_a_period(
+    browser: Any, dated_players: Path, tmp_path: Path, width: int
+) -> None:
+    opened = Opened(browser, dated_players.as_uri(), width, 900)
     page = opened.page
 
     def matches() -> int:
@@ -823,18 +831,12 @@ def test_the_players_page_narrows_itself_to_a_preset_and_a_period(
     assert opened.errors == []
 
 
-def test_without_a_script_the_players_page_shows_every_match(browser: Any, tmp_path: Path) -> None:
-    from tests.test_reports_players import _dated
-
-    out = tmp_path / "players.html"
-    made = runner.invoke(
-        app,
-        ["report", "players", "--db", str(_dated(tmp_path)), "--min-deals", "1", "-o", str(out)],
-    )
-    assert made.exit_code == 0, made.output
+def test_without_a_script_the_players_page_shows_every_match(
+    browser: Any, dated_players: Path
+) -> None:
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
-    page.goto(out.as_uri())
+    page.goto(dated_players.as_uri())
     assert not page.is_visible("#filters") and page.is_visible("#players")
     assert page.inner_text("#summary").startswith("5 matches")
     assert "narrowing them to a preset or a period" in page.inner_text("#no-script")
