@@ -48,7 +48,6 @@ from twentynine.analysis.hindsight import action_text
 from twentynine.analysis.judge.playout import play_out, reached
 from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.models.dealing import DealingModel
-from twentynine.analysis.models.dealing import fit_model as fit_dealing
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.positions import deal_positions, full_play_rules
 from twentynine.analysis.run import AnalysisOptions, DealTask, annotate_deal
@@ -502,11 +501,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             from judge_bids import fold_models, read_files  # it reads this module's tables
 
             every = read_files(args.archive)
-            for name in sorted({n for n, _ in games}):
-                dealt = fit_dealing(
-                    m.deals[0] for other, ms in every.items() if other != name for m in ms
-                )
-                folds[name] = (*fold_models(every, name), dealt)
+            folds = {name: fold_models(every, name) for name in sorted({n for n, _ in games})}
         tasks = [
             (n, m, args.samples, args.seed, kinds, folds.get(n))
             for n, m in games

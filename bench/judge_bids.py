@@ -1,9 +1,10 @@
 """Do bid labels carry information? Issue 20 §6 for bids, every file of the archive out of fold.
 
 Each of the Bhoos archive's files is one bot's record. In turn, each file's games are
-analysed (``--only bids``, as ``twentynine analyze`` would) with both models the bid
+analysed (``--only bids``, as ``twentynine analyze`` would) with the models the bid
 judgement uses fitted on the other files only: the contract model
-(``analysis.models.fit``) and the model of the others' calls (``analysis.models.others``).
+(``analysis.models.fit``), the model of the others' calls (``analysis.models.others``) and
+the server's dealing the layouts follow (``analysis.models.dealing``).
 A deal found in an earlier file is left out. Each game's bid annotations and its real
 outcome are saved a line a game in ``bench/out/bids_oof.jsonl`` (``--resume`` goes on where a
 killed run stopped; ``--tables-only`` prints the tables again). Then, pooled over the files:
@@ -43,6 +44,8 @@ from fit_auction_model import ARCHIVE, FEATURES, L2, deal_key
 from judge_archive import rate_difference
 
 from twentynine.analysis.models.contract import ContractModel
+from twentynine.analysis.models.dealing import DealingModel
+from twentynine.analysis.models.dealing import fit_model as fit_dealing
 from twentynine.analysis.models.fit import contract_rows, fit_model
 from twentynine.analysis.models.others import AuctionModel, auction_turns
 from twentynine.analysis.models.others import fit_model as fit_others
@@ -76,15 +79,19 @@ def read_files(folder: Path) -> dict[str, list[MatchLog]]:
     return out
 
 
-def fold_models(files: dict[str, list[MatchLog]], held: str) -> tuple[ContractModel, AuctionModel]:
-    """Both models fitted on every file but ``held``."""
+def fold_models(
+    files: dict[str, list[MatchLog]], held: str
+) -> tuple[ContractModel, AuctionModel, DealingModel]:
+    """The models fitted on every file but ``held``: the contract model, the calls', and
+    the server's dealing the layouts follow."""
     train = [(name, m) for name, games in files.items() if name != held for m in games]
     rows = contract_rows([m for _, m in train], [name for name, _ in train])
     contract = fit_model(rows)
     turns = [
         t for _, m in train for deal in m.deals for t in auction_turns(m.resolved_rules(), deal)
     ]
-    return contract, fit_others(FEATURES, turns, l2=L2)
+    dealing = fit_dealing(deal for _, m in train for deal in m.deals)
+    return contract, fit_others(FEATURES, turns, l2=L2), dealing
 
 
 def analyse(task: tuple[str, MatchLog, AnalysisOptions]) -> dict[str, Any]:
@@ -276,9 +283,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                     games = games[: args.games]
                 if not games:
                     continue
-                contract, others = fold_models(files, held)
+                contract, others, dealing = fold_models(files, held)
                 print(
-                    f"{held}: {len(games)} games, {contract.version}, {others.version}", flush=True
+                    f"{held}: {len(games)} games, {contract.version}, {others.version}, "
+                    f"{dealing.version}",
+                    flush=True,
                 )
                 options = AnalysisOptions(
                     kinds=frozenset({"bid"}),
@@ -286,6 +295,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                     seed=args.seed,
                     model=contract,
                     auction_model=others,
+                    dealing=dealing,
                 )
                 tasks = [(held, m, options) for m in games]
                 with ProcessPoolExecutor(max_workers=args.jobs) as pool:
