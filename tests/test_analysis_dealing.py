@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
+from twentynine.analysis.fair import fair_deal
 from twentynine.analysis.models.dealing import (
     DealingModel,
     fit_model,
@@ -13,6 +15,8 @@ from twentynine.analysis.models.dealing import (
     server_dealing,
     shipped_model,
 )
+from twentynine.analysis.models.others import shipped_model as shipped_others
+from twentynine.analysis.run import AnalysisOptions, run_record
 from twentynine.analysis.sampling import sample_layouts
 from twentynine.replay import random_match
 from twentynine.schema import Rules
@@ -91,3 +95,18 @@ def test_the_first_four_are_dealt_by_the_packet_weights_too() -> None:
     model = _lopsided(hidden, packet(target, deal.dealer, False))
     layouts = sample_layouts(rules, deal, 1, 0, seat, random.Random(6), 40, dealing=model)
     assert sum(hidden in layout.hands[target][:4] for layout in layouts) >= 38
+
+
+def test_every_sampled_note_names_the_models_its_layouts_followed() -> None:
+    for preset, dealt in (("bhoos", True), ("bangladesh", False)):
+        log = random_match(Rules.preset(preset), seed=2)
+        notes = fair_deal(log.match_id, log.resolved_rules(), log.deals[0], 1, samples=8)
+        sampled = [n for n in notes if n.method == "sampled"]
+        assert sampled, preset
+        for note in sampled:
+            detail = json.loads(note.detail)
+            assert detail["others"] == shipped_others().version
+            assert ("dealing" in detail) is dealt
+            if dealt:
+                assert detail["dealing"] == shipped_model().version
+    assert json.loads(run_record(AnalysisOptions()))["dealing"] == shipped_model().version
