@@ -9,7 +9,8 @@ looks at). Each suspect's layouts are drawn up to ``--draw`` (at least the cap) 
 ``bench/out/<name>_cards.jsonl``, so that the judgement at any starting sample count, and
 any schedule, is replayed from the same layouts (``--tables-only``): how many suspects lose
 make-chance on the layouts at all, how wide their intervals are, how many stop at the cap,
-and how many are labelled.
+and how many are labelled; and, from the saved layouts taken as each suspect's whole world
+and drawn again with replacement, how often a label claims more loss than there is.
 
     nice python bench/judge_cards.py --games 60 --jobs 2
     python bench/judge_cards.py --tables-only
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import sys
 import time
 from collections.abc import Sequence
@@ -42,7 +44,7 @@ from twentynine.analysis.judge.cards import (
     card_draw,
 )
 from twentynine.analysis.judging import CAP_FACTOR, DealContext, Judgement, Outcome, judge
-from twentynine.analysis.labels import label_of
+from twentynine.analysis.labels import THRESHOLDS, label_of
 from twentynine.analysis.positions import deal_positions, full_play_rules
 from twentynine.schema.log import MatchLog, PlayAction
 
@@ -184,6 +186,44 @@ def print_tables(games: Sequence[dict[str, Any]], starts: Sequence[int]) -> None
             print(f"| {name} | {start} | " + " | ".join(str(x) for x in rows) + " |")
 
 
+def print_honesty(games: Sequence[dict[str, Any]], start: int, reps: int) -> None:
+    """How often a label claims more than the loss is: each suspect's saved layouts taken as
+    its whole world (its true loss: the best card's share over them all against the card
+    played), layouts drawn from them with replacement ``reps`` times and judged by each
+    schedule; a label over-claims when its threshold lies above that true loss."""
+    thresholds = dict(THRESHOLDS)
+    print(
+        f"\n| schedule (start {start}, {reps} resampled worlds) | labels a world | "
+        "over-claimed | share |"
+    )
+    print("|---|---:|---:|---:|")
+    suspects = [c for g in games for c in g["cards"] if "outcomes" in c]
+    for cheap in (False, True):
+        labels = over = 0
+        for c in suspects:
+            world = [o for o in c["outcomes"] if o is not None and c["chosen"] in o]
+            if not world:
+                continue
+            names = [x for x in world[0] if all(x in o for o in world)]
+            share = {x: sum(o[x][0] for o in world) / len(world) for x in names}
+            truth = max(share.values()) - share[c["chosen"]]
+            rng = random.Random(f"{c['action']}|{c['chosen']}|{len(world)}")
+            for _ in range(reps):
+                drawn = [
+                    world[rng.randrange(len(world))] for _ in range(_cap(start, c["trick"], cheap))
+                ]
+                v = replay(drawn, c["chosen"], start, c["trick"], cheap)
+                label = v and label_of(v.loss, v.low, v.high, 1.0, v.samples)
+                if label:
+                    labels += 1
+                    over += thresholds[label] > truth + 1e-9
+        name = "more where cheap" if cheap else "every card alike"
+        print(
+            f"| {name} | {labels / reps:.1f} | {over / reps:.1f} | "
+            f"{100 * over / max(labels, 1):.1f}% |"
+        )
+
+
 def _cap(start: int, trick: int, cheap: bool) -> int:
     if cheap and trick >= CHEAP_FROM_TRICK:
         return start * CHEAP_SAMPLES * CHEAP_CAP_FACTOR
@@ -206,6 +246,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--starts", default="32", help="starting sample counts to replay")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--reps", type=int, default=5, help="resampled worlds (0: none)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--tables-only", action="store_true")
     parser.add_argument("--name", default="cards", help="the saved file's prefix (bench/out/)")
@@ -220,7 +261,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                 out.write(json.dumps(line) + "\n")
                 out.flush()
     lines = [json.loads(t) for t in saved.read_text().splitlines()]
-    print_tables(lines, [int(s) for s in args.starts.split(",")])
+    starts = [int(s) for s in args.starts.split(",")]
+    print_tables(lines, starts)
+    if args.reps:
+        print_honesty(lines, starts[-1], args.reps)
 
 
 if __name__ == "__main__":
