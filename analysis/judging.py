@@ -69,6 +69,8 @@ def judge(
     samples: int,
     *,
     scale: float = 1.0,
+    cap_factor: int = CAP_FACTOR,
+    until_settled: bool = False,
 ) -> Judgement | None:
     """Compare the alternatives over samples ``draw(0)``, ``draw(1)``, ...
 
@@ -77,17 +79,26 @@ def judge(
     threshold, times ``scale``, lies between the interval's low end and the loss).
     Otherwise samples are added up to ``samples``, then half as many again at a time while
     the low end could still reach the next threshold by the cap (:func:`worth_more_samples`),
-    up to :data:`CAP_FACTOR` times ``samples``: the samples go to the decisions near a
-    threshold.
+    up to ``cap_factor`` times ``samples``: the samples go to the decisions near a
+    threshold. ``until_settled``: past ``samples`` the count doubles at each look while the
+    label is in doubt (a threshold between the low end and the loss), up to the cap; fewer
+    looks than adding half at a time, so a label found by looking again is rarer by chance.
 
     ``draw(k)`` gives each alternative's values on layout ``k`` (None: no layout found).
+
+    >>> third = lambda k: {"a": (float(k % 3 == 0), 0.0), "b": (0.0, 0.0)}  # "b" loses 1/3
+    >>> judge(third, "b", 8).samples, judge(third, "b", 8, cap_factor=8, until_settled=True).samples
+    (16, 64)
     """
     outcomes: list[Outcome] = []
     k = 0
-    cap = samples * CAP_FACTOR
+    cap = samples * cap_factor
     looks = sorted({min(samples, max(MIN_LABEL_SAMPLES, samples // 2)), samples})
     while True:
-        goal = looks.pop(0) if looks else k + max(1, samples // 2)
+        if looks:
+            goal = looks.pop(0)
+        else:
+            goal = min(2 * k, cap) if until_settled else k + max(1, samples // 2)
         while k < goal:
             outcome = draw(k)
             k += 1
@@ -100,7 +111,9 @@ def judge(
         result = _compare(outcomes, chosen)
         if settled(result, scale):
             return result
-        if not looks and (k >= cap or not worth_more_samples(result, k, cap, scale)):
+        if looks or (until_settled and k < cap):
+            continue
+        if k >= cap or not worth_more_samples(result, k, cap, scale):
             return result
 
 

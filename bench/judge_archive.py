@@ -16,7 +16,11 @@ annotations and real outcome saved a line a game in ``bench/out/judge_archive.js
   cards) from the chosen and the recommended trump by the same bots, ``--playouts`` times
   with the same random choices: the recommended one's make-rate gain, labelled and not, with
   its interval; beside it the real make-rate of labelled against unlabelled choices;
-- label rates: the share of decisions of each kind labelled inaccuracy or worse;
+- cards: whether the side of a card that lost points with all cards known reached its goal
+  in the real game, labelled against not;
+- label rates: the share of decisions of each kind labelled inaccuracy or worse (a card is
+  a decision where its seat had a real choice, two legal cards or more that differ from its
+  view; the share of every card played beside it);
 - doubles, redoubles, the Set and the single hand: the archive has none (bhoos rules), so
   their reliability (the chance predicted against the outcome) is measured on
   ``--simulated`` bangladesh matches played by the simulator's bots
@@ -45,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fit_auction_model import ARCHIVE, HELD_BACK, deal_key
 
 from twentynine.analysis.hindsight import action_text
+from twentynine.analysis.judge.cards import card_classes
 from twentynine.analysis.judge.playout import play_out, reached
 from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.models.dealing import DealingModel
@@ -55,7 +60,7 @@ from twentynine.importers.bhoos_archive import read_stream
 from twentynine.replay import replay_deal
 from twentynine.replay.selfplay import simulate_matches
 from twentynine.schema import Rules
-from twentynine.schema.log import MatchLog
+from twentynine.schema.log import MatchLog, PlayAction
 
 OUT = Path(__file__).resolve().parent / "out"
 KINDS = frozenset({"bid", "trump", "show", "card", "par"})
@@ -177,7 +182,20 @@ def analyse(task: tuple[str, MatchLog, int, int, frozenset[str], Models]) -> dic
         "cpu": round(cpu, 3),
         "notes": [_note_row(n) for n in notes],
         "shows": _shows(full_play_rules(rules), match),
+        "choices": _card_choices(full_play_rules(rules), match),
     }
+
+
+def _card_choices(rules: Rules, match: MatchLog) -> list[int]:
+    """The actions of the cards played where the seat had a real choice: two legal cards
+    or more that are not the same card from its view (:func:`card_classes`)."""
+    return [
+        pos.at
+        for pos in deal_positions(rules, match.deals[0], 1)
+        if isinstance(pos.action, PlayAction)
+        and pos.state.phase_name == "play"
+        and len(card_classes(pos.state, pos.action.seat)) >= 2
+    ]
 
 
 # ------------------------------------------------------------ trump checked by play
@@ -420,17 +438,38 @@ def print_tables(games: Sequence[dict[str, Any]], checks: dict[str, dict[str, An
             for n in g["notes"]
             if n["kind"] == "card" and n["method"] == "sampled" and n["label"]
         }
+        choices = set(g.get("choices", cards))
         for action in cards:
             label = labelled_cards.get(action)
-            kinds.setdefault("card", []).append((label is not None, label in BAD))
+            kinds.setdefault("card (every card played)", []).append(
+                (label is not None, label in BAD)
+            )
+            if action in choices:
+                kinds.setdefault("card", []).append((label is not None, label in BAD))
         for n in g["notes"]:
             if n["method"] == "sampled" and n["kind"] in ("bid", "trump", "show"):
                 kinds.setdefault(n["kind"], []).append((n["label"] is not None, n["label"] in BAD))
-    for kind in ("bid", "trump", "show", "card"):
+    for kind in ("bid", "trump", "show", "card", "card (every card played)"):
         rows = kinds.get(kind, [])
         k, total, p, low, high = _share([a for a, _ in rows])
         worse = sum(1 for _, b in rows if b)
         print(f"| {kind} | {total} | {k} | {p:.3f} ({low:.3f} to {high:.3f}) | {worse} |")
+
+    def card_items(g: dict[str, Any]) -> Iterable[tuple[bool, bool]]:
+        if g["made"] is None:
+            return []
+        return [
+            (n["label"] is not None, (g["made"] is True) == (n["goal"] == "make"))
+            for n in g["notes"]
+            if n["kind"] == "card" and n["method"] == "sampled"
+        ]
+
+    n1, r1, n2, r2, d, low, high = rate_difference(games, card_items)
+    print(
+        f"\ncards that lost points with all cards known, the card's side reached its goal: "
+        f"labelled {n1} {r1:.3f}, unlabelled {n2} {r2:.3f}: {d:+.3f} (95% {low:+.3f} to "
+        f"{high:+.3f})"
+    )
 
 
 def print_doubling(rows: Sequence[dict[str, Any]]) -> None:

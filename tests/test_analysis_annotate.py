@@ -244,6 +244,26 @@ def test_judging_adds_samples_only_while_in_doubt() -> None:
     assert nearer is not None and nearer.samples is not None and nearer.samples > 32
 
 
+def test_judging_until_settled_doubles_the_samples_while_the_label_is_in_doubt() -> None:
+    def coin(p: float) -> Callable[[int], dict[str, tuple[float, float]]]:
+        return lambda k: {"a": (1.0, 0.0), "b": (float(random.Random(k).random() < p), 0.0)}
+
+    # A loss of about 0.13: the usual schedule stops at 32 (the cap could not confirm more
+    # than it has), doubling goes on while a threshold lies between the low end and the loss.
+    usual = judge(coin(0.87), "b", 16)
+    doubled = judge(coin(0.87), "b", 16, cap_factor=16, until_settled=True)
+    assert usual is not None and doubled is not None and usual.samples is not None
+    assert doubled.samples in (32, 64, 128, 256) and doubled.samples > usual.samples
+    assert settled(doubled) or doubled.samples == 256
+    assert label_of(doubled.loss, doubled.low, doubled.high, samples=doubled.samples)
+    # A sure loss is settled at the first look either way: no sample spent past it.
+    sure = judge(coin(0.0), "b", 32, cap_factor=8, until_settled=True)
+    assert sure is not None and sure.samples == 16
+    # Never past the cap, even in doubt all the way (a loss of about 0.06).
+    near = judge(coin(0.94), "b", 8, cap_factor=4, until_settled=True)
+    assert near is not None and near.samples == 32 and not settled(near)
+
+
 @pytest.mark.parametrize("preset", ["bangladesh", "bhoos", "classic29"])
 def test_fair_show_decisions_are_seeded_and_consistent(preset: str) -> None:
     seen = 0

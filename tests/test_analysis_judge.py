@@ -13,9 +13,20 @@ from pathlib import Path
 
 from twentynine.analysis.annotate import Annotation, choice_words
 from twentynine.analysis.fair import fair_deal
+from twentynine.analysis.hindsight import hindsight_deal
+from twentynine.analysis.judge.cards import (
+    CHEAP_CAP_FACTOR,
+    CHEAP_FROM_TRICK,
+    CHEAP_SAMPLES,
+    card_classes,
+    fair_cards,
+)
 from twentynine.analysis.judge.words import FAIR, HINDSIGHT, PLAYED_OUT, tell
+from twentynine.analysis.judging import CAP_FACTOR
+from twentynine.analysis.positions import deal_positions, full_play_rules
 from twentynine.analysis.run import AnalysisOptions, DealTask, annotate_deal
 from twentynine.replay import DealState, random_match
+from twentynine.replay.script import run_script
 from twentynine.reports.warehouse.annotations import replace_annotations
 from twentynine.reports.warehouse.store import open_warehouse
 from twentynine.schema import Rules
@@ -290,3 +301,69 @@ def test_a_gain_within_the_noise_is_not_called_better() -> None:
     assert told.explanation.startswith(f"{FAIR}, ♦ diamonds and ♠ spades were about as good")
     (sure,) = tell([trump._replace(ci_low=0.01)])
     assert sure.explanation.startswith(f"{FAIR}, ♦ diamonds was the better trump")
+
+
+def test_cards_that_are_the_same_from_the_seats_view_are_one_choice() -> None:
+    hands = {
+        "E": "KS 8S 7S 7H KC QC 8C 7C",
+        "S": "AS TS KD QD 8H 9C AC TC",
+        "W": "QS JS JH AD TD 9D 8D 7D",
+        "N": "9S AH TH KH QH 9H JD JC",
+    }
+    auction = "E:16 S:p W:p N:p E:trump=C E:7H S:8H W:JH N:9H"
+
+    def classes(rules: Rules, play: str) -> list[str]:
+        state = run_script(rules, "N", hands, f"{auction} {play}")
+        assert not state.findings and state.current_seat is Seat.E
+        return [" ".join(c.text for c in group) for group in card_classes(state, Seat.E)]
+
+    pagat = Rules.preset("pagat")
+    # The QS on the table lies between the KS and the 8S: which E plays decides the trick.
+    assert classes(pagat, "W:QS N:9S") == ["KS", "8S 7S"]
+    # Once the QS is gone in a finished trick, the KS and the 8S win the same tricks. E, the
+    # caller, knows clubs are trump: under the Pair rules KC and QC are not the 8C or 7C.
+    later = "W:QS N:9S E:7S S:AS N:AH E:show"
+    assert classes(pagat, later) == ["KS 8S", "KC QC", "8C 7C"]
+    assert classes(pagat.model_copy(update={"pair": "off"}), later) == ["KS 8S", "KC QC 8C 7C"]
+
+
+def test_every_card_that_lost_points_with_all_cards_known_was_a_real_choice() -> None:
+    # Cards that are the same from the seat's view are the same with all cards known too: a
+    # loss in hindsight always lies between two classes.
+    seen = 0
+    for seed in range(3):
+        log = random_match(Rules.preset("bhoos"), seed=seed)
+        rules = full_play_rules(log.resolved_rules())
+        for number, deal in enumerate(log.deals[:4], start=1):
+            positions = list(deal_positions(rules, deal, number))
+            notes = hindsight_deal(log.match_id, rules, deal, number, kinds={"card"}, from_trick=4)
+            for note in notes:
+                assert note.action is not None
+                pos = positions[note.action]
+                count = len(card_classes(pos.state, pos.action.seat))
+                values = {a["value"] for a in json.loads(note.detail)["alternatives"]}
+                assert count >= len(values), (log.match_id, note.action)
+                seen += note.loss > 0
+    assert seen > 0
+
+
+def test_a_card_from_the_third_trick_on_gets_more_samples() -> None:
+    samples = 8
+    late: list[Annotation] = []
+    early: list[Annotation] = []
+    for seed in range(4):
+        log = random_match(Rules.preset("bhoos"), seed=seed)
+        rules = log.resolved_rules()
+        for number, deal in enumerate(log.deals[:3], start=1):
+            positions = list(deal_positions(full_play_rules(rules), deal, number))
+            hindsight = hindsight_deal(log.match_id, rules, deal, number, kinds={"card"})
+            for note in fair_cards(log.match_id, rules, deal, number, hindsight, samples=samples):
+                assert note.action is not None
+                trick = len(positions[note.action].state.seat_view().tricks) + 1
+                (late if trick >= CHEAP_FROM_TRICK else early).append(note)
+    assert late and early
+    # The first look of a late card comes after half of four times the samples; its cap is
+    # eight times that. An early card keeps the usual schedule (first look at 8, cap 32).
+    assert all(CHEAP_SAMPLES * samples // 2 <= (n.samples or 0) for n in late)
+    assert all((n.samples or 0) <= CHEAP_SAMPLES * samples * CHEAP_CAP_FACTOR for n in late)
+    assert all(samples <= (n.samples or 0) <= samples * CAP_FACTOR for n in early)
