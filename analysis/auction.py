@@ -101,7 +101,7 @@ class _BidLayouts:
     def layout(self, seat: Seat, k: int) -> Layout | None:
         key = (seat, k)
         if key not in self.layouts:
-            self.layouts[key] = self.context.layout(self.anchor[seat], seat, k)
+            self.layouts[key] = self.context.layout(self.anchor[seat], seat, k, blind=True)
         return self.layouts[key]
 
 
@@ -224,6 +224,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 "game_points",
                 verdict,
                 scale,
+                blind=True,
                 trump=likely_trump(four).value,
                 recommended=_recommended(made, levels, ditto, can_pass),
                 judgement=_judgement(chosen, verdict.best, ditto) if verdict.loss > 1e-9 else None,

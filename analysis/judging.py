@@ -279,12 +279,15 @@ class DealContext(NamedTuple):
         unit: str,
         verdict: Judgement,
         scale: float = 1.0,
+        *,
+        blind: bool = False,
         **extra: object,
     ) -> Annotation:
         """:func:`make_annotation` for a decision of this deal; its ``detail`` names the
         model of the calls (``others``) the layouts were drawn with, and the server's
-        dealing (``dealing``) where they were dealt as a server deals."""
-        dealing = self.dealt_as
+        dealing (``dealing``) where they were dealt as a server deals (``blind``: the
+        layouts were :meth:`layout`'s blind ones, dealt fairly)."""
+        dealing = None if blind else self.dealt_as
         if dealing is not None:
             extra = {**extra, "dealing": dealing.version}
         return make_annotation(
@@ -301,10 +304,12 @@ class DealContext(NamedTuple):
         )
 
     def layout(
-        self, index: int, seat: Seat, k: int, *, keep_doubling: bool = False
+        self, index: int, seat: Seat, k: int, *, keep_doubling: bool = False, blind: bool = False
     ) -> Layout | None:
         """Layout ``k`` of ``seat``'s view before action ``index`` (None: none found), the
-        others' first four cards drawn as their calls say (the model of the calls)."""
+        others' first four cards drawn as their calls say (the model of the calls), dealt as
+        the server deals (:attr:`dealt_as`); ``blind``: a fair shuffle of the unseen cards,
+        the calls unread (what the bids are judged on: docs/analysis.md says why)."""
         rng = sample_rng(self.seed, self.match_id, self.number, index, seat.value, k)
         found = sample_layouts(
             self.rules,
@@ -315,7 +320,7 @@ class DealContext(NamedTuple):
             rng,
             1,
             keep_doubling=keep_doubling,
-            auction=self.others,
-            dealing=self.dealt_as,
+            auction=None if blind else self.others,
+            dealing=None if blind else self.dealt_as,
         )
         return found[0] if found else None
