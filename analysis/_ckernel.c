@@ -48,13 +48,6 @@ typedef struct {
      * moves besides the trumps' power: no early end, Pair, single hand, reverse, seventh card
      * or face-down card). */
     int plain_show;
-    /* Partition search: bit ``suit`` for a card of no points in a suit that is not the trump
-     * (0 where it does not apply): such cards' ranks matter to a search only where one of
-     * them wins a trick; ``relevant`` gathers those suits for the search under way. */
-    uint8_t rank_suit[32];
-    uint32_t free_suits; /* the suits whose cards of no points a key may take by owner */
-    uint8_t coarse_code[16], coarse_suits[8];
-    uint32_t *relevant;
 } Game;
 
 typedef struct {
@@ -105,7 +98,6 @@ typedef struct {
     uint64_t *endings;
     uint64_t rules_bits; /* trump, reverse, direction and bonus, for the endings' keys */
     int64_t nodes;
-    uint32_t relevant;
     int killer[9][2]; /* by trick and side (1 the caller's): the lead that last made a cut */
 } Ctx;
 
@@ -141,8 +133,6 @@ static uint16_t SPREAD6[64];
 /* LOW_RUNS[hand << 4 | live], of the four places King to seven of one suit: the cards of the
  * hand whose next stronger live card of those places is not the hand's. */
 static uint8_t LOW_RUNS[256];
-/* SORTED_OWNERS[n][code]: the n owners of ``code`` (two bits each) in order of seat. */
-static uint8_t SORTED_OWNERS[5][256];
 
 static void fill_tables(void) {
     for (int byte = 0; byte < 256; byte++) {
@@ -171,14 +161,6 @@ static void fill_tables(void) {
                 prev_held = held;
             }
             LOW_RUNS[hand << 4 | live] = (uint8_t)out;
-        }
-    for (int n = 0; n <= 4; n++)
-        for (int code = 0; code < (1 << (2 * n)); code++) {
-            int counts[4] = {0, 0, 0, 0}, out = 0, at = 0;
-            for (int i = 0; i < n; i++) counts[code >> (2 * i) & 3]++;
-            for (int seat = 3; seat >= 0; seat--)
-                for (int k = 0; k < counts[seat]; k++) out |= seat << (2 * at++);
-            SORTED_OWNERS[n][code] = (uint8_t)out;
         }
 }
 
@@ -354,7 +336,6 @@ static void end_trick(const Game *g, Pos *p) {
     int n = p->n_trick;
     int slot = winning(g, p, p->shown);
     int winner = p->seats[slot];
-    if (g->relevant) *g->relevant |= g->rank_suit[p->cards[slot]];
     int points = 0;
     for (int i = 0; i < n; i++) points += CARD_POINTS[p->cards[i]];
     p->n_trick = 0;
@@ -488,7 +469,6 @@ static inline int top_trumps(const Game *g, uint32_t live, uint32_t side_one) {
 static int trick_taken(const Game *g, const Pos *p) {
     int slot = winning(g, p, 1);
     int card = p->cards[slot];
-    *g->relevant |= g->rank_suit[card];
     int side = team_of(p->seats[slot]);
     int trump = g->trump;
     uint32_t beats = higher_trumps(g, card);
@@ -508,7 +488,7 @@ static int last_trick(const Game *g, const Pos *p, int team) {
     int led = lowest_index(p->held[leader]) >> 3;
     int trump = g->single < 0 ? g->trump : -1;
     int points = g->bonus;
-    int best_key = -1, winner = leader, win_card = 0;
+    int best_key = -1, winner = leader;
     for (int seat = 0; seat < 4; seat++) {
         uint32_t held = p->held[seat];
         if (held == 0) continue;
@@ -520,10 +500,8 @@ static int last_trick(const Game *g, const Pos *p, int team) {
         if (key > best_key) {
             best_key = key;
             winner = seat;
-            win_card = card;
         }
     }
-    *g->relevant |= g->rank_suit[win_card];
     return team_of(winner) == team ? points : 0;
 }
 
@@ -597,38 +575,28 @@ static inline int next_last(const Game *g, uint32_t left, int led, int win_key, 
     return best;
 }
 
-/* The seat that wins the trick; the suit of its card added to ``*rel`` where it is a card of
- * no points of a free suit (partition search). */
-static inline int trick_winner(const Game *g, uint32_t *rel, int seat0, int c0, int c1, int c2,
-                               int c3) {
+static inline int trick_winner(const Game *g, int seat0, int c0, int c1, int c2, int c3) {
     int led = c0 >> 3;
-    int win = 0, win_card = c0;
+    int win = 0;
     int best_key = trick_key(g, c0, led);
     int key = trick_key(g, c1, led);
     if (key > best_key) {
         best_key = key;
         win = 1;
-        win_card = c1;
     }
     key = trick_key(g, c2, led);
     if (key > best_key) {
         best_key = key;
         win = 2;
-        win_card = c2;
     }
-    if (trick_key(g, c3, led) > best_key) {
-        win = 3;
-        win_card = c3;
-    }
-    *rel |= g->rank_suit[win_card];
+    if (trick_key(g, c3, led) > best_key) win = 3;
     return (seat0 + win * g->dir) & 3;
 }
 
 /* 1 + the winner, times 64, plus the points of the trick that go to ``team``. */
-static inline int trick_points(const Game *g, uint32_t *rel, int team, int seat0, int c0, int c1,
-                               int c2,
+static inline int trick_points(const Game *g, int team, int seat0, int c0, int c1, int c2,
                                int c3) {
-    int winner = trick_winner(g, rel, seat0, c0, c1, c2, c3);
+    int winner = trick_winner(g, seat0, c0, c1, c2, c3);
     int points = CARD_POINTS[c0] + CARD_POINTS[c1] + CARD_POINTS[c2] + CARD_POINTS[c3];
     return (winner + 1) * 64 + (team_of(winner) == team ? points : 0);
 }
@@ -646,7 +614,6 @@ static int two_tricks(const Game *g, int team, int seat0, const uint32_t *hands,
     uint32_t hand3 = distinct_cards(hands[seat3], live);
     int max0 = team_of(seat0) == team, max1 = !max0;
     int best0 = max0 ? -INF : INF;
-    uint32_t rel = 0;
     int low0 = alpha, high0 = beta;
     uint32_t left0 = distinct_cards(hands[seat0], live);
     while (left0 && low0 < high0) {
@@ -671,14 +638,14 @@ static int two_tricks(const Game *g, int team, int seat0, const uint32_t *hands,
                 while (left3 && low3 < high3) {
                     int card3 = lowest_index(left3);
                     left3 &= left3 - 1;
-                    int won = trick_points(g, &rel, team, seat0, card0, card1, card2, card3);
+                    int won = trick_points(g, team, seat0, card0, card1, card2, card3);
                     int leader = (won >> 6) - 1;
                     uint32_t played = (1u << card0) | (1u << card1) | (1u << card2) | (1u << card3);
                     int c0 = lowest_index(hands[leader] & ~played);
                     int c1 = lowest_index(hands[(leader + step) & 3] & ~played);
                     int c2 = lowest_index(hands[(leader + 2 * step) & 3] & ~played);
                     int c3 = lowest_index(hands[(leader + 3 * step) & 3] & ~played);
-                    int last = trick_points(g, &rel, team, leader, c0, c1, c2, c3);
+                    int last = trick_points(g, team, leader, c0, c1, c2, c3);
                     int value = (won & 63) + (last & 63);
                     if (team_of((last >> 6) - 1) == team) value += g->bonus;
                     if (max1) {
@@ -713,7 +680,6 @@ static int two_tricks(const Game *g, int team, int seat0, const uint32_t *hands,
             high0 = imin(high0, best1);
         }
     }
-    *g->relevant |= rel;
     return best0;
 }
 
@@ -746,17 +712,11 @@ static int two_cached(Ctx *c, int team, int seat0, const uint32_t *hands, int al
     }
     uint64_t *slot = c->endings + (((key * 0x9E3779B97F4A7C15ull) >> (64 - ENDINGS_BITS)));
     int north_south;
-    /* The word: the key (48 bits), the suits whose cards of no points won a trick in the
-     * ending's search (4 bits, for partition search), the value (8 bits). */
-    if ((*slot & ((1ull << 48) - 1)) == key && *slot) {
+    if ((*slot & ((1ull << 56) - 1)) == key && *slot)
         north_south = (int)(*slot >> 56);
-        c->relevant |= (uint32_t)(*slot >> 48 & 15);
-    } else {
-        uint32_t outer = c->relevant;
-        c->relevant = 0;
+    else {
         north_south = two_tricks(g, 0, seat0, hands, -INF, INF);
-        *slot = key | (uint64_t)c->relevant << 48 | (uint64_t)north_south << 56;
-        c->relevant |= outer;
+        *slot = key | (uint64_t)north_south << 56;
     }
     return team == 0 ? north_south : mask_points(live) + g->bonus - north_south;
 }
@@ -775,7 +735,6 @@ static int64_t tricks_loop(Ctx *c, int tricks, int team, int seat0, const uint32
     uint32_t hand2 = distinct_cards(hands[seat2], live);
     uint32_t hand3 = distinct_cards(hands[seat3], live);
     int best0 = max0 ? -INF : INF;
-    uint32_t rel = 0;
     int best_lead = -1;
     int low0 = alpha, high0 = beta;
     uint32_t left0 = distinct_cards(hands[seat0], live);
@@ -805,7 +764,7 @@ static int64_t tricks_loop(Ctx *c, int tricks, int team, int seat0, const uint32
                 while (left3 && low3 < high3) {
                     int card3 = next_last(g, left3, led, win_key, partner_wins);
                     left3 &= ~(1u << card3);
-                    int won = trick_points(g, &rel, team, seat0, card0, card1, card2, card3);
+                    int won = trick_points(g, team, seat0, card0, card1, card2, card3);
                     uint32_t played =
                         ~((1u << card0) | (1u << card1) | (1u << card2) | (1u << card3));
                     uint32_t rest[4] = {hands[0] & played, hands[1] & played, hands[2] & played,
@@ -851,73 +810,21 @@ static int64_t tricks_loop(Ctx *c, int tricks, int team, int seat0, const uint32
             high0 = imin(high0, best1);
         }
     }
-    c->relevant |= rel;
     return (int64_t)best0 * 64 + (best_lead & 63);
 }
 
 /* -- the transposition table ------------------------------------------------------------- */
-/* A position's key: ``key`` the 40-bit key with the generation above it; ``owners`` the
- * owners word (canonical_cards); for partition search, ``delta[suit]`` what turns that word
- * into the one where the suit's cards of no points are taken by owner alone (0 where the
- * suit is not free), ``spread`` the word with every free suit so taken (the bucket's hash),
- * ``mode`` how this position uses the entries' coarse bits (below). */
-typedef struct {
-    uint64_t key, owners, spread;
-    uint64_t delta[4];
-    int mode;
-} Key;
-
-/* A key's modes: EXACT, no partition search (an entry with coarse bits is not this
- * position's); COARSE, an entry's coarse bits name the suits its owners word takes by owner
- * alone (positions before the plain loops); RECORD, the owners word is the position's own
- * and the coarse bits only record the suits whose ranks did not matter below it (positions
- * of the plain loops, where taking suits by owner alone costs more than it saves), for the
- * entries above them. */
-enum { EXACT = 0, COARSE = 1, RECORD = 2 };
-
-/* The owners word's bits that say which suits an entry takes by owner alone (three: never
- * the trump). */
-#define COARSE_BITS ((1ull << 49) | (3ull << 62))
-
+/* ``key`` is the 40-bit key with the generation above it. */
 static inline Entry *tt_bucket(Entry *tt, uint64_t key, uint64_t owners) {
     uint64_t mixed = key ^ (owners << 13) ^ (owners >> 29);
     return tt + ((mixed * 0x5851F42D4C957F2Dull) >> (64 - TT_BUCKET_BITS)) * 4;
 }
 
-/* The suits (a mask of four bits) as an entry's bits, and back: the three suits that are not
- * the trump, in order, at bits 49, 62 and 63 (Game.coarse_code and Game.coarse_suits). */
-static inline uint64_t coarse_bits(const Game *g, uint32_t suits) {
-    uint64_t code = g->coarse_code[suits & 15];
-    return (code & 1) << 49 | (code >> 1) << 62;
-}
-
-static inline uint32_t entry_coarse(const Game *g, const Entry *e) {
-    return g->coarse_suits[(e->owners >> 49 & 1) | (e->owners >> 61 & 6)];
-}
-
-static inline uint64_t owners_for(const Key *k, uint32_t suits) {
-    uint64_t owners = k->owners;
-    for (int suit = 0; suit < 4; suit++)
-        if (suits >> suit & 1) owners ^= k->delta[suit];
-    return owners;
-}
-
-/* The entry that holds a bound for the position of ``k``: one for its own owners word, or
- * for the word with some free suits taken by owner alone where the search that stored it
- * found their ranks did not matter (partition search). Its suits whose ranks mattered are
- * added to ``*relevant``. */
-static inline Entry *tt_lookup(const Game *g, Entry *tt, const Key *k, uint32_t *relevant) {
-    Entry *e = tt_bucket(tt, k->key, k->spread);
-    for (int i = 0; i < 4; i++) {
-        if ((e[i].key & KEY_GEN_MASK) != k->key) continue;
-        uint64_t owners = e[i].owners & OWNERS_MASK;
-        uint32_t suits = entry_coarse(g, e + i);
-        if (suits && k->mode == EXACT) continue;
-        if (owners == (suits && k->mode == COARSE ? owners_for(k, suits) : k->owners)) {
-            *relevant |= g->free_suits & ~suits;
+static inline Entry *tt_lookup(Entry *tt, uint64_t key, uint64_t owners) {
+    Entry *e = tt_bucket(tt, key, owners);
+    for (int i = 0; i < 4; i++)
+        if ((e[i].key & KEY_GEN_MASK) == key && (e[i].owners & OWNERS_MASK) == owners)
             return e + i;
-        }
-    }
     return NULL;
 }
 
@@ -932,15 +839,15 @@ static inline int entry_move(const Entry *e) {
 }
 
 /* The entry to write ``key`` to: its own; else one of another deal (or empty); else the one
- * with the fewest cards left, the cheapest to search again. ``owners`` with its coarse bits. */
-static inline Entry *tt_place(Entry *tt, uint64_t key, uint64_t spread, uint64_t owners) {
-    Entry *e = tt_bucket(tt, key, spread);
+ * with the fewest cards left, the cheapest to search again. */
+static inline Entry *tt_place(Entry *tt, uint64_t key, uint64_t owners) {
+    Entry *e = tt_bucket(tt, key, owners);
     uint64_t generation = key >> KEY_BITS;
     Entry *victim = NULL;
     int fewest = 99;
     for (int i = 0; i < 4; i++) {
         uint64_t other = e[i].key & KEY_GEN_MASK;
-        if (other == key && (e[i].owners & (OWNERS_MASK | COARSE_BITS)) == owners) return e + i;
+        if (other == key && (e[i].owners & OWNERS_MASK) == owners) return e + i;
         if (other >> KEY_BITS != generation) {
             if (fewest >= 0) {
                 victim = e + i;
@@ -959,33 +866,14 @@ static inline Entry *tt_place(Entry *tt, uint64_t key, uint64_t spread, uint64_t
     return victim;
 }
 
-/* Stores a search's result at ``k``; ``relevant`` the suits whose cards of no points mattered
- * to it (the others of the free suits are stored by owner alone). An entry that already holds
- * a bound for the position keeps it: the two bounds hold together where both hold, the suits
- * that either found free. */
-static inline int entry_matches(const Game *g, const Entry *e, const Key *k) {
-    if ((e->key & KEY_GEN_MASK) != k->key) return 0;
-    uint32_t suits = entry_coarse(g, e);
-    if (suits && k->mode == EXACT) return 0;
-    return (e->owners & OWNERS_MASK) ==
-           (suits && k->mode == COARSE ? owners_for(k, suits) : k->owners);
-}
-
-/* ``found`` the entry the look-up found (NULL for none): another search may have replaced
- * it since. */
-static void tt_store(const Game *g, Entry *tt, const Key *k, Entry *found, uint32_t relevant,
-                     int best, int mine, int low, int high, int move) {
-    uint32_t suits = k->mode != EXACT ? g->free_suits & ~relevant : 0;
-    Entry *e = found && entry_matches(g, found, k) ? found : NULL;
+static void tt_store(Entry *tt, uint64_t key, uint64_t owners, int best, int mine, int low,
+                     int high, int move) {
+    Entry *e = tt_place(tt, key, owners);
     int lo = 0, hi = INF;
-    if (e) {
-        suits &= entry_coarse(g, e);
+    if ((e->key & KEY_GEN_MASK) == key) {
         lo = entry_low(e);
         hi = entry_high(e);
     }
-    uint64_t owners = (suits && k->mode == COARSE ? owners_for(k, suits) : k->owners) |
-                      coarse_bits(g, suits);
-    if (!e) e = tt_place(tt, k->key, k->spread, owners);
     int rel = best - mine;
     if (best <= low)
         hi = imin(hi, rel);
@@ -993,7 +881,7 @@ static void tt_store(const Game *g, Entry *tt, const Key *k, Entry *found, uint3
         lo = imax(lo, rel);
     else
         lo = hi = rel;
-    e->key = k->key | (uint64_t)(move < 0 ? NO_MOVE : move) << 58;
+    e->key = key | (uint64_t)(move < 0 ? NO_MOVE : move) << 58;
     e->owners = owners | (uint64_t)lo << 50 | (uint64_t)imin(hi, NO_BOUND) << 56;
 }
 
@@ -1002,18 +890,14 @@ static void tt_store(const Game *g, Entry *tt, const Key *k, Entry *found, uint3
  * alike and get one key. In each suit the live cards of those two groups move up to the top
  * of their group (the Jack and the nine stay); their owners, in order, two bits each, make
  * the second word, with a flag bit (1 << 48) that keeps these keys apart from the plain
- * ones. Where ``coarse``, also each free suit's word with its cards of no points by owner
- * alone (their owners in order of seat). */
-static inline void canonical_cards(const Game *g, const uint32_t *hands, int mode,
-                                   uint64_t *mask_out, Key *k) {
-    int coarse = mode == COARSE && g->free_suits;
+ * ones. */
+static inline void canonical_cards(const uint32_t *hands, uint64_t *mask_out,
+                                   uint64_t *owners_out) {
     uint32_t live = hands[0] | hands[1] | hands[2] | hands[3];
     uint32_t odd = hands[1] | hands[3];
     uint32_t high = hands[2] | hands[3];
     uint32_t mask = 0;
     uint64_t owners = 0;
-    int lengths[4] = {0, 0, 0, 0};
-    uint64_t deltas[4] = {0, 0, 0, 0};
     for (int suit = 0; suit < 4; suit++) {
         int shift = suit * 8;
         int byte = live >> shift & 0xFF;
@@ -1022,46 +906,26 @@ static inline void canonical_cards(const Game *g, const uint32_t *hands, int mod
         if (!group) continue;
         int code = SPREAD6[COMPRESS6[group][odd >> (shift + 2) & 63]] |
                    SPREAD6[COMPRESS6[group][high >> (shift + 2) & 63]] << 1;
-        int length = 2 * popcount((uint32_t)group);
-        owners = owners << length | (uint64_t)code;
-        lengths[suit] = length;
-        if (coarse && (g->free_suits >> suit & 1)) {
-            int aces = popcount((uint32_t)group & 3), low = popcount((uint32_t)group >> 2);
-            int zero = code >> (2 * aces) & ((1 << (2 * low)) - 1);
-            deltas[suit] = (uint64_t)(zero ^ SORTED_OWNERS[low][zero]) << (2 * aces);
-        }
+        owners = owners << (2 * popcount((uint32_t)group)) | (uint64_t)code;
     }
     *mask_out = mask;
-    k->owners = owners | (uint64_t)1 << 48;
-    k->mode = g->free_suits ? mode : EXACT;
-    uint64_t spread = k->owners;
-    if (coarse) {
-        int after = 0;
-        for (int suit = 3; suit >= 0; suit--) {
-            k->delta[suit] = deltas[suit] << after;
-            spread ^= k->delta[suit];
-            after += lengths[suit];
-        }
-    }
-    k->spread = spread;
+    *owners_out = owners | (uint64_t)1 << 48;
 }
 
-/* ``plain``: the position is one of the plain loops' (after the show, from the fourth trick to
- * the sixth, every card played), whose entries it shares. */
-static inline void tt_key(const Game *g, const Pos *p, int plain, Key *k) {
+static inline void tt_key(const Game *g, const Pos *p, uint64_t *key_out, uint64_t *owners_out) {
     uint64_t key = p->held[0] | p->held[1] | p->held[2] | p->held[3];
-    k->owners = k->spread = 0;
-    k->mode = EXACT;
+    uint64_t owners = 0;
     if ((p->shown || p->face_down < 0) && !(g->pair_open && g->end_decided))
-        canonical_cards(g, p->held, plain ? RECORD : p->face_down < 0 ? COARSE : EXACT, &key, k);
+        canonical_cards(p->held, &key, &owners);
     key |= (uint64_t)p->to_play << 32;
     key |= (uint64_t)p->shown << 34;
     if (g->end_decided) key |= (uint64_t)p->points[g->team] << 35;
-    k->key = key | (g->generation << KEY_BITS);
+    *key_out = key | (g->generation << KEY_BITS);
+    *owners_out = owners;
 }
 
-static int after_trick_node(Ctx *c, int team, int seat0, const uint32_t *hands, int alpha,
-                            int beta, int tricks) {
+static int after_trick(Ctx *c, int team, int seat0, const uint32_t *hands, int alpha, int beta,
+                       int tricks) {
     const Game *g = &c->g;
     uint32_t live = hands[0] | hands[1] | hands[2] | hands[3];
     int least = 0;
@@ -1075,11 +939,10 @@ static int after_trick_node(Ctx *c, int team, int seat0, const uint32_t *hands, 
     }
     if (least >= beta || least == most) return least;
     if (most <= alpha) return most;
-    uint64_t mask;
-    Key k;
-    canonical_cards(g, hands, RECORD, &mask, &k);
-    k.key = mask | (uint64_t)seat0 << 32 | (uint64_t)1 << 34 | g->generation << KEY_BITS;
-    Entry *e = tt_lookup(g, c->tt, &k, &c->relevant);
+    uint64_t mask, owners;
+    canonical_cards(hands, &mask, &owners);
+    uint64_t key = mask | (uint64_t)seat0 << 32 | (uint64_t)1 << 34 | g->generation << KEY_BITS;
+    Entry *e = tt_lookup(c->tt, key, owners);
     uint32_t first = 0;
     if (e) {
         int lo = entry_low(e), hi = entry_high(e);
@@ -1091,29 +954,17 @@ static int after_trick_node(Ctx *c, int team, int seat0, const uint32_t *hands, 
     }
     int64_t found = tricks_loop(c, tricks, team, seat0, hands, alpha, beta, first);
     int value = (int)(found >> 6);
-    tt_store(g, c->tt, &k, e, c->relevant, value, 0, alpha, beta, (int)(found & 63));
-    return value;
-}
-
-/* The tricks after one from the third on, after the show (the plain loops, through the
- * table); the suits whose ranks mattered gathered apart, then added to the caller's. */
-static int after_trick(Ctx *c, int team, int seat0, const uint32_t *hands, int alpha, int beta,
-                       int tricks) {
-    uint32_t outer = c->relevant;
-    c->relevant = 0;
-    int value = after_trick_node(c, team, seat0, hands, alpha, beta, tricks);
-    c->relevant |= outer;
+    tt_store(c->tt, key, owners, value, 0, alpha, beta, (int)(found & 63));
     return value;
 }
 
 /* The last trick from its lead, one card in each hand: what it brings ``team``. */
-static inline int last_of_hands(const Game *g, uint32_t *rel, int team, int leader,
-                                const uint32_t *hands) {
+static inline int last_of_hands(const Game *g, int team, int leader, const uint32_t *hands) {
     int step = g->dir;
     int c0 = lowest_index(hands[leader]), c1 = lowest_index(hands[(leader + step) & 3]);
     int c2 = lowest_index(hands[(leader + 2 * step) & 3]);
     int c3 = lowest_index(hands[(leader + 3 * step) & 3]);
-    int last = trick_points(g, rel, team, leader, c0, c1, c2, c3);
+    int last = trick_points(g, team, leader, c0, c1, c2, c3);
     return (last & 63) + (team_of((last >> 6) - 1) == team ? g->bonus : 0);
 }
 
@@ -1130,7 +981,6 @@ static int rest_of_trick(Ctx *c, int team, uint32_t *hands, int *cards, int n, i
     int seat = (seat0 + n * step) & 3;
     int maximize = team_of(seat) == team;
     int best = maximize ? -INF : INF;
-    uint32_t rel = 0;
     uint32_t trumps = g->trump < NO_SUIT ? SUIT_MASK[g->trump] : 0;
     uint32_t left = distinct_cards(options, live);
     int win_key = 0, partner = 0;
@@ -1150,13 +1000,13 @@ static int rest_of_trick(Ctx *c, int team, uint32_t *hands, int *cards, int n, i
             value = rest_of_trick(c, team, hands, cards, n + 1, seat0, trick_no,
                                   follow(hands[(seat + step) & 3], led), live, alpha, beta);
         } else {
-            int won = trick_points(g, &rel, team, seat0, cards[0], cards[1], cards[2], cards[3]);
+            int won = trick_points(g, team, seat0, cards[0], cards[1], cards[2], cards[3]);
             int points = won & 63, leader = (won >> 6) - 1;
             int next = trick_no + 1;
             if (next >= 8)
                 value = points + (team_of(leader) == team ? g->bonus : 0);
             else if (next == 7)
-                value = points + last_of_hands(g, &rel, team, leader, hands);
+                value = points + last_of_hands(g, team, leader, hands);
             else if (next == 6)
                 value = points + two_cached(c, team, leader, hands, alpha - points, beta - points);
             else
@@ -1172,7 +1022,6 @@ static int rest_of_trick(Ctx *c, int team, uint32_t *hands, int *cards, int n, i
             if (best < beta) beta = best;
         }
     }
-    c->relevant |= rel;
     return best;
 }
 
@@ -1266,18 +1115,14 @@ static int order_moves(const Game *g, const Pos *p, uint32_t live, int *moves, i
 
 /* -- the search ----------------------------------------------------------------------------- */
 /* The caller's side's final card points at ``pos``, fail-soft within (alpha, beta). */
-static int search(Ctx *c, const Pos *pos, int alpha, int beta);
-
-static int search_node(Ctx *c, const Pos *pos, int alpha, int beta) {
+static int search(Ctx *c, const Pos *pos, int alpha, int beta) {
     const Game *g = &c->g;
     c->nodes++;
     Pos p = *pos;
     int team = g->team;
     int moves[MAX_MOVES];
     int n;
-    Key k;
-    Entry *hit = NULL;
-    uint64_t key;
+    uint64_t key, owners;
     int best_move;
     uint32_t live;
     int mine;
@@ -1333,13 +1178,11 @@ static int search_node(Ctx *c, const Pos *pos, int alpha, int beta) {
                 return mine + two_cached(c, team, p.to_play, p.held, alpha - mine, beta - mine);
         }
         key = 0;
+        owners = 0;
         best_move = -1;
         if (p.n_trick == 0) {
-            int plain = p.shown && g->single < 0 && !g->end_decided;
-            int loops = plain && p.trick_no >= 3 && p.trick_no <= 5;
-            tt_key(g, &p, loops, &k);
-            key = k.key;
-            Entry *e = hit = tt_lookup(g, c->tt, &k, &c->relevant);
+            tt_key(g, &p, &key, &owners);
+            Entry *e = tt_lookup(c->tt, key, owners);
             if (e) {
                 int lo = entry_low(e) + mine, hi = entry_high(e) + mine;
                 if (lo >= beta || lo == hi) return lo;
@@ -1348,13 +1191,13 @@ static int search_node(Ctx *c, const Pos *pos, int alpha, int beta) {
                 beta = imin(beta, hi);
                 best_move = entry_move(e);
             }
-            if (loops) {
+            int plain = p.shown && g->single < 0 && !g->end_decided;
+            if (plain && p.trick_no >= 3 && p.trick_no <= 5) {
                 uint32_t first = best_move >= 0 ? 1u << best_move : 0;
                 int64_t found = tricks_loop(c, 8 - p.trick_no, team, p.to_play, p.held,
                                             alpha - mine, beta - mine, first);
                 int value = mine + (int)(found >> 6);
-                tt_store(g, c->tt, &k, e, c->relevant, value, mine, alpha, beta,
-                         (int)(found & 63));
+                tt_store(c->tt, key, owners, value, mine, alpha, beta, (int)(found & 63));
                 return value;
             }
         }
@@ -1411,22 +1254,12 @@ static int search_node(Ctx *c, const Pos *pos, int alpha, int beta) {
         }
     }
     if (key)
-        tt_store(g, c->tt, &k, hit, c->relevant, best, mine, low, high, best_found);
+        tt_store(c->tt, key, owners, best, mine, low, high, best_found);
     else {
         reply_at->key = reply;
         reply_at->move = best_found;
     }
     return best;
-}
-
-/* The search of a position, the suits whose ranks mattered to it gathered apart (for the
- * table's entries), then added to the caller's. */
-static int search(Ctx *c, const Pos *pos, int alpha, int beta) {
-    uint32_t outer = c->relevant;
-    c->relevant = 0;
-    int value = search_node(c, pos, alpha, beta);
-    c->relevant |= outer;
-    return value;
 }
 
 static int exact_value(Ctx *c, const Pos *p, int guess) {
@@ -1522,25 +1355,6 @@ static int read_position(PyObject *row_obj, PyObject *rules_obj, Game *g, Pos *p
     g->pair_open = (int)row[PAIR_OPEN];
     fill_strengths(g);
     for (int s = 0; s < 4; s++) p->held[s] = (uint32_t)row[HELD + s];
-    /* Partition search where a card of points always beats one of none of its suit (no
-     * reverse) and there is a trump to leave out (its cards of no points decide who must
-     * overtrump whom, and a Pair). */
-    if (g->trump >= 0 && g->trump < NO_SUIT && !g->reverse) {
-        for (int card = 0; card < 32; card++)
-            if (card >> 3 != g->trump && CARD_POINTS[card] == 0)
-                g->rank_suit[card] = (uint8_t)(1u << (card >> 3));
-        g->free_suits = 0xFu & ~(1u << g->trump);
-        for (int suits = 0; suits < 16; suits++) {
-            int code = 0;
-            for (int suit = 0, i = 0; suit < 4; suit++) {
-                if (suit == g->trump) continue;
-                if (suits >> suit & 1) code |= 1 << i;
-                i++;
-            }
-            g->coarse_code[suits] = (uint8_t)code;
-            if (!(suits >> g->trump & 1)) g->coarse_suits[code] = (uint8_t)suits;
-        }
-    }
     g->plain_show = g->trump >= 0 && g->trump < NO_SUIT && !g->end_decided && !g->pair_open &&
                     g->single < 0 && !g->reverse && !g->seventh && !g->pagat &&
                     (int)row[FACE_DOWN] < 0;
@@ -1590,8 +1404,6 @@ static int take_table(PyObject *table, Py_buffer *view, Ctx *c) {
         return -1;
     }
     c->nodes = 0;
-    c->relevant = 0;
-    c->g.relevant = &c->relevant;
     memset(c->killer, 0xff, sizeof c->killer);
     return 0;
 }
