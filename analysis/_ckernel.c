@@ -116,9 +116,12 @@ static inline int imin(int a, int b) { return a < b ? a : b; }
 /* The points of the low four bits of a suit's byte (J 3, 9 2, A 1, 10 1). */
 static const uint8_t NIBBLE_POINTS[16] = {0, 3, 2, 5, 1, 4, 3, 6, 1, 4, 3, 6, 2, 5, 4, 7};
 
+/* PAIR_POINTS[byte]: the points of two suits' low four bits, side by side (filled once). */
+static uint8_t PAIR_POINTS[256];
+
 static inline int mask_points(uint32_t mask) {
-    return NIBBLE_POINTS[mask & 15] + NIBBLE_POINTS[mask >> 8 & 15] +
-           NIBBLE_POINTS[mask >> 16 & 15] + NIBBLE_POINTS[mask >> 24 & 15];
+    uint32_t m = mask & 0x0F0F0F0Fu;
+    return PAIR_POINTS[(m | m >> 4) & 0xFF] + PAIR_POINTS[(m >> 16 | m >> 20) & 0xFF];
 }
 
 /* Tables for the keys of the table and the endings, filled once when the module loads
@@ -133,6 +136,8 @@ static uint16_t SPREAD6[64];
 /* LOW_RUNS[hand << 4 | live], of the four places King to seven of one suit: the cards of the
  * hand whose next stronger live card of those places is not the hand's. */
 static uint8_t LOW_RUNS[256];
+/* POP6[x]: the bits set in x (six bits): a suit's places 2 to 7, counted in every key. */
+static uint8_t POP6[64];
 
 static void fill_tables(void) {
     for (int byte = 0; byte < 256; byte++) {
@@ -146,6 +151,9 @@ static void fill_tables(void) {
                 if (m >> bit & 1) out |= (x >> bit & 1) << at++;
             COMPRESS6[m][x] = (uint8_t)out;
         }
+    for (int x = 0; x < 64; x++) POP6[x] = (uint8_t)__builtin_popcount(x);
+    for (int x = 0; x < 256; x++)
+        PAIR_POINTS[x] = (uint8_t)(NIBBLE_POINTS[x & 15] + NIBBLE_POINTS[x >> 4]);
     for (int x = 0; x < 64; x++) {
         int out = 0;
         for (int bit = 0; bit < 6; bit++) out |= (x >> bit & 1) << (2 * bit);
@@ -686,20 +694,13 @@ static int two_tricks(const Game *g, int team, int seat0, const uint32_t *hands,
 static int after_trick(Ctx *c, int team, int seat0, const uint32_t *hands, int alpha, int beta,
                        int tricks);
 
-/* Whether ``hand`` holds exactly two cards. */
-static inline int two_cards(uint32_t hand) {
-    uint32_t rest = hand & (hand - 1);
-    return rest && !(rest & (rest - 1));
-}
-
 /* :func:`two_tricks`' exact value, through the cache of endings (the same in any deal with
- * the same rules bits: the key holds all that decides it). */
+ * the same rules bits: the key holds all that decides it). Called only where every card is
+ * played, so at the lead of the seventh trick each hand holds two cards. */
 static int two_cached(Ctx *c, int team, int seat0, const uint32_t *hands, int alpha, int beta) {
     const Game *g = &c->g;
     uint32_t live = hands[0] | hands[1] | hands[2] | hands[3];
-    if (g->bonus > 1 || !two_cards(hands[0]) || !two_cards(hands[1]) || !two_cards(hands[2]) ||
-        !two_cards(hands[3]))
-        return two_tricks(g, team, seat0, hands, alpha, beta);
+    if (g->bonus > 1) return two_tricks(g, team, seat0, hands, alpha, beta);
     int most = mask_points(live) + g->bonus;
     if (most <= alpha) return most;
     if (beta <= 0) return 0;
@@ -906,7 +907,7 @@ static inline void canonical_cards(const uint32_t *hands, uint64_t *mask_out,
         if (!group) continue;
         int code = SPREAD6[COMPRESS6[group][odd >> (shift + 2) & 63]] |
                    SPREAD6[COMPRESS6[group][high >> (shift + 2) & 63]] << 1;
-        owners = owners << (2 * popcount((uint32_t)group)) | (uint64_t)code;
+        owners = owners << (2 * POP6[group]) | (uint64_t)code;
     }
     *mask_out = mask;
     *owners_out = owners | (uint64_t)1 << 48;
