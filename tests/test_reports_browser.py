@@ -25,7 +25,7 @@ from twentynine.replay import audit_match, deal_steps, random_match, walk_deal
 from twentynine.reports.html.match import CardView, match_report
 from twentynine.schema import Rules
 from twentynine.schema.cards import SEATS, Card, Seat, as_held
-from twentynine.schema.log import MatchLog
+from twentynine.schema.log import MatchLog, PlayAction
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 CHROMIUM_ARGS = [
@@ -465,7 +465,7 @@ def _arrive(opened: Opened, want: tuple[int, str]) -> None:
 def test_marks_stand_beside_the_decisions(browser: Any, review_page: Path) -> None:
     from tests.analyzed import analyzed_match, labelled
 
-    _, notes = analyzed_match()
+    match, notes = analyzed_match()
     deal, action, seat = labelled(notes)[0]
     opened = Opened(browser, review_page.as_uri() + f"#deal={deal}&action={action}")
     page = opened.page
@@ -477,12 +477,20 @@ def test_marks_stand_beside_the_decisions(browser: Any, review_page: Path) -> No
         key=list(glyphs).index,
     )
     assert any(glyphs[label] in text for text in header) and said
-    listed = "#auction .mark" if action < 8 else "#history .mark"
-    assert page.eval_on_selector_all(listed, "els => els.length") >= 1
     colours = page.eval_on_selector_all(
         "#step-label .mark", "els => els.map(e => getComputedStyle(e).backgroundColor)"
     )
     assert colours[0] in ("rgb(86, 180, 233)", "rgb(230, 159, 0)", "rgb(219, 48, 49)")
+    # A call stands in the auction's list at once; a card in the tricks' list once its
+    # trick is over: at the deal's last action every trick is.
+    actions = match.deals[deal - 1].actions
+    if isinstance(actions[action], PlayAction):
+        page.goto(review_page.as_uri() + f"#deal={deal}&action={len(actions) - 1}")
+        page.reload()
+        listed = "#history .mark"
+    else:
+        listed = "#auction .mark"
+    assert page.eval_on_selector_all(listed, "els => els.length") >= 1
     assert opened.errors == []
 
 
