@@ -87,7 +87,7 @@ def test_the_dealers_forced_call_is_no_decision() -> None:
 def test_where_ditto_is_best_the_words_say_ditto() -> None:
     rules = Rules.preset("bhoos")
     # E speaks first, holding a call; S overcalls, and E, who may match it (Ditto), passes
-    deal = _deal(rules, Seat.N, _hands(1, E="JH 9H AH 7S"), ["16", "17", "pass"])
+    deal = _deal(rules, Seat.N, _hands(1, E="JH 9H AH TH"), ["16", "17", "pass"])
     (note,) = [n for n in fair_deal("m", rules, deal, 1, kinds={"bid"}, samples=8) if n.action == 2]
     assert note.chosen == "pass" and note.best == "ditto"
     assert note.explanation.startswith(f"{FAIR}, ditto was better")
