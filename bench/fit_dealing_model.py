@@ -22,7 +22,8 @@ from pathlib import Path
 # Run as a script, bench/ comes first on the path: put the repository root before it.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fit_auction_model import ARCHIVE, HELD_BACK, deal_key
+from fit_auction_model import ARCHIVE, HELD_BACK
+from judge_bids import read_files
 
 from twentynine.analysis.models.dealing import (
     PACKETS,
@@ -31,28 +32,8 @@ from twentynine.analysis.models.dealing import (
     fit_model,
     packet,
 )
-from twentynine.importers.bhoos_archive import read_stream
 from twentynine.schema.cards import ALL_CARDS, Card
 from twentynine.schema.log import Deal
-
-
-def read_deals(folder: Path) -> dict[str, list[Deal]]:
-    """Each file's deals, a deal seen in an earlier file left out."""
-    seen: set[str] = set()
-    out: dict[str, list[Deal]] = {}
-    for path in sorted(folder.glob("*.json")):
-        deals: list[Deal] = []
-        with path.open("rb") as stream:
-            for record in read_stream(stream, str(path)):
-                if record.match is None or not record.match.deals:
-                    continue
-                deal = record.match.deals[0]
-                key = deal_key(deal)
-                if key not in seen:
-                    seen.add(key)
-                    deals.append(deal)
-        out[path.name] = deals
-    return out
 
 
 def score(model: DealingModel, deals: Sequence[Deal]) -> tuple[float, float, int]:
@@ -78,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--archive", type=Path, default=ARCHIVE)
     parser.add_argument("--write", action="store_true", help="write the shipped model")
     args = parser.parse_args(argv)
-    files = read_deals(args.archive)
+    files = {name: [m.deals[0] for m in games] for name, games in read_files(args.archive).items()}
     print("| left out | deals | gain a card (nats) | in the favoured packet |")
     print("|---|---:|---:|---:|")
     for name, deals in files.items():
