@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from twentynine.analysis.models.files import read_body
 from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat
 from twentynine.schema.rules import Rules
 from twentynine.schema.shapes import DealLike
@@ -129,12 +130,7 @@ def fit_model(deals: Iterable[DealLike]) -> DealingModel:
 
 def load_model(path: Path) -> DealingModel:
     """The model in ``path``; :class:`DealingFileError` says in one line what is wrong."""
-    try:
-        body = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise DealingFileError(f"{path}: cannot read the model: {exc}") from None
-    if not isinstance(body, dict) or body.get("format") != FORMAT:
-        raise DealingFileError(f"{path}: not a {FORMAT} file")
+    body = read_body(path, FORMAT, DealingFileError)
     try:
         table = body["weights"]
         weights = tuple(tuple(float(w) for w in table[card.text]) for card in ALL_CARDS)

@@ -36,6 +36,7 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 
 from twentynine.analysis.models.contract import longest_suit
+from twentynine.analysis.models.files import read_body
 from twentynine.replay import DealState
 from twentynine.schema.cards import ALL_CARDS, Card, Rank, Seat, Suit
 from twentynine.schema.log import Action, BidAction, Deal
@@ -263,12 +264,7 @@ def model_version(
 
 def load_model(path: Path) -> AuctionModel:
     """The model in ``path``; :class:`ModelFileError` says in one line what is wrong."""
-    try:
-        body = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ModelFileError(f"{path}: cannot read the model: {exc}") from None
-    if not isinstance(body, dict) or body.get("format") != FORMAT:
-        raise ModelFileError(f"{path}: not a {FORMAT} file")
+    body = read_body(path, FORMAT, ModelFileError)
     try:
         return AuctionModel(
             version=str(body["version"]),
