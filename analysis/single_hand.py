@@ -18,8 +18,9 @@ The decision is judged on layouts of what the seat knew (its eight cards and the
 
 A declared single hand is judged at its action. When nobody declared, each seat that could
 have is screened on its first layouts, and the one whose single hand looked likeliest is
-judged at the first lead (one annotation per action and kind); nobody is judged when no
-seat's single hand won a single screened layout.
+judged at the first lead on fresh layouts, not the screened ones that picked it (one
+annotation per action and kind); nobody is judged when no seat's single hand won a single
+screened layout.
 
 >>> from twentynine.replay import random_match
 >>> from twentynine.schema import Rules
@@ -183,7 +184,9 @@ def single_hand_deal(
             best_seat, best_rate = seat, rate
     if best_seat is None:
         return []
-    note = _judge_seat(context, pos, best_seat, NOT_ALONE, cache)
+    # Judged on fresh layouts: the screened ones picked the seat whose single hand looked
+    # likeliest, and would judge it too kindly (the winner's curse).
+    note = _judge_seat(context, pos, best_seat, NOT_ALONE, cache, first=screened)
     return tell([note]) if note is not None else []
 
 
@@ -217,11 +220,13 @@ def _judge_seat(
     seat: Seat,
     chosen: str,
     cache: dict[tuple[Seat, int], tuple[Layout, bool] | None],
+    first: int = 0,
 ) -> Annotation | None:
+    """The annotation of ``seat``'s choice, judged on its layouts from ``first`` on."""
     alone_points = context.rules.single_hand_points
 
     def draw(k: int) -> Outcome | None:
-        found = _layout(context, pos, seat, k, cache)
+        found = _layout(context, pos, seat, first + k, cache)
         if found is None:
             return None
         layout, won = found
