@@ -12,8 +12,10 @@ from typer.testing import CliRunner
 from tests.htmlpage import Page
 from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.fair import fair_deal
+from twentynine.analysis.judging import DealContext
+from twentynine.analysis.positions import first_lead, full_play_rules
 from twentynine.analysis.run import AnalysisOptions, annotate_matches, parse_only
-from twentynine.analysis.single_hand import single_hand_deal, wins_every_trick
+from twentynine.analysis.single_hand import SCREEN_SAMPLES, single_hand_deal, wins_every_trick
 from twentynine.analysis.solver import solve
 from twentynine.cli import app
 from twentynine.replay.script import make_deal, make_match, run_script
@@ -197,3 +199,34 @@ def test_single_hand_notes_are_stored_and_shown_in_the_match_report(tmp_path: Pa
     deals_data = page.json("viewer-data")["deals"]
     notes = [(n["k"], n["kind"], n["seat"]) for d in deals_data for n in d["notes"]]
     assert notes == [(5, "single_hand", "S"), (5, "single_hand", "S")]
+
+
+def test_a_seat_nobody_declared_for_is_judged_on_fresh_layouts() -> None:
+    """The screened layouts pick the seat whose single hand looked likeliest; judged on them
+    again it would look likelier than it is (the winner's curse), so it is judged on the
+    layouts after them."""
+    hands = {  # South alone loses its 9 of clubs wherever an opponent holds the jack
+        "S": "JS 9S AS TS JH 9H AH 9C",
+        "W": "JD 9D AD TD TH QC 8C 7C",
+        "N": "KD QD 8D 7D JC AC TC KC",
+        "E": "KS QS 8S 7S KH QH 8H 7H",
+    }
+    log = _match(hands, "E:7S", "standard")
+    rules, deal = full_play_rules(log.resolved_rules()), log.deals[0]
+    pos = first_lead(rules, deal, 1)
+    assert pos is not None
+    context = DealContext(log.match_id, rules, deal, 1, 16, 1)
+
+    def wins(k: int) -> float:
+        layout = context.layout(pos.at, Seat.S, k)
+        assert layout is not None
+        held = {s: [c for c in cards if c is not None] for s, cards in layout.hands.items()}
+        return float(wins_every_trick(held[Seat.S], held[Seat.W], held[Seat.E]))
+
+    (note,) = _single_hand(log, seed=1)
+    assert note.seat == "S" and note.samples is not None
+    chance = json.loads(note.detail)["secondary"]["single hand"]
+    fresh = [wins(SCREEN_SAMPLES + k) for k in range(note.samples)]
+    screened = [wins(k) for k in range(note.samples)]
+    assert chance == pytest.approx(sum(fresh) / len(fresh), abs=1e-6)
+    assert 0 < chance < 1 and sum(screened) != sum(fresh)  # the two sets tell apart
