@@ -111,6 +111,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
     others = context.auction_model or shipped_others()
     chances = context.model or shipped_contract_model()
     layouts = _BidLayouts(context)
+    dealt_as = context.dealt_as  # the bidders' chances know how the server deals
     notes: list[Annotation] = []
     for pos in positions:
         action = pos.action
@@ -142,7 +143,9 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
             hands = layout.hands
 
             def chance(caller: Seat, level: int, actions: Sequence[Action]) -> float | None:
-                view = caller_view(rules, hands, context.deal.dealer, actions, caller, level)
+                view = caller_view(
+                    rules, hands, context.deal.dealer, actions, caller, level, dealt_as
+                )
                 return contract_chance(view, lambda: None, chances)
 
             runs = [
@@ -201,7 +204,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
             continue
         known = context.deal.hands or {}
         own = {
-            text: caller_view(rules, known, context.deal.dealer, [*said, a], seat)
+            text: caller_view(rules, known, context.deal.dealer, [*said, a], seat, None, dealt_as)
             for text, a in alternatives
             if text != "pass"
         }
@@ -230,6 +233,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 judgement=_judgement(chosen, verdict.best, ditto) if verdict.loss > 1e-9 else None,
                 stands=share,
                 model=chances.version,
+                **({"model_dealing": dealt_as.version} if dealt_as is not None else {}),
             )
         )
     return notes

@@ -3,12 +3,14 @@ fitted on (docs/analysis.md, "The contract model").
 
 Every scored contract of the archive (../shared/real/bhoos, read by the project's importer)
 is a row; each file is one bot's record, so each file in turn is predicted by the model
-fitted on the others (leave one file out), for the four-card baseline and the shipped
-features alike, and the pooled out-of-fold predictions are measured: five equal-count
+fitted on the others (leave one file out), for the four-card baseline, the features
+before the side's expected trumps and the shipped ones alike (each fold's views knowing the
+server's dealing as fitted on its other files), and the pooled out-of-fold predictions are
+measured: five equal-count
 bands, the calibration error, the Brier score against the base rate (of the other files)
 with a 95% bootstrap interval over deals, the AUC, and the same by level and by trump
-length. ``--write`` then writes the model fitted on every file to
-analysis/models/contract_model.json.
+length. ``--write`` then writes the model fitted on every file (the views knowing the shipped
+server's dealing) to analysis/models/contract_model.json.
 
     nice python bench/fit_contract_model.py
     nice python bench/fit_contract_model.py --write
@@ -27,6 +29,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from twentynine.analysis.models.contract import SHIPPED_PATH
+from twentynine.analysis.models.dealing import dealt_by
+from twentynine.analysis.models.dealing import fit_model as fit_dealing
+from twentynine.analysis.models.dealing import shipped_model as shipped_dealing
 from twentynine.analysis.models.fit import (
     BASELINE,
     L2,
@@ -112,13 +117,28 @@ def main() -> int:
         f"{len(matches)} games in {len(set(files))} files: {len(rows)} scored contracts "
         f"({time.perf_counter() - start:.1f} s)"
     )
+    fold_rows = {}
+    for held in sorted(set(files)):
+        # Each fold's views know the server's dealing as fitted on the other files only.
+        fold_dealing = fit_dealing(
+            deal for m, f in zip(matches, files, strict=True) if f != held for deal in m.deals
+        )
+        fold_rows[held] = contract_rows(matches, files, dealt_by(fold_dealing))
+    print(f"the server's dealing refitted for each fold ({time.perf_counter() - start:.1f} s)")
     results = {}
     predicted = []
     for name, features, trump in (
         ("baseline: four-card counts against the longest suit", BASELINE, "longest"),
-        ("shipped: trump cards by class, side jacks, level", MODEL_FEATURES, "best"),
+        ("before: trump cards by class, side jacks, level", MODEL_FEATURES[:-1], "best"),
+        ("shipped: the same and the side's expected trumps", MODEL_FEATURES, "best"),
     ):
-        folds = cross_validate(rows, features, trump=trump, l2=args.l2)  # type: ignore[arg-type]
+        folds = cross_validate(
+            rows,
+            features,
+            trump=trump,  # type: ignore[arg-type]
+            l2=args.l2,
+            fold_rows=fold_rows,
+        )
         predicted.append(folds.predicted)
         probe = fit_model(rows, features, trump=trump, l2=args.l2)  # type: ignore[arg-type]
         results[name] = evaluate(
@@ -132,14 +152,17 @@ def main() -> int:
                 f"{f} {c:+.3f}" for f, c in zip(probe.features, probe.coefficients, strict=True)
             )
         )
-    baseline, shipped = results.values()
-    low, high = auc_gain(rows, predicted[1], predicted[0], args.seed)
-    print(
-        f"\nAUC shipped - baseline: {shipped.auc - baseline.auc:+.3f} (95% {low:+.3f} to "
-        f"{high:+.3f}, resampling deals)"
-    )
+    baseline, before, shipped = results.values()
+    for name, other, q in (("baseline", baseline, predicted[0]), ("before", before, predicted[1])):
+        low, high = auc_gain(rows, predicted[2], q, args.seed)
+        print(
+            f"\nAUC shipped - {name}: {shipped.auc - other.auc:+.3f} (95% {low:+.3f} to "
+            f"{high:+.3f}, resampling deals)"
+        )
     if args.write:
-        record = fit_record(rows, sorted(set(files)), args.l2, shipped, baseline)
+        record = fit_record(
+            rows, sorted(set(files)), args.l2, shipped, baseline, dealing=shipped_dealing().version
+        )
         model = fit_model(rows, MODEL_FEATURES, l2=args.l2, fit=record)
         SHIPPED_PATH.write_text(model.dumps(), encoding="utf-8")
         print(f"\nwrote {SHIPPED_PATH} ({model.version})")

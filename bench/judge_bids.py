@@ -44,7 +44,7 @@ from fit_auction_model import ARCHIVE, FEATURES, L2, deal_key
 from judge_archive import rate_difference
 
 from twentynine.analysis.models.contract import ContractModel
-from twentynine.analysis.models.dealing import DealingModel
+from twentynine.analysis.models.dealing import DealingModel, dealt_by
 from twentynine.analysis.models.dealing import fit_model as fit_dealing
 from twentynine.analysis.models.fit import contract_rows, fit_model
 from twentynine.analysis.models.others import AuctionModel, auction_turns
@@ -85,12 +85,12 @@ def fold_models(
     """The models fitted on every file but ``held``: the contract model, the calls', and
     the server's dealing the layouts follow."""
     train = [(name, m) for name, games in files.items() if name != held for m in games]
-    rows = contract_rows([m for _, m in train], [name for name, _ in train])
+    dealing = fit_dealing(deal for _, m in train for deal in m.deals)
+    rows = contract_rows([m for _, m in train], [name for name, _ in train], dealt_by(dealing))
     contract = fit_model(rows)
     turns = [
         t for _, m in train for deal in m.deals for t in auction_turns(m.resolved_rules(), deal)
     ]
-    dealing = fit_dealing(deal for _, m in train for deal in m.deals)
     return contract, fit_others(FEATURES, turns, l2=L2), dealing
 
 

@@ -15,6 +15,7 @@ from twentynine.analysis.hindsight import action_text, hindsight_deal, trump_alt
 from twentynine.analysis.judging import judge, settled
 from twentynine.analysis.labels import GAME_POINT_SCALE, THRESHOLDS, estimate, label_of
 from twentynine.analysis.models.contract import Speech, shipped_model, view_at_last_bid
+from twentynine.analysis.models.dealing import shipped_model as shipped_dealing
 from twentynine.analysis.positions import deal_positions, first_lead, full_play_rules
 from twentynine.analysis.reference import brute_force_actions
 from twentynine.analysis.run import AnalysisOptions, annotate_matches, parse_only
@@ -428,6 +429,8 @@ def test_a_bid_is_judged_by_the_contract_model_from_the_bidders_view() -> None:
             continue
         detail = json.loads(note.detail)
         assert note.samples is not None and detail["model"] == model.version
+        dealing = shipped_dealing()  # the bidder's chance knows how the Bhoos server deals
+        assert detail["model_dealing"] == dealing.version
         four = list((deal.hands or {})[action.seat][:4])
         position = deal.dealer.order_from(rules.direction).index(action.seat) or 4
         for choice, chance in detail["secondary"].items():
@@ -438,6 +441,8 @@ def test_a_bid_is_judged_by_the_contract_model_from_the_bidders_view() -> None:
                 position,
                 action.seat,
                 [*said, (action.seat, "bid", int(choice.split()[1]))],
+                rules.min_bid,
+                dealing.side_shares(action.seat, deal.dealer),
             )
             assert view is not None
             assert chance == pytest.approx(model.chance(view), abs=1e-6)

@@ -111,3 +111,21 @@ def test_every_sampled_note_names_the_models_its_layouts_followed() -> None:
             if "dealing" in detail:
                 assert detail["dealing"] == shipped_model().version
     assert json.loads(run_record(AnalysisOptions()))["dealing"] == shipped_model().version
+
+
+def test_a_seats_side_shares_follow_the_packet_weights() -> None:
+    """The chance an unseen card lands with a bidder's side (its second four, its partner's
+    eight): each card alone, by its weights for the seven packets left; 3/7 when fair."""
+    fair = [1.0] * 8
+    weights = [tuple(fair) for _ in ALL_CARDS]
+    weights[KING.index] = (0.0,) * 7 + (8.0,)  # always the last packet: W's second, N deals
+    model = DealingModel("test", tuple(weights), 1)
+    dealer = Seat.N
+    for seat in SEATS:
+        shares = model.side_shares(seat, dealer)
+        ours = seat in (Seat.W, Seat.E)  # W's own second four, or E's partner's
+        assert shares[KING.index] == (1.0 if ours else 0.0)
+        others = [s for c, s in enumerate(shares) if c != KING.index]
+        assert others == pytest.approx([3 / 7] * 31, abs=1e-6)
+    shipped = shipped_model().side_shares(Seat.E, Seat.N)
+    assert shipped[KING.index] > 0.99  # the archive's K of diamonds, its partner's last card

@@ -22,6 +22,7 @@ from twentynine.analysis.models.contract import (
     load_model,
     model_from_json,
     shipped_model,
+    tally,
     view_at_last_bid,
 )
 from twentynine.analysis.models.fit import (
@@ -81,13 +82,16 @@ def test_a_model_file_survives_a_write_and_read(tmp_path: Path) -> None:
     assert load_model(path) == shipped_model()
 
 
+_SHIPPED_FEATURES = len(shipped_model().features)
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
         ({"format": "other"}, "not a contract model (format 'other'"),
         ({"features": ["trump_jack", "moon_phase"]}, "unknown feature 'moon_phase'"),
-        ({"coefficients": [1.0]}, "1 coefficients for 6 features"),
-        ({"covariance": [[1.0]]}, "the covariance must be 7 by 7"),
+        ({"coefficients": [1.0]}, f"1 coefficients for {_SHIPPED_FEATURES} features"),
+        ({"covariance": [[1.0]]}, f"the covariance must be {_SHIPPED_FEATURES + 1} by "),
         ({"intercept": float("nan")}, "every parameter must be a finite number"),
         ({"intercept": "high"}, "not a number"),
         ({"trump": "random"}, "trump must be 'best' or 'longest'"),
@@ -267,3 +271,36 @@ def test_bands_ece_and_the_brier_interval() -> None:
     assert e.ece == pytest.approx(sum(gaps) / 5) and e.max_gap == max(gaps)
     assert e.gain_low < e.brier_gain < e.gain_high < 0  # p is the truth: beats the base rate
     assert evaluate(rows, p, seed=4) == e and evaluate(rows, p, seed=5).gain_low != e.gain_low
+
+
+# ------------------------------------------------------------- the side's expected trumps
+def test_the_side_expects_the_trumps_the_dealing_gives_it() -> None:
+    """``side_trump``: the trumps a bidder's side can expect beyond its four; a fair shuffle
+    gives it 3/7 of each, and a server that deals the trumps to the side gives it more, and
+    a higher chance."""
+    model = shipped_model()
+    assert "side_trump" in model.features
+    four = cards("JH 9H AS 7C")
+    fair = ContractView(four, 1, 17)
+    hearts, counted = SUIT_ORDER.index(four[0].suit), tally(four)
+    assert FEATURES["side_trump"](fair, counted, hearts) == pytest.approx(6 * 3 / 7)
+    to_side = tuple(1.0 if c.suit is four[0].suit else 3 / 7 for c in ALL_CARDS)
+    to_others = tuple(0.0 if c.suit is four[0].suit else 3 / 7 for c in ALL_CARDS)
+    rich, poor = fair._replace(shares=to_side), fair._replace(shares=to_others)
+    assert FEATURES["side_trump"](rich, counted, hearts) == 6.0
+    assert FEATURES["side_trump"](poor, counted, hearts) == 0.0
+    assert model.chance(poor) < model.chance(fair) < model.chance(rich)
+
+
+def test_the_summed_logits_are_the_features_times_the_weights() -> None:
+    """The model adds up its log-odds a card at a time (and the side's trumps a suit at a
+    time); they must be the plain dot product of its features."""
+    model = shipped_model()
+    rng = random.Random(7)
+    for four in _hands(200, 5):
+        shares = tuple(rng.random() for _ in ALL_CARDS) if rng.random() < 0.7 else None
+        view = ContractView(four, rng.randint(1, 4), rng.randint(16, 20), shares=shares)
+        for suit in SUIT_ORDER:
+            x = model.vector(view, suit)
+            plain = model.intercept + sum(b * v for b, v in zip(model.coefficients, x, strict=True))
+            assert model.logit(view, suit) == pytest.approx(plain, abs=1e-9)

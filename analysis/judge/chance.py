@@ -35,6 +35,7 @@ from twentynine.analysis.models.contract import (
     Speech,
     view_at_last_bid,
 )
+from twentynine.analysis.models.dealing import DealingModel
 from twentynine.schema.cards import Card, Seat
 from twentynine.schema.log import Action
 from twentynine.schema.rules import Rules
@@ -80,9 +81,11 @@ def caller_view(
     actions: Sequence[Action],
     caller: Seat,
     level: int | None = None,
+    dealing: DealingModel | None = None,
 ) -> ContractView:
     """The caller's view at its last call of ``actions`` (a deal's record, or a layout's), on
-    a layout of ``hands``, calling ``level`` (None: the level of that call): what
+    a layout of ``hands``, calling ``level`` (None: the level of that call), the deal dealt
+    as ``dealing`` deals (None: a fair shuffle): what
     :func:`~twentynine.analysis.models.contract.view_at_last_bid` reads of a recorded deal.
 
     >>> from twentynine.analysis.models.contract import cards
@@ -96,7 +99,8 @@ def caller_view(
     """
     four = tuple(c for c in list(hands.get(caller, ()))[:4] if c is not None)
     position = dealer.order_from(rules.direction).index(caller) or 4
-    view = view_at_last_bid(four, position, caller, speeches(actions), rules.min_bid)
+    shares = dealing.side_shares(caller, dealer) if dealing is not None else None
+    view = view_at_last_bid(four, position, caller, speeches(actions), rules.min_bid, shares)
     if view is None:  # no call of its own in ``actions``: the level alone
-        return ContractView(four, position, level or rules.min_bid)
+        return ContractView(four, position, level or rules.min_bid, shares=shares)
     return view if level is None else view._replace(level=level)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, NamedTuple
 
+from twentynine.analysis.models.dealing import FAIR_SIDE_SHARE, DealingModel
 from twentynine.schema.cards import ALL_CARDS, Card, Direction, Rank, Seat, Suit
 from twentynine.schema.shapes import DealLike
 
@@ -57,7 +58,10 @@ class ContractView(NamedTuple):
     bids first, 4 is the dealer), the level it bid (a Ditto: the level it matched), the
     standing bid before it (None: nobody had bid), whether its partner or an opponent had
     bid, whether the call was forced on it (the dealer given the minimum after three
-    passes), and the trump when it is chosen (None: the suit the model rates highest)."""
+    passes), the trump when it is chosen (None: the suit the model rates highest), and for
+    each card (by its index) the chance that, not in the four, it lands with the bidder's
+    side as the deals are dealt (None: a fair shuffle; the server's dealing:
+    :meth:`~twentynine.analysis.models.dealing.DealingModel.side_shares`)."""
 
     four: tuple[Card, ...]
     position: int
@@ -67,6 +71,7 @@ class ContractView(NamedTuple):
     opponent_bid: bool = False
     forced: bool = False
     trump: Suit | None = None
+    shares: tuple[float, ...] | None = None
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -82,6 +87,8 @@ SUIT_ORDER: Final = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 """The order that breaks ties between suits."""
 
 _TOTALS: Final = frozenset({"jacks", "nines", "points"})
+
+SUIT_CARDS: Final = {suit: tuple(c for c in ALL_CARDS if c.suit is suit) for suit in SUIT_ORDER}
 
 # A card's class in a tally: the jack, the nine, the ace or ten, any other (no points).
 _CLASS: Final = {Rank.JACK: 0, Rank.NINE: 1, Rank.ACE: 2, Rank.TEN: 2}
@@ -121,6 +128,27 @@ def tally(four: Sequence[Card]) -> Tally:
     )
 
 
+def side_trumps(view: ContractView) -> tuple[float, float, float, float]:
+    """For each suit of :data:`SUIT_ORDER`, how many of its cards the bidder's side can
+    expect beyond the four: its own second four and its partner's eight (the view's
+    ``shares``; a fair shuffle without them).
+
+    >>> [round(x, 3) for x in side_trumps(ContractView(cards("JH 9H AH 7S"), 1, 16))]
+    [3.0, 2.143, 3.429, 3.429]
+    """
+    shares = view.shares
+    held = {card.index for card in view.four}
+    out = []
+    for suit in SUIT_ORDER:
+        mine = [c.index for c in SUIT_CARDS[suit] if c.index not in held]
+        if shares is None:
+            out.append(len(mine) * FAIR_SIDE_SHARE)
+        else:
+            out.append(sum(shares[i] for i in mine))
+    s, h, d, c = out
+    return s, h, d, c
+
+
 Feature = Callable[[ContractView, Tally, int], float]
 """A feature: a number from the view, its tally and the trump's index in :data:`SUIT_ORDER`."""
 
@@ -148,15 +176,24 @@ FEATURES: Final[dict[str, Feature]] = {
     "contested": lambda v, h, t: v.opponent_bid,
     "partner_bid": lambda v, h, t: v.partner_bid,
     "forced": lambda v, h, t: v.forced,
+    # what the bidder can expect of the cards it has not seen
+    "side_trump": lambda v, h, t: side_trumps(v)[t],
 }
 """Every feature a model file may name: ``trump_*`` count the trump's cards of the four by
 class (``trump_low``: king, queen, eight and seven), ``side_*`` those of the other suits;
 ``level`` is the call less 16; ``position_n`` is 1 for the bidder n-th from the dealer;
 ``contested``, ``partner_bid``: someone of that side had bid before; ``forced``: the
-dealer's call at the minimum after nobody bid."""
+dealer's call at the minimum after nobody bid; ``side_trump`` (:func:`side_trumps`), the
+trump cards the bidder's side can expect beyond the four."""
+
+_SUITED: Final = frozenset({"side_trump"})
+"""The features of the view's cards that differ by trump and are not a sum over the four:
+a model works them out for each suit."""
 
 _PER_CARD: Final = frozenset(
-    name for name in FEATURES if name.startswith(("trump_", "side_")) or name in _TOTALS
+    name
+    for name in FEATURES
+    if (name.startswith(("trump_", "side_")) or name in _TOTALS) and name not in _SUITED
 )
 """The features that are sums over the four cards: a model adds them up a card at a time."""
 
@@ -201,10 +238,15 @@ Speech = tuple[Seat, str, int | None]
 
 
 def caller_view(
-    deal: DealLike, direction: Direction, caller: Seat, min_bid: int = LEVEL_BASE
+    deal: DealLike,
+    direction: Direction,
+    caller: Seat,
+    min_bid: int = LEVEL_BASE,
+    dealing: DealingModel | None = None,
 ) -> ContractView | None:
-    """The caller's view at its last bid (or Ditto) of a recorded deal: None when the log
-    lacks one of its first four cards or it never bid.
+    """The caller's view at its last bid (or Ditto) of a recorded deal, the deal dealt as
+    ``dealing`` deals (None: a fair shuffle): None when the log lacks one of its first four
+    cards or it never bid.
 
     >>> from twentynine.schema.log import Deal
     >>> cards_text = "JH 9H AS 7C 8D 8C KS QS".split()
@@ -230,7 +272,8 @@ def caller_view(
         elif auction:
             break  # the auction is over
     position = deal.dealer.order_from(direction).index(caller) or 4
-    return view_at_last_bid(four, position, caller, auction, min_bid)
+    shares = dealing.side_shares(caller, deal.dealer) if dealing is not None else None
+    return view_at_last_bid(four, position, caller, auction, min_bid, shares)
 
 
 def view_at_last_bid(
@@ -239,9 +282,11 @@ def view_at_last_bid(
     caller: Seat,
     auction: Iterable[Speech],
     min_bid: int = LEVEL_BASE,
+    shares: tuple[float, ...] | None = None,
 ) -> ContractView | None:
-    """The view of ``caller`` (at ``position`` from the dealer, holding ``four``) at its
-    last bid or Ditto of ``auction`` (None: it never bid).
+    """The view of ``caller`` (at ``position`` from the dealer, holding ``four``, its
+    side's ``shares`` of the unseen cards) at its last bid or Ditto of ``auction`` (None:
+    it never bid).
 
     >>> auction = [(Seat.E, "pass", None), (Seat.S, "pass", None), (Seat.W, "pass", None),
     ...            (Seat.N, "bid", 16)]
@@ -268,7 +313,9 @@ def view_at_last_bid(
         return None
     before, partner_bid, opponent_bid = last
     forced = position == 4 and before is None and level == min_bid
-    return ContractView(tuple(four), position, level, before, partner_bid, opponent_bid, forced)
+    return ContractView(
+        tuple(four), position, level, before, partner_bid, opponent_bid, forced, None, shares
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +342,8 @@ class ContractModel:
     """The features read from the view alone (the level, the auction) and their weights."""
     _hand_terms: tuple[tuple[str, float], ...] = field(init=False, repr=False, compare=False)
     """The features of the four cards that are not a sum over them (void suits)."""
+    _side_weight: float = field(init=False, repr=False, compare=False)
+    """The weight of ``side_trump`` (0 when the model does not name it)."""
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -312,8 +361,9 @@ class ContractModel:
         object.__setattr__(self, "_card_weights", tuple(weights))
         view_terms = tuple((n, b) for n, b in terms if n in _VIEW_ONLY)
         object.__setattr__(self, "_view_terms", view_terms)
-        hand_terms = tuple((n, b) for n, b in terms if n not in _PER_CARD | _VIEW_ONLY)
+        hand_terms = tuple((n, b) for n, b in terms if n not in _PER_CARD | _VIEW_ONLY | _SUITED)
         object.__setattr__(self, "_hand_terms", hand_terms)
+        object.__setattr__(self, "_side_weight", sum(b for n, b in terms if n in _SUITED))
 
     # ---------------------------------------------------------------- predictions
     def vector(self, view: ContractView, suit: Suit) -> tuple[float, ...]:
@@ -335,6 +385,10 @@ class ContractModel:
             for name, b in self._hand_terms:
                 base += b * float(FEATURES[name](view, hand, 0))
         s = h = d = c = base
+        if self._side_weight:
+            w = self._side_weight
+            ts, th, td, tc = side_trumps(view)
+            s, h, d, c = s + w * ts, h + w * th, d + w * td, c + w * tc
         for card in view.four:
             ws, wh, wd, wc = self._card_weights[card.index]
             s, h, d, c = s + ws, h + wh, d + wd, c + wc

@@ -23,8 +23,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -46,6 +46,10 @@ the first and the second four."""
 PRIOR: Final = 1.0
 """Deals added to every card's packet counts, spread as a fair shuffle would (so a packet no
 card of the archive reached keeps a small chance)."""
+
+FAIR_SIDE_SHARE: Final = 3 / 7
+"""On a fair shuffle, the chance that a card a bidder does not hold in its first four lands
+with its side (its own second four or its partner's eight: 12 of the 28 places left)."""
 
 _SERVER_RULES: Final = ("match_target", "stake", "end_when_decided")
 """Options a Bhoos game's rules may change and still be the server's game."""
@@ -72,12 +76,38 @@ class DealingModel:
     version: str
     weights: tuple[tuple[float, ...], ...]
     deals: int
+    _side: tuple[tuple[float, ...], ...] = field(init=False, repr=False, compare=False)
+    """For each seat from the dealer, :meth:`side_shares`, worked out once."""
 
     def __post_init__(self) -> None:
         if len(self.weights) != len(ALL_CARDS) or any(len(w) != PACKETS for w in self.weights):
             raise DealingFileError(f"weights must be {len(ALL_CARDS)} rows of {PACKETS}")
         if any(not w >= 0.0 for row in self.weights for w in row):
             raise DealingFileError("weights must be numbers of 0 or more")
+        side = []
+        for offset in range(4):
+            first, partner = offset * 2, (offset + 2) % 4 * 2
+            ours = (first + 1, partner, partner + 1)
+            shares = []
+            for row in self.weights:
+                elsewhere = sum(row) - row[first]
+                share = sum(row[k] for k in ours) / elsewhere if elsewhere > 0 else 0.0
+                shares.append(round(share, 6))
+            side.append(tuple(shares))
+        object.__setattr__(self, "_side", tuple(side))
+
+    def side_shares(self, seat: Seat, dealer: Seat) -> tuple[float, ...]:
+        """For each card (by its index) that ``seat`` does not hold in its first four, the
+        chance it lands with ``seat``'s side: its own second four or its partner's eight
+        (:data:`FAIR_SIDE_SHARE` on a fair shuffle). Each card alone, by its weights for the
+        seven packets left: what a bidder can expect of the cards it has not seen.
+
+        >>> model = shipped_model()
+        >>> shares = model.side_shares(Seat.E, Seat.N)
+        >>> len(shares), min(shares) < FAIR_SIDE_SHARE < max(shares)
+        (32, True)
+        """
+        return self._side[(SEATS.index(seat) - SEATS.index(dealer)) % 4]
 
     def weight(self, card: Card, seat_from_dealer: int, round_: int) -> float:
         """The weight of ``card`` for the packet of the seat ``seat_from_dealer`` places
@@ -158,6 +188,20 @@ def server_dealing(rules: Rules) -> DealingModel | None:
     if _without_server_options(rules) != _BHOOS:
         return None
     return shipped_model()
+
+
+def dealt_by(model: DealingModel) -> Callable[[Rules], DealingModel | None]:
+    """:func:`server_dealing` with ``model`` for the server's (one refitted on some files).
+
+    >>> fair = DealingModel("fair", ((1.0,) * PACKETS,) * len(ALL_CARDS), 0)
+    >>> dealt_by(fair)(Rules.preset("bhoos")) is fair, dealt_by(fair)(Rules.preset("pagat"))
+    (True, None)
+    """
+
+    def dealing(rules: Rules) -> DealingModel | None:
+        return model if server_dealing(rules) is not None else None
+
+    return dealing
 
 
 def _without_server_options(rules: Rules) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
@@ -44,9 +44,11 @@ from twentynine.analysis.models.contract import (
     longest_suit,
     parameters_version,
 )
+from twentynine.analysis.models.dealing import DealingModel, server_dealing
 from twentynine.replay import audit_match
 from twentynine.schema.cards import Suit
 from twentynine.schema.log import MatchLog
+from twentynine.schema.rules import Rules
 
 Floats = npt.NDArray[np.float64]
 
@@ -57,6 +59,7 @@ MODEL_FEATURES: Final = (
     "trump_low",
     "side_jacks",
     "level",
+    "side_trump",
 )
 """The shipped model's features (docs/analysis.md says why these)."""
 
@@ -108,14 +111,19 @@ def _record_key(match: MatchLog, number: int) -> str:
 
 
 def contract_rows(
-    matches: Iterable[MatchLog], groups: Sequence[str] | None = None
+    matches: Iterable[MatchLog],
+    groups: Sequence[str] | None = None,
+    dealing: Callable[[Rules], DealingModel | None] = server_dealing,
 ) -> list[ContractRow]:
     """The scored contracts of ``matches`` (``groups``: each match's group, its file; by
-    default each match its own), a deal recorded twice counted once."""
+    default each match its own), a deal recorded twice counted once; each caller's view
+    knows how ``dealing`` says its match's rules deal (by default the server's dealing for
+    the Bhoos rules, a fair shuffle for the others)."""
     rows: list[ContractRow] = []
     seen: set[str] = set()
     for i, match in enumerate(matches):
         rules = match.resolved_rules()
+        dealt_as = dealing(rules)
         audited = audit_match(match)
         for facts in audited.deals:
             if (
@@ -126,7 +134,7 @@ def contract_rows(
             ):
                 continue
             deal = match.deals[facts.number - 1]
-            view = caller_view(deal, rules.direction, facts.caller, rules.min_bid)
+            view = caller_view(deal, rules.direction, facts.caller, rules.min_bid, dealt_as)
             if view is None:
                 continue
             key = _record_key(match, facts.number)
@@ -403,9 +411,11 @@ def cross_validate(
     *,
     trump: TrumpRule = "best",
     l2: float = L2,
+    fold_rows: Mapping[str, Sequence[ContractRow]] | None = None,
 ) -> CrossValidation:
     """Leave one group out: every group predicted by the model fitted on the others (at
-    least two groups)."""
+    least two groups). ``fold_rows``: for a group held out, the same rows in the same order
+    with the views that fold should see (how the server deals, fitted without that group)."""
     groups = sorted({r.group for r in rows})
     if len(groups) < 2:
         raise ValueError("cross-validation needs at least two groups (files)")
@@ -415,8 +425,9 @@ def cross_validate(
     folds = []
     for group in groups:
         held = np.array([r.group == group for r in rows])
-        train = [r for r, h in zip(rows, held, strict=True) if not h]
-        test = [r for r, h in zip(rows, held, strict=True) if h]
+        seen = fold_rows[group] if fold_rows is not None else rows
+        train = [r for r, h in zip(seen, held, strict=True) if not h]
+        test = [r for r, h in zip(seen, held, strict=True) if h]
         model = fit_model(train, features, trump=trump, l2=l2)
         predicted[held] = predict(model, test)
         base[held] = y[~held].mean()
@@ -433,9 +444,10 @@ def fit_record(
     *,
     how: str = "leave one file out",
     today: dt.date | None = None,
+    dealing: str | None = None,
 ) -> dict[str, Any]:
     """The ``fit`` entry of a model file: when, on what, how, and how well out of fold
-    (``how``: the folds)."""
+    (``how``: the folds; ``dealing``: the version of the server's dealing its views knew)."""
     record: dict[str, Any] = {
         "date": (today or dt.date.today()).isoformat(),
         "files": list(sources),
@@ -444,6 +456,8 @@ def fit_record(
         "l2": l2,
         "method": "logistic regression, L2 on the coefficients, IRLS",
     }
+    if dealing is not None:
+        record["dealing"] = dealing
     if out_of_fold is not None:
         record["out_of_fold"] = how
         record["metrics"] = out_of_fold.as_json()

@@ -31,6 +31,7 @@ from twentynine.analysis.models.contract import (
     shipped_model,
     view_at_last_bid,
 )
+from twentynine.analysis.models.dealing import DealingModel, server_dealing
 from twentynine.reports.warehouse.ddl import ACTION_CODES
 from twentynine.schema.cards import Card, Direction, Seat
 from twentynine.schema.rules import Rules, resolve_rules
@@ -51,7 +52,7 @@ def deal_prediction(
     caller's first four or its bid, and for a single hand)."""
     if caller is None or single_hand is not None:
         return None, None
-    view = caller_view(deal, rules.direction, caller, rules.min_bid)
+    view = caller_view(deal, rules.direction, caller, rules.min_bid, server_dealing(rules))
     if view is None:
         return None, None
     model = model or shipped_model()
@@ -71,20 +72,22 @@ def stored_predictions(con: Any, model: ContractModel | None = None) -> int:
     """Fill ``predicted_make`` and ``make_model`` of the deals stored (in the connection's
     transaction); returns how many deals got a prediction."""
     model = model or shipped_model()
-    min_bids: dict[str, int] = {}
+    known_rules: dict[str, tuple[int, DealingModel | None]] = {}
     keys: list[str] = []
     numbers: list[int] = []
     chances: list[float] = []
     for row in con.execute(_STORED).fetchall():
         match_id, deal_no, dealer, caller, direction, rules, types, seats, bids, hs, hc = row
-        if rules not in min_bids:
-            min_bids[rules] = _min_bid(rules)
+        if rules not in known_rules:
+            known_rules[rules] = _read_rules(rules)
+        min_bid, dealing = known_rules[rules]
         position = Seat(dealer).order_from(Direction(direction)).index(Seat(caller)) or 4
         four = _stored_four(Seat(caller), hs, hc)
         if four is None:
             continue
         auction = _stored_auction(types, seats, bids)
-        view = view_at_last_bid(four, position, Seat(caller), auction, min_bids[rules])
+        shares = dealing.side_shares(Seat(caller), Seat(dealer)) if dealing else None
+        view = view_at_last_bid(four, position, Seat(caller), auction, min_bid, shares)
         if view is None:
             continue
         chances.append(model.chance(view))
@@ -111,11 +114,13 @@ def stored_predictions(con: Any, model: ContractModel | None = None) -> int:
     return len(keys)
 
 
-def _min_bid(rules: str) -> int:
+def _read_rules(rules: str) -> tuple[int, DealingModel | None]:
+    """The stored rules' lowest bid and how their server deals (:func:`server_dealing`)."""
     try:
-        return resolve_rules(json.loads(rules)).min_bid
+        resolved = resolve_rules(json.loads(rules))
     except ValueError:  # not rules twentynine knows (a file edited by hand): the usual 16
-        return LEVEL_BASE
+        return LEVEL_BASE, None
+    return resolved.min_bid, server_dealing(resolved)
 
 
 def _stored_four(caller: Seat, hand_seats: str, hand_cards: str) -> list[Card] | None:
