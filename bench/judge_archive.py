@@ -23,8 +23,11 @@ annotations and real outcome saved a line a game in ``bench/out/judge_archive.js
   view; the share of every card played beside it);
 - doubles, redoubles, the Set and the single hand: the archive has none (bhoos rules), so
   their reliability (the chance predicted against the outcome) is measured on
-  ``--simulated`` bangladesh matches played by the simulator's bots
-  (``bench/out/judge_doubling.jsonl``).
+  ``--simulated`` bangladesh matches with the Set played by the simulator's bots
+  (``bench/out/judge_doubling.jsonl``). The outcome of a single hand is whether the seat
+  judged, alone on the deal's real cards, wins every trick against defenders who see every
+  card (the bots seldom play one alone); of the others, the deal's result.
+  (``--games 0``: the simulated matches alone.)
 
     nice python bench/judge_archive.py --games 150 --samples 8 --jobs 2
     python bench/judge_archive.py --tables-only
@@ -56,15 +59,20 @@ from twentynine.analysis.models.dealing import DealingModel
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.positions import deal_positions, full_play_rules
 from twentynine.analysis.run import AnalysisOptions, DealTask, annotate_deal
+from twentynine.analysis.single_hand import wins_every_trick
 from twentynine.importers.bhoos_archive import read_stream
 from twentynine.replay import replay_deal
 from twentynine.replay.selfplay import simulate_matches
 from twentynine.schema import Rules
-from twentynine.schema.log import MatchLog, PlayAction
+from twentynine.schema.cards import SEATS, Seat
+from twentynine.schema.log import Deal, MatchLog, PlayAction
 
 OUT = Path(__file__).resolve().parent / "out"
 KINDS = frozenset({"bid", "trump", "show", "card", "par"})
 DOUBLING = frozenset({"double", "redouble", "set", "single_hand"})
+SIMULATED_RULES = Rules.preset("bangladesh").with_options(set=True)
+"""The simulated matches' rules: bangladesh (a Double, a Redouble, the single hand) with the
+Set, an option no preset has, so that the Set's answers are judged too."""
 BAD = ("mistake", "blunder")
 BOOTSTRAP = 2000
 
@@ -224,7 +232,7 @@ def simulated_doubling(task: tuple[int, int, int]) -> list[dict[str, Any]]:
     """The doubling and single-hand annotations of one simulated bangladesh match, each with
     the chance it predicted and what happened."""
     seed, samples, number = task
-    (match,) = list(simulate_matches(Rules.preset("bangladesh"), 1, seed + number))
+    (match,) = list(simulate_matches(SIMULATED_RULES, 1, seed + number))
     rules = match.resolved_rules()
     rows = []
     for index, deal in enumerate(match.deals, start=1):
@@ -240,12 +248,14 @@ def simulated_doubling(task: tuple[int, int, int]) -> list[dict[str, Any]]:
             detail = json.loads(note.detail)
             secondary = detail.get("secondary", {})
             if note.kind == "single_hand":
-                alone = "single hand"
-                happened = None
-                if single is not None and outcome is not None:
-                    happened = outcome.score_change[single.team] > 0
                 rows.append(
-                    {"kind": note.kind, "chance": secondary.get(alone), "happened": happened}
+                    {
+                        "kind": note.kind,
+                        "chance": secondary.get("single hand"),
+                        "happened": lone_wins(deal, Seat(note.seat)) if note.seat else None,
+                        "played": single is not None,
+                        "label": note.label,
+                    }
                 )
                 continue
             if outcome is None or outcome.made is None or caller is None or note.seat is None:
@@ -261,6 +271,18 @@ def simulated_doubling(task: tuple[int, int, int]) -> list[dict[str, Any]]:
                 }
             )
     return rows
+
+
+def lone_wins(deal: Deal, seat: Seat) -> bool | None:
+    """Whether ``seat`` alone, on the deal's real cards, wins every trick against
+    defenders who see every card (what the single hand's chance predicts); None when the
+    log lacks a card."""
+    hands = deal.hands or {}
+    held = {s: [c for c in hands.get(s, ()) if c is not None] for s in SEATS}
+    if any(len(cards) != 8 for cards in held.values()):
+        return None
+    left, right = (s for s in SEATS if s.team is not seat.team)
+    return wins_every_trick(held[seat], held[left], held[right])
 
 
 # ------------------------------------------------------------------------ the tables
@@ -484,6 +506,12 @@ def print_doubling(rows: Sequence[dict[str, Any]]) -> None:
         if not mine:
             continue
         mine.sort(key=lambda r: r["chance"])
+        hits = sum(bool(r["happened"]) for r in mine)
+        low, high = _wilson(hits, len(mine))
+        print(
+            f"all: mean predicted {sum(r['chance'] for r in mine) / len(mine):.3f}, observed "
+            f"{hits / len(mine):.3f} (95% {low:.3f} to {high:.3f})"
+        )
         count = min(5, len(mine))
         print("| band | mean predicted | observed | decisions |")
         print("|---|---:|---:|---:|")
@@ -577,7 +605,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     spent = time.process_time() - started
     if played:
         print(f"trump checked by play: {played} play-outs, {1000 * spent / played:.2f} ms CPU each")
-    print_tables(lines, checks)
+    if lines:
+        print_tables(lines, checks)
     if simulated.exists():
         print_doubling([json.loads(t) for t in simulated.read_text().splitlines()])
 
