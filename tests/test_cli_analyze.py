@@ -27,16 +27,21 @@ ROOT = Path(__file__).resolve().parent.parent
 ONLY = ["--only", "cards,shows"]
 
 
-@pytest.fixture(scope="module")
-def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two one-deal matches whose play is short (each a single hand that ends early)."""
-    path = tmp_path_factory.mktemp("analyze") / "two.jsonl"
+def two_short_matches(folder: Path) -> Path:
+    """Two one-deal matches whose play is short (each a single hand that ends early), in
+    ``folder``/two.jsonl (also the inputs of tests/test_cli_cluster.py)."""
+    path = folder / "two.jsonl"
     matches = []
     for seed in (3, 2):
         log = random_match(Rules.preset("bangladesh"), seed=seed)
         matches.append(log.model_copy(update={"deals": log.deals[:1], "result": None}))
     write_matches(iter(matches), str(path))
     return path
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return two_short_matches(tmp_path_factory.mktemp("analyze"))
 
 
 def _lines(output: str) -> list[dict[str, object]]:

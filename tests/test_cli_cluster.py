@@ -27,10 +27,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.processes import output_lines, stored_matches, wait_until
+from tests.test_cli_analyze import two_short_matches
 from twentynine.cli import app
-from twentynine.importers.formats import write_matches
-from twentynine.replay import random_match
-from twentynine.schema import Rules
 
 distributed = pytest.importorskip("distributed")
 
@@ -44,14 +42,7 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two one-deal matches whose play is short."""
-    path = tmp_path_factory.mktemp("cluster") / "two.jsonl"
-    matches = []
-    for seed in (3, 2):
-        log = random_match(Rules.preset("bangladesh"), seed=seed)
-        matches.append(log.model_copy(update={"deals": log.deals[:1], "result": None}))
-    write_matches(iter(matches), str(path))
-    return path
+    return two_short_matches(tmp_path_factory.mktemp("cluster"))
 
 
 @pytest.fixture
