@@ -212,9 +212,24 @@ def simulate_matches(
         kinds = tuple(inject_kinds)
     else:
         kinds = allowed
+    return _simulated(rules, matches, seed, roster, inject_rate, kinds, notes, max_deals)
+
+
+def _simulated(
+    rules: Rules,
+    matches: int,
+    seed: int,
+    roster: Sequence[Player],
+    inject_rate: float,
+    kinds: tuple[str, ...],
+    notes: bool,
+    max_deals: int | None,
+) -> Iterator[MatchLog]:
+    """The matches of :func:`simulate_matches`, one at a time (a generator function: mypyc
+    would build a generator expression returned here into a list, every match at once)."""
     label = rules_label(rules)
-    return (
-        simulate_match(
+    for number in range(matches):
+        yield simulate_match(
             rules,
             seed,
             number,
@@ -225,8 +240,6 @@ def simulate_matches(
             notes=notes,
             max_deals=max_deals,
         )
-        for number in range(matches)
-    )
 
 
 def simulate_match(
