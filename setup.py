@@ -1,15 +1,15 @@
 """Compile the rules engine ``replay/deal.py``, the auditor ``replay/audit.py``, the match
 state ``replay/match.py``, the bots ``replay/bots.py``, their runner ``replay/selfplay.py`` and
-the layouts' dealing ``analysis/packets.py`` with mypyc, and the Bhoos archive's reader (``importers/_bhoos.py``,
-``importers/bhoos_archive.py``); build the solver's kernel ``analysis/_ckernel.c`` (C); the
-metadata is in pyproject.toml.
+the layouts' dealing ``analysis/packets.py`` with mypyc, and the Bhoos archive's reader
+(``importers/_bhoos.py``, ``importers/bhoos_archive.py``); build the solver's kernel
+``analysis/_ckernel.c`` (C); the metadata is in pyproject.toml.
 
 ``pip install -e .`` and ``pip install .`` build optional extensions: ``replay.deal``,
 ``replay.audit``, ``replay.match``, ``replay.bots``, ``replay.selfplay``,
 ``analysis.packets`` and their runtime ``replay.deal__mypyc``;
 ``importers._bhoos``, ``importers.bhoos_archive`` and their runtime
 ``importers.bhoos_archive__mypyc`` (a group of its own: the importers import nothing of the
-engine's). It writes the SHA-256 of each source compiled in (those five and the project
+engine's). It writes the SHA-256 of each source compiled in (those eight and the project
 modules they import) to ``replay/_compiled_source.sha256``, in the format of ``sha256sum``, so
 that :func:`replay._engine.engine_build` can tell a stale build. With ``TWENTYNINE_PURE_PYTHON=1``,
 or when mypyc or the C compiler fails, the install is pure Python, and an earlier build's
