@@ -1985,6 +1985,10 @@ class DealState:
         if self._o.show_trump != "automatic" and self._rule_show(seat) is None:
             acts.append(_SHOWS[seat])
         hand = self._held_of(seat)
+        if self._led >= 0 and self._follow_cards(seat):
+            # A card off the suit led breaks the rule to follow (or one before it): not asked
+            # about, so that no breach's message is written for it only to be dropped
+            hand &= SUIT_MASK[self._led]
         while hand:
             low = hand & -hand
             idx = low.bit_length() - 1
