@@ -20,6 +20,7 @@ import hashlib
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Final
 
 from twentynine.replay.bots import (
@@ -333,6 +334,13 @@ def simulate_match(
     )
 
 
+@cache
+def _shown(seat: Seat, suit: Suit) -> ShowAction:
+    """The show as the recorder writes it down, with the suit shown (one frozen model for each
+    seat and suit: a play-out records one)."""
+    return ShowAction.model_construct(seat=seat, suit=suit, type="show")
+
+
 def _offered(action: Action, legal: Sequence[Action]) -> bool:
     # Bots hand back the engine's own action objects; comparing models field by field is slow.
     for offered in legal:
@@ -395,7 +403,7 @@ class DealRunner:
         if isinstance(action, ShowAction) and action.suit is None:
             trump = self.state.trump_suit
             if trump is not None:  # the recorder writes down what was shown
-                action = ShowAction.model_construct(seat=action.seat, suit=Suit(trump), type="show")
+                action = _shown(action.seat, Suit(trump))
         self.state.apply(action)
         self.history.append(action)
         if reason is not None and self.notes:
