@@ -1,6 +1,7 @@
 """pytest's ``--doctest-modules`` leaves out the modules setup.py compiles (``replay/deal.py``,
-``replay/audit.py``, ``replay/match.py``, ``importers/_bhoos.py``,
-``importers/bhoos_archive.py``): their doctests run elsewhere.
+``replay/audit.py``, ``replay/match.py``, ``replay/bots.py``, ``replay/selfplay.py``,
+``analysis/packets.py``, ``importers/_bhoos.py``, ``importers/bhoos_archive.py``): their
+doctests run elsewhere.
 
 They may be installed compiled by mypyc: pytest then cannot collect a source file as a module
 ("import file mismatch") and a compiled module keeps no docstrings.
@@ -17,6 +18,9 @@ collect_ignore = [
     "twentynine/replay/deal.py",
     "twentynine/replay/audit.py",
     "twentynine/replay/match.py",
+    "twentynine/replay/bots.py",
+    "twentynine/replay/selfplay.py",
+    "twentynine/analysis/packets.py",
     "twentynine/importers/_bhoos.py",
     "twentynine/importers/bhoos_archive.py",
 ]

@@ -1,13 +1,15 @@
-"""Compile the rules engine ``replay/deal.py``, the auditor ``replay/audit.py`` and the match
-state ``replay/match.py`` with mypyc, and the Bhoos archive's reader (``importers/_bhoos.py``,
-``importers/bhoos_archive.py``); build the solver's kernel ``analysis/_ckernel.c`` (C); the
-metadata is in pyproject.toml.
+"""Compile the rules engine ``replay/deal.py``, the auditor ``replay/audit.py``, the match
+state ``replay/match.py``, the bots ``replay/bots.py``, their runner ``replay/selfplay.py`` and
+the layouts' dealing ``analysis/packets.py`` with mypyc, and the Bhoos archive's reader
+(``importers/_bhoos.py``, ``importers/bhoos_archive.py``); build the solver's kernel
+``analysis/_ckernel.c`` (C); the metadata is in pyproject.toml.
 
 ``pip install -e .`` and ``pip install .`` build optional extensions: ``replay.deal``,
-``replay.audit``, ``replay.match`` and their runtime ``replay.deal__mypyc``;
+``replay.audit``, ``replay.match``, ``replay.bots``, ``replay.selfplay``,
+``analysis.packets`` and their runtime ``replay.deal__mypyc``;
 ``importers._bhoos``, ``importers.bhoos_archive`` and their runtime
 ``importers.bhoos_archive__mypyc`` (a group of its own: the importers import nothing of the
-engine's). It writes the SHA-256 of each source compiled in (those five and the project
+engine's). It writes the SHA-256 of each source compiled in (those eight and the project
 modules they import) to ``replay/_compiled_source.sha256``, in the format of ``sha256sum``, so
 that :func:`replay._engine.engine_build` can tell a stale build. With ``TWENTYNINE_PURE_PYTHON=1``,
 or when mypyc or the C compiler fails, the install is pure Python, and an earlier build's
@@ -38,9 +40,19 @@ from setuptools.command.build_py import build_py
 ROOT = Path(__file__).resolve().parent
 ENGINE = "replay/deal.py"
 # The modules compiled: the engine, the auditor's loop over it (a third of an audit's time
-# when left to the interpreter) and the match state it records every deal in. One group,
-# named after the engine, so its runtime keeps the name replay/deal__mypyc.
-ENGINE_GROUP = (ENGINE, "replay/audit.py", "replay/match.py")
+# when left to the interpreter), the match state it records every deal in, and the bots and
+# the runner of their deals (the play-outs that judge the trump choices and the shows, about
+# half of `analyze`'s time when left to the interpreter), and the layouts' dealing into packets
+# (a sixth of it). One group, named after the engine, so its runtime keeps the name
+# replay/deal__mypyc.
+ENGINE_GROUP = (
+    ENGINE,
+    "replay/audit.py",
+    "replay/match.py",
+    "replay/bots.py",
+    "replay/selfplay.py",
+    "analysis/packets.py",
+)
 # The Bhoos archive's reader: mapping a game into its match is most of `twentynine import`'s
 # time for the archive, and of reading it for `audit` and `load`, when left to the interpreter.
 ARCHIVE_GROUP = ("importers/_bhoos.py", "importers/bhoos_archive.py")

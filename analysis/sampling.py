@@ -31,6 +31,7 @@ from typing import Final, NamedTuple
 from twentynine.analysis.models.contract import longest_suit
 from twentynine.analysis.models.dealing import DealingModel, packet
 from twentynine.analysis.models.others import AuctionModel, Call, free_call
+from twentynine.analysis.packets import Step, deal_weighted, hands_of
 from twentynine.analysis.positions import LADDER_TYPES
 from twentynine.replay import DealState
 from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit
@@ -84,8 +85,7 @@ class _Plan(NamedTuple):
     column: tuple[int, ...]
 
 
-_Step = tuple[Card, tuple[int, ...], tuple[float, ...]]
-_Steps = tuple[_Step, ...]
+_Steps = tuple[Step, ...]
 
 
 class _Facts:
@@ -200,7 +200,7 @@ class _Facts:
             plan = self.plan()
             column = plan.column
 
-            def step(card: Card, options: tuple[int, ...]) -> _Step:
+            def step(card: Card, options: tuple[int, ...]) -> Step:
                 row = dealing.weights[card.index]
                 return card, options, tuple(row[column[p]] for p in options)
 
@@ -362,53 +362,30 @@ def _dealt(
     proportion to its room, times the card's weight there under ``dealing``), the cards whose
     seat is known but not their packet (the others' cards played) placed first."""
     plan = facts.plan()
+    own = SEATS.index(facts.seat)
+    if dealing is not None:
+        floating_steps, pool_steps = facts.weighted_steps(dealing)
+        return deal_weighted(plan.placed, plan.room, floating_steps, pool_steps, own, rng)
     room = list(plan.room)
     packets = [list(cards) for cards in plan.placed]
-    if dealing is None:
-        floating = list(plan.floating)
-        rng.shuffle(floating)
-        pool = list(plan.unseen)
-        rng.shuffle(pool)
-        steps: list[tuple[Card, tuple[int, ...]]] = [(c, (2 * i, 2 * i + 1)) for i, c in floating]
-        steps += [(card, plan.allowed[card.suit]) for card in pool]
-        for card, options in steps:
-            total = sum(room[p] for p in options)
-            if not total:
-                return None
-            pick = rng.randrange(total)
-            for p in options:
-                pick -= room[p]
-                if pick < 0:
-                    packets[p].append(card)
-                    room[p] -= 1
-                    break
-    else:
-        floating_steps, pool_steps = facts.weighted_steps(dealing)
-        order = list(floating_steps)
-        rng.shuffle(order)
-        draw = rng.random
-        for card, options, weights in (*order, *pool_steps):
-            shares = [room[p] * w for p, w in zip(options, weights, strict=True)]
-            share_pick = draw() * sum(shares)
-            target = -1
-            for p, share in zip(options, shares, strict=True):
-                if share > 0:
-                    target = p
-                    share_pick -= share
-                    if share_pick < 0:
-                        break
-            if target < 0:
-                return None
-            packets[target].append(card)
-            room[target] -= 1
-    hands: dict[Seat, list[Card | None]] = {}
-    for i, s in enumerate(SEATS):
-        first, second = packets[2 * i], packets[2 * i + 1]
-        if s is not facts.seat:  # its own cards where it holds them
-            rng.shuffle(first)
-            rng.shuffle(second)
-        hands[s] = [*first, *second]
-    return hands
+    floating = list(plan.floating)
+    rng.shuffle(floating)
+    pool = list(plan.unseen)
+    rng.shuffle(pool)
+    steps: list[tuple[Card, tuple[int, ...]]] = [(c, (2 * i, 2 * i + 1)) for i, c in floating]
+    steps += [(card, plan.allowed[card.suit]) for card in pool]
+    for card, options in steps:
+        total = sum(room[p] for p in options)
+        if not total:
+            return None
+        pick = rng.randrange(total)
+        for p in options:
+            pick -= room[p]
+            if pick < 0:
+                packets[p].append(card)
+                room[p] -= 1
+                break
+    return hands_of(packets, own, rng)
 
 
 def _replayed(

@@ -376,8 +376,11 @@ class _Search:
         self.rules[k.R_GENERATION] = generation
 
 
+@functools.cache
 def _action(seat: int, move: int) -> Action:
-    # Built as the engine builds its legal actions, so that they compare equal.
+    # Built as the engine builds its legal actions, so that they compare equal; once for
+    # each seat and move (frozen models, the same one each time: every solve of a play-out
+    # layout asked for several).
     if move == k.SHOW:
         return ShowAction.model_construct(seat=SEATS[seat], type="show")
     return PlayAction.model_construct(seat=SEATS[seat], card=ALL_CARDS[move], type="play")

@@ -321,9 +321,17 @@ def hand_estimate(cards: Sequence[Card]) -> float:
 
 def defence_value(cards: Sequence[Card]) -> float:
     """A defender's strength against the call: card points, more for jacks and nines."""
-    return sum(c.points for c in cards) + sum(
-        1.5 if c.rank is Rank.JACK else (0.5 if c.rank is Rank.NINE else 0.0) for c in cards
-    )
+    # Two sums kept apart, the card points whole: a loop that mypyc compiles as it reads
+    # (a float sum() beside an int one is typed an int there)
+    points = 0
+    more = 0.0
+    for c in cards:
+        points += c.points
+        if c.rank is Rank.JACK:
+            more += 1.5
+        elif c.rank is Rank.NINE:
+            more += 0.5
+    return points + more
 
 
 def _suit_name(suit: Suit) -> str:

@@ -279,6 +279,13 @@ _PAIR_CARDS: Final[tuple[int, ...]] = (
     *((1 << suit * 8 + KING_PLACE | 1 << suit * 8 + QUEEN_PLACE) for suit in range(4)),
     0,
 )
+# Which rule of asking for the trump a seat would break (DealState._show_fault)
+_SHOW_OK: Final = 0
+_SHOW_IN_SINGLE: Final = 1
+_SHOW_AGAIN: Final = 2
+_SHOW_OUT_OF_TURN: Final = 3
+_SHOW_LEADING: Final = 4
+_SHOW_CAN_FOLLOW: Final = 5
 _NOT_DEALT: Final[tuple[int, ...]] = (-1,) * 8  # the row of a seat whose cards are unknown
 _NONE_HIDDEN: Final[tuple[int, ...]] = (0, 0, 0, 0)  # no seat's cards unknown at the deal
 
@@ -1798,32 +1805,49 @@ class DealState:
         """The first play rule ``card`` breaks, or None."""
         return self._play_rules(seat, card, False)
 
+    def _show_fault(self, seat: int) -> int:
+        """Which rule of asking for the trump ``seat`` would break now (``_SHOW_OK``: none):
+        :meth:`_rule_show`'s test without its message, which ``legal_actions`` would
+        otherwise write at nearly every card of a deal only to drop it."""
+        if self._single >= 0:
+            return _SHOW_IN_SINGLE
+        if self._shown:
+            return _SHOW_AGAIN
+        if seat != self._to_play:
+            return _SHOW_OUT_OF_TURN
+        if self._led < 0:
+            return _SHOW_LEADING
+        if self._follow_cards(seat):
+            return _SHOW_CAN_FOLLOW
+        return _SHOW_OK
+
     def _rule_show(self, seat: int) -> Breach | None:
         """Asking for the trump: not the leader, only once, only by a seat that cannot follow."""
+        fault = self._show_fault(seat)
+        if fault == _SHOW_OK:
+            return None
         name = SEATS[seat]
-        if self._single >= 0:
+        if fault == _SHOW_IN_SINGLE:
             return ("SHOW_NOT_ALLOWED", f"{name} asked for the trump in a single hand")
-        if self._shown:
+        if fault == _SHOW_AGAIN:
             return ("SHOW_NOT_ALLOWED", f"{name} asked for the trump but it is already shown")
-        if seat != self._to_play:
+        if fault == _SHOW_OUT_OF_TURN:
             return (
                 "OUT_OF_TURN",
                 f"{name} asked for the trump but it is {SEATS[self._to_play]}'s turn to play",
             )
-        if self._led < 0:
+        if fault == _SHOW_LEADING:
             return (
                 "SHOW_NOT_ALLOWED",
                 f"{name} asked for the trump while leading: the leader never shows the trump",
             )
         follow = self._follow_cards(seat)
-        if follow:
-            low = (follow & -follow).bit_length() - 1
-            return (
-                "SHOW_WHILE_ABLE_TO_FOLLOW",
-                f"{name} asked for the trump holding "
-                f"{card_text(low)}: only a player who cannot follow may ask",
-            )
-        return None
+        low = (follow & -follow).bit_length() - 1
+        return (
+            "SHOW_WHILE_ABLE_TO_FOLLOW",
+            f"{name} asked for the trump holding "
+            f"{card_text(low)}: only a player who cannot follow may ask",
+        )
 
     def _pair_owner_breach(self, seat: int) -> Breach | None:
         name = SEATS[seat]
@@ -1982,9 +2006,13 @@ class DealState:
                 if self._rule_pair(s) is None and self._pair_fully_known(s):
                     acts.append(_PAIRS[s])
         seat = self._to_play
-        if self._o.show_trump != "automatic" and self._rule_show(seat) is None:
+        if self._o.show_trump != "automatic" and self._show_fault(seat) == _SHOW_OK:
             acts.append(_SHOWS[seat])
         hand = self._held_of(seat)
+        if self._led >= 0 and self._follow_cards(seat):
+            # A card off the suit led breaks the rule to follow (or one before it): not asked
+            # about, so that no breach's message is written for it only to be dropped
+            hand &= SUIT_MASK[self._led]
         while hand:
             low = hand & -hand
             idx = low.bit_length() - 1

@@ -20,6 +20,7 @@ import hashlib
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Final
 
 from twentynine.replay.bots import (
@@ -212,9 +213,24 @@ def simulate_matches(
         kinds = tuple(inject_kinds)
     else:
         kinds = allowed
+    return _simulated(rules, matches, seed, roster, inject_rate, kinds, notes, max_deals)
+
+
+def _simulated(
+    rules: Rules,
+    matches: int,
+    seed: int,
+    roster: Sequence[Player],
+    inject_rate: float,
+    kinds: tuple[str, ...],
+    notes: bool,
+    max_deals: int | None,
+) -> Iterator[MatchLog]:
+    """The matches of :func:`simulate_matches`, one at a time (a generator function: mypyc
+    would build a generator expression returned here into a list, every match at once)."""
     label = rules_label(rules)
-    return (
-        simulate_match(
+    for number in range(matches):
+        yield simulate_match(
             rules,
             seed,
             number,
@@ -225,8 +241,6 @@ def simulate_matches(
             notes=notes,
             max_deals=max_deals,
         )
-        for number in range(matches)
-    )
 
 
 def simulate_match(
@@ -320,6 +334,13 @@ def simulate_match(
     )
 
 
+@cache
+def _shown(seat: Seat, suit: Suit) -> ShowAction:
+    """The show as the recorder writes it down, with the suit shown (one frozen model for each
+    seat and suit: a play-out records one)."""
+    return ShowAction.model_construct(seat=seat, suit=suit, type="show")
+
+
 def _offered(action: Action, legal: Sequence[Action]) -> bool:
     # Bots hand back the engine's own action objects; comparing models field by field is slow.
     for offered in legal:
@@ -382,7 +403,7 @@ class DealRunner:
         if isinstance(action, ShowAction) and action.suit is None:
             trump = self.state.trump_suit
             if trump is not None:  # the recorder writes down what was shown
-                action = ShowAction.model_construct(seat=action.seat, suit=Suit(trump), type="show")
+                action = _shown(action.seat, Suit(trump))
         self.state.apply(action)
         self.history.append(action)
         if reason is not None and self.notes:

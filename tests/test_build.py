@@ -115,7 +115,15 @@ def test_the_engine_is_compiled_where_expected() -> None:
     """CI sets TWENTYNINE_EXPECT_COMPILED=1: an install that fell back to pure Python fails."""
     assert engine_build() == COMPILED, f"replay.deal is imported from {deal.__file__}"
     # every module setup.py compiles, the Bhoos archive's reader too
-    for name in ("replay.audit", "replay.match", "importers._bhoos", "importers.bhoos_archive"):
+    for name in (
+        "replay.audit",
+        "replay.match",
+        "replay.bots",
+        "replay.selfplay",
+        "analysis.packets",
+        "importers._bhoos",
+        "importers.bhoos_archive",
+    ):
         module = importlib.import_module(f"twentynine.{name}")
         assert str(module.__file__).endswith(tuple(EXTENSION_SUFFIXES)), module.__file__
     # the solver's kernel too (analysis/_ckernel.c), which the solver runs by default

@@ -1,6 +1,6 @@
 """The doctests of the compiled modules (``replay/deal.py``, ``audit.py``, ``match.py``,
-``importers/_bhoos.py``, ``bhoos_archive.py``), read from their sources, run against the
-modules imported.
+``bots.py``, ``selfplay.py``, ``analysis/packets.py``, ``importers/_bhoos.py``,
+``bhoos_archive.py``), read from their sources, run against the modules imported.
 
 ``--doctest-modules`` skips them (see conftest.py): a compiled module cannot be collected from
 its source file and keeps no docstrings. Here every docstring of each module, its classes,
@@ -20,10 +20,11 @@ from typing import NamedTuple
 
 import pytest
 
+from twentynine.analysis import packets
 from twentynine.importers import _bhoos, bhoos_archive
-from twentynine.replay import audit, deal, match
+from twentynine.replay import audit, bots, deal, match, selfplay
 
-COMPILED = (deal, audit, match, _bhoos, bhoos_archive)
+COMPILED = (deal, audit, match, bots, selfplay, packets, _bhoos, bhoos_archive)
 MODULES = {module.__name__: module for module in COMPILED}
 
 
