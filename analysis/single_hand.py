@@ -31,7 +31,7 @@ screened layout.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.auction import contract_value
@@ -43,7 +43,7 @@ from twentynine.analysis.models.dealing import DealingModel
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.positions import Position, deal_positions, first_lead, full_play_rules
 from twentynine.analysis.sampling import Layout
-from twentynine.schema.cards import Card, Seat, mask_of
+from twentynine.schema.cards import SEATS, Card, Seat, mask_of
 from twentynine.schema.log import Deal
 from twentynine.schema.rules import Rules
 
@@ -72,6 +72,21 @@ def wins_every_trick(lone: Sequence[Card], left: Sequence[Card], right: Sequence
     True
     """
     return _all_tricks(mask_of(list(lone)), mask_of(list(left)), mask_of(list(right)), {})
+
+
+def wins_alone(hands: Mapping[Seat, Sequence[Card | None]], seat: Seat) -> bool:
+    """:func:`wins_every_trick` for ``seat`` on a layout or deal of every seat's ``hands``
+    (the partner's cards sit out; an unknown card is left out).
+
+    >>> cards = lambda text: [Card.parse(t) for t in text.split()]
+    >>> hands = {Seat.N: cards("JS 9S"), Seat.E: cards("AS TS"), Seat.S: cards("7C 8C"),
+    ...          Seat.W: cards("7S 8S")}
+    >>> wins_alone(hands, Seat.N), wins_alone(hands, Seat.E)
+    (True, False)
+    """
+    held = {s: [c for c in cards if c is not None] for s, cards in hands.items()}
+    left, right = (s for s in SEATS if s.team is not seat.team)
+    return wins_every_trick(held[seat], held.get(left, []), held.get(right, []))
 
 
 def _above(card_bit: int, suit_mask: int) -> int:
@@ -208,9 +223,7 @@ def _layout(
         if layout is None:
             cache[key] = None
         else:
-            hands = {s: [c for c in cards if c is not None] for s, cards in layout.hands.items()}
-            left, right = (s for s in hands if s.team is not seat.team)
-            cache[key] = (layout, wins_every_trick(hands[seat], hands[left], hands[right]))
+            cache[key] = (layout, wins_alone(layout.hands, seat))
     return cache[key]
 
 

@@ -59,7 +59,7 @@ from twentynine.analysis.models.dealing import DealingModel
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.positions import deal_positions, full_play_rules
 from twentynine.analysis.run import AnalysisOptions, DealTask, annotate_deal
-from twentynine.analysis.single_hand import wins_every_trick
+from twentynine.analysis.single_hand import wins_alone
 from twentynine.importers.bhoos_archive import read_stream
 from twentynine.replay import replay_deal
 from twentynine.replay.selfplay import simulate_matches
@@ -278,11 +278,9 @@ def lone_wins(deal: Deal, seat: Seat) -> bool | None:
     defenders who see every card (what the single hand's chance predicts); None when the
     log lacks a card."""
     hands = deal.hands or {}
-    held = {s: [c for c in hands.get(s, ()) if c is not None] for s in SEATS}
-    if any(len(cards) != 8 for cards in held.values()):
+    if any(len([c for c in hands.get(s, ()) if c is not None]) != 8 for s in SEATS):
         return None
-    left, right = (s for s in SEATS if s.team is not seat.team)
-    return wins_every_trick(held[seat], held[left], held[right])
+    return wins_alone(hands, seat)
 
 
 # ------------------------------------------------------------------------ the tables

@@ -15,7 +15,12 @@ from twentynine.analysis.fair import fair_deal
 from twentynine.analysis.judging import DealContext
 from twentynine.analysis.positions import first_lead, full_play_rules
 from twentynine.analysis.run import AnalysisOptions, annotate_matches, parse_only
-from twentynine.analysis.single_hand import SCREEN_SAMPLES, single_hand_deal, wins_every_trick
+from twentynine.analysis.single_hand import (
+    SCREEN_SAMPLES,
+    single_hand_deal,
+    wins_alone,
+    wins_every_trick,
+)
 from twentynine.analysis.solver import solve
 from twentynine.cli import app
 from twentynine.replay.script import make_deal, make_match, run_script
@@ -220,8 +225,7 @@ def test_a_seat_nobody_declared_for_is_judged_on_fresh_layouts() -> None:
     def wins(k: int) -> float:
         layout = context.layout(pos.at, Seat.S, k)
         assert layout is not None
-        held = {s: [c for c in cards if c is not None] for s, cards in layout.hands.items()}
-        return float(wins_every_trick(held[Seat.S], held[Seat.W], held[Seat.E]))
+        return float(wins_alone(layout.hands, Seat.S))
 
     (note,) = _single_hand(log, seed=1)
     assert note.seat == "S" and note.samples is not None
