@@ -204,7 +204,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
             continue
         known = context.deal.hands or {}
         own = {
-            text: caller_view(rules, known, context.deal.dealer, [*said, a], seat, None, dealt_as)
+            text: caller_view(rules, known, context.deal.dealer, [*said, a], seat, dealing=dealt_as)
             for text, a in alternatives
             if text != "pass"
         }

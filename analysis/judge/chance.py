@@ -35,7 +35,7 @@ from twentynine.analysis.models.contract import (
     Speech,
     view_at_last_bid,
 )
-from twentynine.analysis.models.dealing import DealingModel
+from twentynine.analysis.models.dealing import DealingModel, side_shares
 from twentynine.schema.cards import Card, Seat
 from twentynine.schema.log import Action
 from twentynine.schema.rules import Rules
@@ -99,7 +99,7 @@ def caller_view(
     """
     four = tuple(c for c in list(hands.get(caller, ()))[:4] if c is not None)
     position = dealer.order_from(rules.direction).index(caller) or 4
-    shares = dealing.side_shares(caller, dealer) if dealing is not None else None
+    shares = side_shares(dealing, caller, dealer)
     view = view_at_last_bid(four, position, caller, speeches(actions), rules.min_bid, shares)
     if view is None:  # no call of its own in ``actions``: the level alone
         return ContractView(four, position, level or rules.min_bid, shares=shares)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, NamedTuple
 
-from twentynine.analysis.models.dealing import FAIR_SIDE_SHARE, DealingModel
+from twentynine.analysis.models.dealing import FAIR_SIDE_SHARE, DealingModel, side_shares
 from twentynine.schema.cards import ALL_CARDS, Card, Direction, Rank, Seat, Suit
 from twentynine.schema.shapes import DealLike
 
@@ -272,7 +272,7 @@ def caller_view(
         elif auction:
             break  # the auction is over
     position = deal.dealer.order_from(direction).index(caller) or 4
-    shares = dealing.side_shares(caller, deal.dealer) if dealing is not None else None
+    shares = side_shares(dealing, caller, deal.dealer)
     return view_at_last_bid(four, position, caller, auction, min_bid, shares)
 
 
@@ -363,7 +363,7 @@ class ContractModel:
         object.__setattr__(self, "_view_terms", view_terms)
         hand_terms = tuple((n, b) for n, b in terms if n not in _PER_CARD | _VIEW_ONLY | _SUITED)
         object.__setattr__(self, "_hand_terms", hand_terms)
-        object.__setattr__(self, "_side_weight", sum(b for n, b in terms if n in _SUITED))
+        object.__setattr__(self, "_side_weight", dict(terms).get("side_trump", 0.0))
 
     # ---------------------------------------------------------------- predictions
     def vector(self, view: ContractView, suit: Suit) -> tuple[float, ...]:

@@ -129,6 +129,16 @@ class DealingModel:
         return json.dumps(self.as_json(), indent=2) + "\n"
 
 
+def side_shares(dealing: DealingModel | None, seat: Seat, dealer: Seat) -> tuple[float, ...] | None:
+    """``dealing``'s :meth:`DealingModel.side_shares` for ``seat`` (None for a fair
+    shuffle, as a contract view takes it).
+
+    >>> side_shares(None, Seat.E, Seat.N) is None
+    True
+    """
+    return dealing.side_shares(seat, dealer) if dealing is not None else None
+
+
 def fit_model(deals: Iterable[DealLike]) -> DealingModel:
     """The weights of the deals whose 32 cards are all known: each card's count in each
     packet, plus :data:`PRIOR` deals spread evenly, over what a fair shuffle gives.

@@ -31,7 +31,7 @@ from twentynine.analysis.models.contract import (
     shipped_model,
     view_at_last_bid,
 )
-from twentynine.analysis.models.dealing import DealingModel, server_dealing
+from twentynine.analysis.models.dealing import DealingModel, server_dealing, side_shares
 from twentynine.reports.warehouse.ddl import ACTION_CODES
 from twentynine.schema.cards import Card, Direction, Seat
 from twentynine.schema.rules import Rules, resolve_rules
@@ -86,7 +86,7 @@ def stored_predictions(con: Any, model: ContractModel | None = None) -> int:
         if four is None:
             continue
         auction = _stored_auction(types, seats, bids)
-        shares = dealing.side_shares(Seat(caller), Seat(dealer)) if dealing else None
+        shares = side_shares(dealing, Seat(caller), Seat(dealer))
         view = view_at_last_bid(four, position, Seat(caller), auction, min_bid, shares)
         if view is None:
             continue
