@@ -208,18 +208,18 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
             for text, a in alternatives
             if text != "pass"
         }
-        verdict = with_model_uncertainty(verdict, chances, own, stake)
+        share = {
+            c: round(sum(s[c] for s in stands.values()) / len(stands), 6)
+            for c in verdict.means
+            if stands and all(c in s for s in stands.values())
+        }
+        verdict = with_model_uncertainty(verdict, chances, own, stake, share)
         made = {c: m[1] for c, m in verdict.means.items()}
         levels = sorted(a.value for a in legal if isinstance(a, BidAction))
         standing = pos.state.standing_bid
         ditto = standing[1] if any(a.type == "ditto" for a in legal) and standing else None
         can_pass = any(a.type == "pass" for a in legal)
         four = [c for c in (context.deal.hands or {})[seat][:4] if c is not None]
-        share = {
-            c: round(sum(s[c] for s in stands.values()) / len(stands), 6)
-            for c in verdict.means
-            if stands and all(c in s for s in stands.values())
-        }
         notes.append(
             context.note(
                 pos,
@@ -295,21 +295,37 @@ def _recommended(
 
 
 def with_model_uncertainty(
-    verdict: Judgement, model: ContractModel, own: Mapping[str, ContractView], stake: int
+    verdict: Judgement,
+    model: ContractModel,
+    own: Mapping[str, ContractView],
+    stake: int,
+    stands: Mapping[str, float] | None = None,
 ) -> Judgement:
     """``verdict`` with the contract model's own uncertainty added to the sampling's: the
     loss's interval widened by the fit's 95% half-width of the gain of the best call's own
-    chance over the chosen one's (each call worth ``stake x (2p - 1)``, a pass 0), the two
+    chance over the chosen one's (each call worth ``stake x (2p - 1)`` in the share
+    ``stands[call]`` of the runs in which it stands, 1 when not given; a pass 0), the two
     half-widths added in quadrature. The sampling measures how the others' hands and calls
-    vary; the model's half-width, how sure the fit is of what the bidder's cards are worth.
+    vary; the model's half-width, how sure the fit is of what the bidder's cards are worth,
+    which matters only where its call stands.
+
+    >>> from twentynine.analysis.judging import Judgement
+    >>> from twentynine.analysis.models.contract import cards, shipped_model
+    >>> verdict = Judgement("bid 18", "pass", {}, {}, 0.3, 0.25, 0.35, 32)
+    >>> own = {"bid 18": ContractView(cards("7S 9C 7C 9D"), 1, 18)}
+    >>> always = with_model_uncertainty(verdict, shipped_model(), own, 1)
+    >>> half = with_model_uncertainty(verdict, shipped_model(), own, 1, {"bid 18": 0.5})
+    >>> always.low < half.low < verdict.low
+    True
     """
     terms: list[tuple[float, ContractView]] = []
     constant = 0.0
     for text, sign in ((verdict.best, 1.0), (verdict.chosen, -1.0)):
         view = own.get(text)
         if view is not None:
-            terms.append((sign * 2.0 * stake, view))
-            constant -= sign * stake
+            weight = sign * (stands.get(text, 1.0) if stands is not None else 1.0)
+            terms.append((weight * 2.0 * stake, view))
+            constant -= weight * stake
     if not terms or verdict.best == verdict.chosen:
         return verdict
     mean, low, _ = model.combination(terms, constant)

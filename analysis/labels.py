@@ -3,12 +3,16 @@
 A sampled decision's loss is the make-probability (the chance the deciding side reaches its
 goal: the caller's side makes the contract, the defenders beat it) the best alternative had
 over the choice made, measured on the same samples. Its 95% interval comes from the
-per-sample differences (a paired comparison: common random numbers). The label is the
-highest threshold the whole interval clears: the sampling confirms at least that loss
-(while the interval straddles a threshold, more samples are drawn first, up to a cap).
+per-sample differences (a paired comparison: common random numbers). A decision is
+labelled only when the whole interval clears the first threshold: the sampling confirms a
+loss. The label is then the highest threshold the loss reaches, at most one above the
+highest the whole interval clears (while the interval straddles a threshold, more samples
+are drawn first, up to a cap).
 
->>> label_of(0.30, 0.27, 0.33), label_of(0.13, 0.10, 0.16), label_of(0.02, 0.0, 0.04)
-('blunder', 'inaccuracy', None)
+>>> label_of(0.30, 0.27, 0.33), label_of(0.13, 0.10, 0.16), label_of(0.30, 0.06, 0.54)
+('blunder', 'mistake', 'mistake')
+>>> label_of(0.13, 0.03, 0.23), label_of(0.02, 0.0, 0.04)  # no loss confirmed
+(None, None)
 """
 
 from __future__ import annotations
@@ -73,13 +77,15 @@ def straddles(low: float, high: float, scale: float = 1.0) -> bool:
 def label_of(
     loss: float, low: float, high: float, scale: float = 1.0, samples: int | None = None
 ) -> str | None:
-    """The label of a loss with its interval: the highest threshold (times ``scale``) that
-    both the loss and the interval's low end reach; none below the first, or, given
-    ``samples``, with fewer than :data:`MIN_LABEL_SAMPLES`."""
+    """The label of a loss with its interval (thresholds times ``scale``): none unless both
+    the loss and the interval's low end reach the first threshold, or, given ``samples``,
+    with fewer than :data:`MIN_LABEL_SAMPLES`; else the highest threshold the loss reaches,
+    at most one above the highest both reach (a mistake is a confirmed inaccuracy whose
+    loss is a mistake's)."""
     if samples is not None and samples < MIN_LABEL_SAMPLES:
         return None
-    label = None
-    for name, threshold in THRESHOLDS:
-        if min(loss, low) >= threshold * scale:
-            label = name
-    return label
+    confirmed = sum(min(loss, low) >= threshold * scale for _, threshold in THRESHOLDS)
+    if confirmed == 0:
+        return None
+    reached = sum(loss >= threshold * scale for _, threshold in THRESHOLDS)
+    return THRESHOLDS[min(reached, confirmed + 1) - 1][0]

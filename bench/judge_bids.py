@@ -129,6 +129,8 @@ def analyse(task: tuple[str, MatchLog, AnalysisOptions]) -> dict[str, Any]:
                 "best": n.best,
                 "label": n.label,
                 "loss": n.loss,
+                "low": n.ci_low,
+                "high": n.ci_high,
                 "samples": n.samples,
                 "chance": json.loads(n.detail).get("secondary", {}).get(n.chosen),
                 "judgement": json.loads(n.detail).get("judgement"),

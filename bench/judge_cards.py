@@ -190,16 +190,17 @@ def print_honesty(games: Sequence[dict[str, Any]], start: int, reps: int) -> Non
     """How often a label claims more than the loss is: each suspect's saved layouts taken as
     its whole world (its true loss: the best card's share over them all against the card
     played), layouts drawn from them with replacement ``reps`` times and judged by each
-    schedule; a label over-claims when its threshold lies above that true loss."""
+    schedule; a label over-claims when its threshold lies above that true loss, and names
+    no real loss when that true loss is below the first threshold."""
     thresholds = dict(THRESHOLDS)
     print(
         f"\n| schedule (start {start}, {reps} resampled worlds) | labels a world | "
-        "over-claimed | share |"
+        "over-claimed | share | no real loss | share |"
     )
-    print("|---|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|")
     suspects = [c for g in games for c in g["cards"] if "outcomes" in c]
     for cheap in (False, True):
-        labels = over = 0
+        labels = over = unreal = 0
         for c in suspects:
             world = [o for o in c["outcomes"] if o is not None and c["chosen"] in o]
             if not world:
@@ -217,10 +218,12 @@ def print_honesty(games: Sequence[dict[str, Any]], start: int, reps: int) -> Non
                 if label:
                     labels += 1
                     over += thresholds[label] > truth + 1e-9
+                    unreal += THRESHOLDS[0][1] > truth + 1e-9
         name = "more where cheap" if cheap else "every card alike"
         print(
             f"| {name} | {labels / reps:.1f} | {over / reps:.1f} | "
-            f"{100 * over / max(labels, 1):.1f}% |"
+            f"{100 * over / max(labels, 1):.1f}% | {unreal / reps:.1f} | "
+            f"{100 * unreal / max(labels, 1):.1f}% |"
         )
 
 

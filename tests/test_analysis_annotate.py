@@ -209,12 +209,16 @@ def test_likely_trump_prefers_length_then_points() -> None:
     assert likely_trump(cards).value == "H"
 
 
-def test_labels_follow_the_thresholds_the_whole_interval_clears() -> None:
+def test_labels_need_a_confirmed_loss_and_rise_one_step_past_what_is_confirmed() -> None:
     for name, threshold in THRESHOLDS:
         assert label_of(threshold + 0.01, threshold + 0.005, threshold + 0.015) == name
     assert label_of(0.01, 0.0, 0.02) is None
-    assert label_of(0.12, 0.10, 0.14) == "inaccuracy"  # a mistake is not confirmed
-    assert label_of(0.07, 0.04, 0.10) is None  # nor is an inaccuracy
+    assert label_of(0.07, 0.04, 0.10) is None  # no loss confirmed: no label
+    assert label_of(0.30, 0.04, 0.56) is None  # however large the loss
+    assert label_of(0.12, 0.10, 0.14) == "mistake"  # a confirmed inaccuracy, a mistake's loss
+    assert label_of(0.30, 0.06, 0.54) == "mistake"  # a blunder's loss: one step past confirmed
+    assert label_of(0.30, 0.13, 0.47) == "blunder"
+    assert label_of(0.11, 0.06, 0.16) == "inaccuracy"
     assert label_of(0.4, 0.39, 0.41, scale=2.0) == "mistake"  # game points: thresholds x2
     assert label_of(0.4, 0.39, 0.41, samples=7) is None  # too few samples to trust
     e = estimate([0.0, 1.0] * 50)

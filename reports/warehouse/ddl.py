@@ -478,8 +478,9 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c(
             "label",
             "VARCHAR",
-            "`inaccuracy`, `mistake`, `blunder` (sampled only: the highest threshold the "
-            "whole 95% interval of `loss` reaches), or NULL.",
+            "`inaccuracy`, `mistake`, `blunder` (sampled only: the highest threshold `loss` "
+            "reaches, at most one above the highest the whole 95% interval reaches; none "
+            "unless that interval clears the first; docs/analysis.md, Labels), or NULL.",
         ),
         _c("explanation", "VARCHAR", "One line a player understands.", null=False),
         _c(
