@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fit_auction_model import ARCHIVE, FEATURES, L2, deal_key
 from judge_archive import rate_difference
 
+from twentynine.analysis.labels import GAME_POINT_SCALE, THRESHOLDS
 from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.models.dealing import DealingModel, dealt_by
 from twentynine.analysis.models.dealing import fit_model as fit_dealing
@@ -187,6 +188,13 @@ def print_difference(title: str, rows: Sequence[tuple[str, bool, bool]]) -> None
     )
 
 
+def _mistake_before(note: dict[str, Any]) -> bool:
+    """Whether a saved bid note was a mistake or worse by the label rule before issue 20's
+    last round: the whole interval of the loss past the mistake's threshold, in game points."""
+    line = dict(THRESHOLDS)["mistake"] * GAME_POINT_SCALE
+    return bool(min(note["loss"], note["low"]) >= line)
+
+
 def print_tables(lines: Sequence[dict[str, Any]]) -> None:
     notes = [(g, n) for g in lines for n in g["notes"]]
     cpu = sum(g["cpu"] for g in lines)
@@ -228,6 +236,15 @@ def print_tables(lines: Sequence[dict[str, Any]]) -> None:
             [
                 (g["deal"], n is not None and n["label"] in labels, bool(g["made"]))
                 for g, n in contracts
+            ],
+        )
+    if all(n is None or "low" in n for _, n in contracts):
+        print_difference(
+            "mistake or worse, by the rule before (the whole interval past 0.24)",
+            [
+                (g["deal"], n is not None and _mistake_before(n), bool(g["made"]))
+                for g, n in contracts
+                if n is None or n["label"] is None or _mistake_before(n)
             ],
         )
     print("\nPasses labelled an underbid: did the passer's side make a contract of its own?\n")
