@@ -152,11 +152,11 @@ def confirmed(verdict: Judgement, draw: Callable[[int], Outcome | None], samples
 def settled(result: Judgement, scale: float = 1.0) -> bool:
     """Whether more samples could not change the label but by moving the loss itself: no
     label threshold (times ``scale``) lies between the interval's low end and the loss
-    (the label is the highest threshold both reach, :func:`analysis.labels.label_of`).
+    (the label reads the thresholds each of them reaches, :func:`analysis.labels.label_of`).
 
     >>> settled(Judgement("b", "a", {}, {}, 0.3, 0.27, 0.33, 32))  # a blunder, confirmed
     True
-    >>> settled(Judgement("b", "a", {}, {}, 0.13, 0.03, 0.23, 32))  # a mistake? not yet
+    >>> settled(Judgement("b", "a", {}, {}, 0.13, 0.03, 0.23, 32))  # no loss confirmed yet
     False
     >>> settled(Judgement("b", "a", {}, {}, 0.03, -0.02, 0.08, 32))  # below every line
     True
