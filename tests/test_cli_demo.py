@@ -1,5 +1,6 @@
 """`twentynine demo` on the bundled samples: every step as expected, files written."""
 
+import re
 import shutil
 from pathlib import Path
 
@@ -25,6 +26,12 @@ def test_demo_runs_every_step_from_any_folder(
         assert f"{out / report}" in result.stdout
         assert (out / report).read_text().startswith("<!DOCTYPE html>")
     assert "annotations (" in result.stdout and "not analyzed" not in result.stdout
+    # The analyzed deal shows what a labelled decision looks like, in the output as in the report.
+    labelled = re.search(r"(\d+) labelled inaccuracy, mistake or blunder", result.stdout)
+    assert labelled and int(labelled.group(1)) >= 1
+    assert re.search(
+        r"(inaccuracy|mistake|blunder) by [NESW]: from what you could see", result.stdout
+    )
     assert "again: " in result.stdout and " 0 stored (0 deals" in result.stdout
     assert "DIFFERENT" not in result.stdout
     assert (out / "imported.jsonl").stat().st_size > 0

@@ -214,31 +214,34 @@ def run_demo(samples: Path, out: Path, echo: Echo) -> DemoResult:
     return result
 
 
-DEMO_ANALYZED_DEALS = 1
-"""Deals of the sample match the demo analyzes: every kind of decision, a few seconds each."""
+DEMO_DEAL = 11
+"""The deal of the sample match the demo analyzes (every kind of decision, about a second):
+one with a card labelled a blunder at the demo's samples, so that the output and the report
+show what a labelled decision looks like."""
 DEMO_SAMPLES = 8
 """Samples a fair decision starts with in the demo (`twentynine analyze` starts with 32)."""
 
 
 def _analyze(match_file: Path, database: Path, echo: Echo, result: DemoResult) -> None:
-    """Annotate the first deal of a sample match into the warehouse, as `analyze` does."""
+    """Annotate one deal of a sample match into the warehouse, as `analyze --deal` does."""
     echo(
-        f"\n== 10. analyze deal 1 of {match_file.name} (twentynine analyze --samples "
-        f"{DEMO_SAMPLES}): every card and show exactly, the bids, trump, doubling and shows "
-        "on what each seat knew"
+        f"\n== 10. analyze deal {DEMO_DEAL} of {match_file.name} (twentynine analyze --deal "
+        f"{DEMO_DEAL} --samples {DEMO_SAMPLES}): every card and show exactly, the bids, trump, "
+        "doubling and shows on what each seat knew"
     )
     match = next(r.match for r in read_any(match_file) if r.match)
-    options = AnalysisOptions(samples=DEMO_SAMPLES, seed=0)
-    tasks = match_tasks(match, options)[:DEMO_ANALYZED_DEALS]
-    notes = [note for task in tasks for note in annotate_deal(task)]
+    options = AnalysisOptions(samples=DEMO_SAMPLES, seed=0, deal=DEMO_DEAL)
+    notes = [note for task in match_tasks(match, options) for note in annotate_deal(task)]
     with open_warehouse(database) as wh:
-        replace_annotations(wh, match, notes)  # the stored match's, for its first deals
+        replace_annotations(wh, match, notes)  # the stored match's, for that deal
     kinds = sorted({note.kind for note in notes})
-    labelled = sum(1 for note in notes if note.label)
+    labelled = [note for note in notes if note.label]
     echo(
         f"   {plural(len(notes), 'annotation')} ({', '.join(kinds)}), "
-        f"{labelled} labelled inaccuracy, mistake or blunder"
+        f"{len(labelled)} labelled inaccuracy, mistake or blunder"
     )
+    for note in labelled:
+        echo(f"   {note.label} by {note.seat}: {note.explanation}")
     if not {"card", "bid", "par"} <= set(kinds):
         result.failures.append("the analysis should judge the cards, bids and par")
 
@@ -257,7 +260,8 @@ def _render_reports(
     analyzed = "not analyzed" if annotations is None else plural(len(annotations), "annotation")
     echo(
         f"   match report of {match_file.name} ({plural(len(match.deals), 'deal')}, "
-        f"{analyzed}): {match_html}"
+        f"{analyzed}): {match_html} (deal {DEMO_DEAL} analyzed: in its viewer, M steps to "
+        "the next mistake)"
     )
     examples = write_players_report(database, players_html, min_deals=30, examples=2)
     echo(
