@@ -34,9 +34,10 @@ from twentynine.analysis.models.fit import (
     fit_record,
     predict,
 )
-from twentynine.importers.formats import FORMAT_NAMES, read_paths
+from twentynine.importers.formats import FORMAT_NAMES, atomic_file, read_paths
 from twentynine.options import fail
 from twentynine.outputs import refuse_overwrite
+from twentynine.reports.warehouse import DEFAULT_DB
 from twentynine.schema.log import MatchLog
 from twentynine.schema.words import plural, signed
 from twentynine.textout import error_line, printable, text_table, warning_line
@@ -68,7 +69,9 @@ def calibration_command(
     ] = None,
     seed: Annotated[
         int,
-        typer.Option("--seed", metavar="N", help="The bootstrap's draws and the refit's folds."),
+        typer.Option(
+            "--seed", min=0, metavar="N", help="The bootstrap's draws and the refit's folds."
+        ),
     ] = 0,
     from_format: Annotated[
         str | None,
@@ -100,7 +103,8 @@ def calibration_command(
         raise fail(str(exc)) from None
     matches, sources, unreadable = _read(paths, from_format)
     if output is not None:
-        _check_output(output, [*paths, *sources])
+        read = [*paths, *sources, *([str(model_file)] if model_file is not None else [])]
+        _check_output(output, read)
     rows = contract_rows(matches, sources)
     if not rows:
         raise fail("no scored contract with the caller's first four cards in the input")
@@ -117,7 +121,8 @@ def calibration_command(
             typer.echo(warning_line(_few(len(rows))), err=True)
         refit = _refit(rows, files, seed)
         try:
-            output.write_text(refit.dumps(), encoding="utf-8")
+            with atomic_file(output) as stream:
+                stream.write(refit.dumps().encode())
         except OSError as exc:
             raise fail(f"{output}: cannot write the model: {exc.strerror}") from None
         typer.echo(f"wrote {printable(str(output))} ({refit.version})", err=True)
@@ -159,7 +164,7 @@ def _check_output(output: Path, inputs: Sequence[str]) -> None:
     target = output.resolve()
     if target == SHIPPED_PATH.resolve():
         raise fail(f"{output}: the shipped model is not written over; name another file")
-    refuse_overwrite([output], inputs=inputs)
+    refuse_overwrite([output], inputs=inputs, warehouses=[DEFAULT_DB])
     if target.is_dir():
         raise fail(f"{output}: a folder; name a file to write the model to")
 
