@@ -682,7 +682,13 @@ def layout_for(target: str) -> str:
 @contextmanager
 def atomic_file(destination: Path) -> Iterator[BinaryIO]:
     """A binary stream to a temporary file beside ``destination``, renamed over it only when
-    the block ends without an exception: a failed write leaves no half file."""
+    the block ends without an exception: a failed write leaves no half file. A symbolic link
+    is written through (the file it names is replaced, the link kept); a folder, or a link to
+    one, is refused before anything is written (``IsADirectoryError``)."""
+    if destination.is_symlink():
+        destination = Path(os.path.realpath(destination))
+    if destination.is_dir():
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(destination))
     handle, temporary = tempfile.mkstemp(
         prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent or None
     )
