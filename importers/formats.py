@@ -303,6 +303,8 @@ def _read_file(
     try:
         with Path(path).open("rb", buffering=READ_BUFFER) as stream:
             head = stream.read(HEAD_SIZE)
+            if not head.strip() and not stream.read(1):
+                return  # white space only: no document, whatever the format (a warning says so)
             stream.seek(0)
             name = from_format or detect_format(path, head)
             reading.formats[name] = reading.formats.get(name, 0) + 1

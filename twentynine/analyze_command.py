@@ -35,9 +35,10 @@ from twentynine.analysis.run import (
     parse_only,
     run_record,
 )
-from twentynine.cli import say_unreadable
+from twentynine.cli import _read_inputs, say_unreadable
 from twentynine.cluster import ClusterError, cluster_executor
 from twentynine.importers.canonical import Record
+from twentynine.importers.errors import no_logs_found
 from twentynine.importers.formats import FORMAT_NAMES, read_paths
 from twentynine.limits import STORE_SECONDS, WAIT_SECONDS, check_jobs, check_samples
 from twentynine.loading import _discard, _exists
@@ -196,10 +197,7 @@ def analyze_command(
     options = options._replace(deal=deal_number)
     if db is not None:
         refuse_overwrite([db, *companions(db)[:1]], inputs=paths)
-    try:
-        records = read_paths(paths, from_format)
-    except ValueError as exc:  # no match log in the paths, or an unknown --from
-        raise _fail(str(exc)) from None
+    records = _read_inputs(paths, from_format, fast=False)
     picks = _Picks(match_id, deal_number, limit)
     inputs = _Inputs(records, exact=bool(kinds & HINDSIGHT_KINDS), picks=picks)
     matches = inputs.matches()
@@ -207,6 +205,8 @@ def analyze_command(
     if first is None:
         if inputs.missing is not None:
             raise _fail(inputs.missing)
+        if not (inputs.unreadable or inputs.refused):  # only empty files, each warned of
+            raise _fail(no_logs_found(paths))
         raise typer.Exit(2)  # each unreadable input has had its line; nothing made
     tally = _Tally()
     done: int | None = None  # matches done, once the executor is there

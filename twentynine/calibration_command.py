@@ -34,7 +34,8 @@ from twentynine.analysis.models.fit import (
     fit_record,
     predict,
 )
-from twentynine.importers.formats import FORMAT_NAMES, atomic_file, read_paths
+from twentynine.importers.errors import no_logs_found
+from twentynine.importers.formats import FORMAT_NAMES, atomic_file
 from twentynine.options import fail
 from twentynine.outputs import refuse_overwrite
 from twentynine.reports.warehouse import DEFAULT_DB
@@ -139,22 +140,22 @@ def _few(calls: int) -> str:
 def _read(paths: list[str], from_format: str | None) -> tuple[list[MatchLog], list[str], int]:
     """The matches read, the file each came from, and how many inputs could not be read
     (each named on standard error)."""
-    try:
-        records = read_paths(paths, from_format)
-        matches: list[MatchLog] = []
-        sources: list[str] = []
-        unreadable = 0
-        for record in records:
-            if record.match is None:
-                unreadable += 1
-                for problem in record.problems:
-                    typer.echo(error_line(str(problem)), err=True)
-                continue
-            matches.append(record.match)
-            sources.append(record.source)
-    except ValueError as exc:  # no match log in the paths, or an unknown --from
-        raise fail(str(exc)) from None
+    from twentynine.cli import _read_inputs
+
+    matches: list[MatchLog] = []
+    sources: list[str] = []
+    unreadable = 0
+    for record in _read_inputs(paths, from_format, fast=False):
+        if record.match is None:
+            unreadable += 1
+            for problem in record.problems:
+                typer.echo(error_line(str(problem)), err=True)
+            continue
+        matches.append(record.match)
+        sources.append(record.source)
     if not matches:
+        if not unreadable:  # only empty files, each warned of
+            raise fail(no_logs_found(paths))
         raise typer.Exit(2)  # each unreadable input has had its line
     return matches, sources, unreadable
 
