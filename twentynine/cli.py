@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, overload
 import typer
 from typer.core import TyperArgument, TyperGroup
 
-from twentynine.limits import LOAD_JOBS
+from twentynine.limits import LOAD_JOBS, check_simulated
 from twentynine.options import (
     EXIT_BAD_INPUT,
     EXIT_FINDINGS,
@@ -442,8 +442,17 @@ def simulate_command(
     from twentynine.replay.selfplay import simulate_matches
     from twentynine.schema.rules import RulesError, resolve_rules
 
+    too_many = check_simulated(matches)
+    if too_many is not None:
+        raise fail(too_many)
     refuse_overwrite([out], warehouses=[DEFAULT_DB])
-    spec: dict[str, object] = {"preset": rules_name.value, **_parse_settings(settings or [])}
+    options = _parse_settings(settings or [])
+    if "preset" in options:
+        raise fail(
+            f"--set preset={options['preset']}: the preset is --rules {rules_name.value}; "
+            "--set changes its options"
+        )
+    spec: dict[str, object] = {"preset": rules_name.value, **options}
     try:
         rules = resolve_rules(spec)
         names = [name.strip() for name in players.split(",")] if players else None
