@@ -303,16 +303,21 @@ def _read_file(
     try:
         with Path(path).open("rb", buffering=READ_BUFFER) as stream:
             head = stream.read(HEAD_SIZE)
-            if not head.strip() and not stream.read(1):
-                return  # white space only: no document, whatever the format (a warning says so)
-            stream.seek(0)
+            seekable = stream.seekable()
+            if seekable:
+                if not head.strip() and not stream.read(1):
+                    return  # white space only: no document, whatever the format (a warning)
+                stream.seek(0)
+                rest: BinaryIO = stream
+            else:  # a pipe (`<(command)`): read on from its head, as standard input is
+                rest = io.BufferedReader(_Prefixed(head, stream))
             name = from_format or detect_format(path, head)
             reading.formats[name] = reading.formats.get(name, 0) + 1
             reader = FORMATS[name].read
-            records = reader(limited(stream, head), path, Path(path), fast, copying, first_seat)
+            records = reader(limited(rest, head), path, Path(path), fast, copying, first_seat)
             start = reading.bytes_read
             for count, record in enumerate(guarded(records, path, name)):
-                if not count % _TELL_EVERY:  # tell() is a system call: not for every line
+                if seekable and not count % _TELL_EVERY:  # tell() is a system call
                     reading.bytes_read = start + stream.tell()
                 yield record
     except OSError as exc:

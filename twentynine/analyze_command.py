@@ -636,7 +636,7 @@ def _progress(paths: list[str], from_format: str | None, picks: _Picks) -> Itera
     )
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         progress = _Progress(bar)
-        if "-" not in paths:
+        if all(_read_twice(path) for path in paths):
             threading.Thread(
                 target=_count,
                 args=(paths, from_format, picks, progress.counted),
@@ -644,6 +644,15 @@ def _progress(paths: list[str], from_format: str | None, picks: _Picks) -> Itera
                 daemon=True,
             ).start()
         yield progress
+
+
+def _read_twice(path: str) -> bool:
+    """Whether ``path`` may be read a second time to count its deals: a file or a folder, not
+    standard input or a pipe (``<(command)``), whose bytes the count would take from the run."""
+    try:
+        return path != "-" and (Path(path).is_file() or Path(path).is_dir())
+    except OSError:
+        return True  # the run names what cannot be looked at; the count finds nothing there
 
 
 def _count(

@@ -328,6 +328,8 @@ def warn_empty(files: list[Path]) -> None:
             continue
         try:
             with file.open("rb") as stream:
+                if not stream.seekable():  # a pipe: what is read here the reader would miss
+                    continue
                 head = stream.read(1 << 16)
                 blank = not head.strip() and not stream.read(1)
         except OSError:
