@@ -843,12 +843,19 @@ _SQLITE_HEADER: Final = b"SQLite format 3\x00"
 
 def _check_local(name: str) -> None:
     """Refuse a ``--db`` that DuckDB would not read as a local file: ``:memory:`` keeps
-    nothing, and ``md:``, ``s3://`` and the like reach for the network."""
+    nothing, and ``md:``, ``s3://`` and the like reach for the network; and one it would read
+    as another file: DuckDB takes a backslash for a folder separator (``a\\b`` is ``a/b``)."""
     if name.startswith(":memory:") or not name or _REMOTE.match(name):
         raise WarehouseError(
             name,
             "not a local file path; name a DuckDB file on this machine, e.g. --db club.duckdb "
             "(a file whose name has a colon: give its absolute path)",
+        )
+    if "\\" in name and os.sep == "/":
+        raise WarehouseError(
+            name,
+            "DuckDB reads a backslash as a folder separator, so it would open another file; "
+            "name the file without one (folders are separated by /)",
         )
 
 
