@@ -130,6 +130,7 @@ def test_a_match_without_the_deal_is_named(logs: Path) -> None:
         (["--deal", "0"], "--deal"),
         (["--limit", "two"], "--limit"),
         (["--resume"], "--resume needs --db FILE"),
+        (["--cluster", "tcp://127.0.0.1:9", "--jobs", "2"], "--jobs 2 and --cluster"),
     ],
 )
 def test_bad_picks_are_one_line(logs: Path, args: list[str], message: str) -> None:

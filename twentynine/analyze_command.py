@@ -193,6 +193,11 @@ def analyze_command(
         raise _fail(str(exc)) from None
     if resume and db is None:
         raise _fail("--resume needs --db FILE: the warehouse holds what was analysed")
+    if cluster is not None and jobs != 1:
+        raise _fail(
+            f"--jobs {jobs} and --cluster ask two things: the cluster's workers run the deals; "
+            "give one"
+        )
     options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed, model=model)
     options = options._replace(deal=deal_number)
     if db is not None:
