@@ -226,3 +226,40 @@ def test_a_text_notation_finding_points_at_the_line_of_its_card(tmp_path: Path) 
     assert any(line.startswith(gap) for line in lines), lines
     deal_row = next(i for i, line in enumerate(text.splitlines(), 1) if line == "[Deal 1]")
     assert any(line.startswith(f"{path}:{deal_row}:1:-: POINTS_MISMATCH") for line in lines)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["audit", ""],
+        ["load", "", "--db", "w.duckdb"],
+        ["import", "", "-o", "out.jsonl"],
+        ["matches", ""],
+        ["replay", ""],
+        ["solve", "", "--deal", "1"],
+        ["analyze", "", "--only", "cards", "--deal", "1"],
+        ["calibration", ""],
+        ["report", "match", "", "-o", "out.html"],
+        ["audit", "pagat.json", ""],
+    ],
+)
+def test_an_empty_path_is_refused_not_read_as_the_current_folder(
+    tmp_path: Path, args: list[str]
+) -> None:
+    """`twentynine load "$LOGS"` with LOGS unset: Python reads "" as the current folder, and
+    every log under it was read (and stored); an empty path names nothing, as for `ls ''`."""
+    (tmp_path / "pagat.json").write_bytes((ROOT / "sample_logs" / "pagat.json").read_bytes())
+    done = subprocess.run(
+        [sys.executable, "-m", "twentynine", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "COLUMNS": "100"},
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith(ERROR_PREFIX) and "an empty path names no file or folder" in line, line
+    assert done.stdout == "" and "Traceback" not in done.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["pagat.json"]

@@ -60,18 +60,29 @@ __all__ = [  # what the command modules and the tests have imported from here
 
 class _CommandGroup(TyperGroup):
     """The commands, with help as people read it: an argument shows its metavar (``PATH``),
-    not the Python type of its parameter (``<list[str]>``)."""
+    not the Python type of its parameter (``<list[str]>``); and a ``PATH`` that is empty is
+    refused (Python reads ``""`` as the current folder: ``load "$UNSET"`` read all of it)."""
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         command = super().get_command(ctx, cmd_name)
         for param in getattr(command, "params", ()):
             if isinstance(param, TyperArgument) and param.metavar is not None:
                 setattr(param, "display_type_rich", _no_type)  # noqa: B010 (an instance's own)
+                if "PATH" in param.metavar and param.callback is None:
+                    param.callback = _named_paths
         return command
 
 
 def _no_type(ctx: Any) -> None:
     return None
+
+
+def _named_paths(ctx: Any, param: Any, value: Any) -> Any:
+    """The ``PATH`` arguments as given, none of them empty (a usage error, one line)."""
+    values = value if isinstance(value, list | tuple) else [value]
+    if any(path == "" for path in values):
+        raise typer.BadParameter("an empty path names no file or folder", ctx, param)
+    return value
 
 
 COMMANDS: Final = (
