@@ -229,6 +229,10 @@ def rules_command(
         rules_diff,
     )
 
+    if preset is not None and diff is not None:
+        raise fail(
+            f"give a PRESET or --diff A B, not both ({preset}, and {diff[0]} against {diff[1]})"
+        )
     try:
         if diff is not None:
             a, b = (resolve_rules(name) for name in diff)
