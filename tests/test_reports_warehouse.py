@@ -277,6 +277,36 @@ def test_locked_by_another_writer(db: Path) -> None:
     assert run_query("SELECT count(*) FROM matches", db=db).rows == [(0,)]
 
 
+def test_locked_by_another_reader_is_not_said_to_be_written(db: Path) -> None:
+    """A process that only reads the file (a read-only connection) keeps a writer out too;
+    the refusal says it has the file open, not that it writes to it."""
+    open_warehouse(db).close()
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, duckdb; con = duckdb.connect(sys.argv[1], read_only=True); "
+            "print('ready', flush=True); sys.stdin.read()",
+            str(db),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        with pytest.raises(WarehouseLockedError) as locked:
+            load_paths([SAMPLES / "pagat.json"], db=db)
+        assert one_line(locked.value) == (
+            f"{db}: locked by another process (PID {holder.pid}) that has it open; "
+            "try again when it has finished"
+        )
+    finally:
+        holder.stdin.close()  # type: ignore[union-attr]
+        holder.wait(timeout=30)
+        holder.stdout.close()  # type: ignore[union-attr]
+
+
 def _set_version(db: Path, version: int) -> None:
     con = duckdb.connect(str(db))
     con.execute("UPDATE warehouse_info SET value = ? WHERE key = 'schema_version'", [str(version)])
