@@ -785,6 +785,10 @@ def main() -> None:
         code = getattr(exc, "exit_code", EXIT_BAD_INPUT)
     except typer.Abort:
         code = 130
+    except RuntimeError as exc:
+        if str(exc) != "Query interrupted":  # DuckDB's word for a Ctrl-C during a query
+            raise
+        code = 130
     except BrokenPipeError:
         # The reader of our output went away (| head): stop quietly, and keep Python's final
         # flush of standard output from complaining about it.
