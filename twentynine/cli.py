@@ -566,6 +566,8 @@ def replay_command(
         raise fail(f"--rules: {exc}") from None
     if path is None and db is None:
         raise fail("give a file or folder of match logs, or --db FILE")
+    if at is not None and finding:
+        raise fail(f"--at {at} and --finding ask two things: give one")
     skipped = Skipping()
     notes = None
     try:
