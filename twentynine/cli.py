@@ -748,6 +748,8 @@ def demo_command(
     samples = samples if samples is not None else default_samples()
     if not all(_is_folder(samples / name) for name in ("bad", "formats")):
         raise fail(f"{samples}: not the sample_logs folder (give the folder with --samples)")
+    if _not_a_folder(out):
+        raise fail(f"{out}: a file, not a folder: --out names the folder the demo writes in")
     files, folders = demo_outputs(out)
     refuse_overwrite(files, folders=folders, inputs=[samples], warehouses=[DEFAULT_DB])
     try:
@@ -759,6 +761,14 @@ def demo_command(
             typer.echo(error_line(f"demo: {failure}"), err=True)
         raise typer.Exit(1)
     typer.echo(f"\ndemo done: everything as expected; files written under {out}/")
+
+
+def _not_a_folder(path: Path) -> bool:
+    """Whether ``path`` is there and is not a folder (a file, say)."""
+    try:
+        return path.exists() and not path.is_dir()
+    except OSError:  # a path one may not look at: the demo's first write says why
+        return False
 
 
 def _is_folder(path: Path) -> bool:
