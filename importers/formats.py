@@ -303,14 +303,21 @@ def _read_file(
     try:
         with Path(path).open("rb", buffering=READ_BUFFER) as stream:
             head = stream.read(HEAD_SIZE)
-            stream.seek(0)
+            seekable = stream.seekable()
+            if seekable:
+                if not head.strip() and not stream.read(1):
+                    return  # white space only: no document, whatever the format (a warning)
+                stream.seek(0)
+                rest: BinaryIO = stream
+            else:  # a pipe (`<(command)`): read on from its head, as standard input is
+                rest = io.BufferedReader(_Prefixed(head, stream))
             name = from_format or detect_format(path, head)
             reading.formats[name] = reading.formats.get(name, 0) + 1
             reader = FORMATS[name].read
-            records = reader(limited(stream, head), path, Path(path), fast, copying, first_seat)
+            records = reader(limited(rest, head), path, Path(path), fast, copying, first_seat)
             start = reading.bytes_read
             for count, record in enumerate(guarded(records, path, name)):
-                if not count % _TELL_EVERY:  # tell() is a system call: not for every line
+                if seekable and not count % _TELL_EVERY:  # tell() is a system call
                     reading.bytes_read = start + stream.tell()
                 yield record
     except OSError as exc:
@@ -682,7 +689,13 @@ def layout_for(target: str) -> str:
 @contextmanager
 def atomic_file(destination: Path) -> Iterator[BinaryIO]:
     """A binary stream to a temporary file beside ``destination``, renamed over it only when
-    the block ends without an exception: a failed write leaves no half file."""
+    the block ends without an exception: a failed write leaves no half file. A symbolic link
+    is written through (the file it names is replaced, the link kept); a folder, or a link to
+    one, is refused before anything is written (``IsADirectoryError``)."""
+    if destination.is_symlink():
+        destination = Path(os.path.realpath(destination))
+    if destination.is_dir():
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(destination))
     handle, temporary = tempfile.mkstemp(
         prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent or None
     )

@@ -56,6 +56,11 @@ be 'JS', '9S', ...") is reworded as ``'XS' is not a card`` by the models' ``mode
 and ``model_validate_json``.
 """
 
+INT64_MIN: Final = -(2**63)
+INT64_MAX: Final = 2**63 - 1
+"""The range of a bid's value: a signed 64-bit integer, as the warehouse, the solver and the
+reports' JSON hold it (a bid beyond it is refused where the log is read)."""
+
 _BUILTIN_ERRORS: Final = frozenset(get_args(ErrorType))
 
 
@@ -183,7 +188,7 @@ class BidAction(_ActionBase):
     """A bid of ``value`` card points."""
 
     type: Literal["bid"] = "bid"
-    value: int
+    value: int = Field(ge=INT64_MIN, le=INT64_MAX)
 
 
 class PassAction(_ActionBase):

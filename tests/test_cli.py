@@ -89,6 +89,15 @@ def test_unknown_preset_is_one_line_and_exit_2() -> None:
     ]
 
 
+def test_a_preset_and_a_diff_together_are_one_line() -> None:
+    result = runner.invoke(app, ["rules", "pagat", "--diff", "bangladesh", "standard"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip().splitlines() == [
+        "twentynine: give a PRESET or --diff A B, not both (pagat, and bangladesh against standard)"
+    ]
+    assert result.stdout == ""
+
+
 def test_audit_valid_file_exits_0(tmp_path: Path) -> None:
     path = tmp_path / "one.json"
     path.write_text(json.dumps(example()))

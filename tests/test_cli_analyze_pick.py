@@ -130,6 +130,7 @@ def test_a_match_without_the_deal_is_named(logs: Path) -> None:
         (["--deal", "0"], "--deal"),
         (["--limit", "two"], "--limit"),
         (["--resume"], "--resume needs --db FILE"),
+        (["--cluster", "tcp://127.0.0.1:9", "--jobs", "2"], "--jobs 2 and --cluster"),
     ],
 )
 def test_bad_picks_are_one_line(logs: Path, args: list[str], message: str) -> None:
@@ -245,3 +246,19 @@ def test_progress_on_a_terminal_counts_down_with_the_time_left(logs: Path) -> No
     assert "analysing deals" in text and "/6" in text  # 3 matches of 2 deals
     assert "left" in text and "6/6" in text
     assert "3 matches, 6 deals" in text
+
+
+def test_a_pipe_on_a_terminal_is_read_once_by_the_run_not_by_the_count(logs: Path) -> None:
+    """``analyze <(command)``: the count of deals for the bar would read the pipe too, taking
+    lines from the run (the bar said ``4/0``); a pipe is read by the run alone, as standard
+    input is, and the bar goes without a total."""
+    if shutil.which("bash") is None:
+        pytest.skip("no bash for a process substitution")
+    script = f'"$0" -m twentynine analyze <(cat "$1") {" ".join(ONLY)}'
+    process, leader = _on_a_terminal(["bash", "-c", script, sys.executable, str(logs)])
+    text = _terminal_text(process, leader)
+    process.wait()
+    os.close(leader)
+    assert process.returncode == 0, text
+    assert "analysing deals" in text and "4 matches, 8 deals" in text, text
+    assert "/0" not in text and "/8" not in text, text

@@ -267,6 +267,9 @@ def test_replay_bad_choices_are_one_line(tmp_path: Path, clean_match: MatchLog) 
     assert deal.exit_code == 2 and f"has {len(clean_match.deals)} deals" in deal.stderr
     match = runner.invoke(app, ["replay", str(path), "--match", "nope"])
     assert match.exit_code == 2 and "no match with id 'nope'" in match.stderr
+    both = runner.invoke(app, ["replay", str(path), "--deal", "1", "--at", "3", "--finding"])
+    assert both.exit_code == 2 and both.stdout == "", both.output
+    assert both.stderr == "twentynine: --at 3 and --finding ask two things: give one\n"
 
 
 def test_replay_steps_on_a_real_terminal(tmp_path: Path, clean_match: MatchLog) -> None:

@@ -142,3 +142,32 @@ def test_refusals_are_one_line(logs: list[Path], tmp_path: Path) -> None:
         f"{tmp_path / 'none.json'}: cannot read the model: No such file or directory",
     )
     assert SHIPPED_PATH.read_text(encoding="utf-8") == shipped_model().dumps()  # untouched
+
+
+def test_the_refit_never_replaces_the_warehouse_or_the_model_it_read(
+    logs: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    log = str(logs[0])
+    load = runner.invoke(app, ["load", log])
+    assert load.exit_code == 0, load.output
+    warehouse = (tmp_path / "twentynine.duckdb").read_bytes()
+    _refused(
+        ["calibration", log, "--fit", "-o", "twentynine.duckdb"],
+        "the output twentynine.duckdb is the warehouse twentynine.duckdb: write to another file",
+    )
+    assert (tmp_path / "twentynine.duckdb").read_bytes() == warehouse
+    model = tmp_path / "club.json"
+    model.write_text(shipped_model().dumps(), encoding="utf-8")
+    _refused(
+        ["calibration", log, "--fit", "-o", str(model), "--model", str(model)],
+        f"the output {model} is also an input: write to another file",
+    )
+    assert model.read_text(encoding="utf-8") == shipped_model().dumps()
+
+
+def test_a_negative_seed_is_a_usage_error(logs: list[Path]) -> None:
+    result = runner.invoke(app, ["calibration", str(logs[0]), "--seed", "-1"])
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--seed': Input should be greater than or equal to 0" in result.stderr
+    assert result.stdout == "" and "Traceback" not in result.output

@@ -55,3 +55,14 @@ def test_demo_outside_the_checkout_says_where_to_run(tmp_path: Path) -> None:
     result = runner.invoke(app, ["demo", "--samples", str(tmp_path / "nowhere")])
     assert result.exit_code == 2
     assert "not the sample_logs folder" in result.stderr
+
+
+def test_an_out_that_is_a_file_is_one_line_and_kept(tmp_path: Path) -> None:
+    out = tmp_path / "notes.txt"
+    out.write_text("mine\n")
+    result = runner.invoke(app, ["demo", "--samples", str(SAMPLES), "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"twentynine: {out}: a file, not a folder: --out names the folder the demo writes in\n"
+    )
+    assert out.read_text() == "mine\n"

@@ -92,13 +92,41 @@ def test_a_load_of_nothing_makes_no_database(tmp_path: Path) -> None:
     assert not (tmp_path / "new.duckdb").exists()
 
 
-@pytest.mark.parametrize("command", ["audit", "load", "import"])
+EMPTY_RUNS: dict[str, list[str]] = {
+    "audit": ["audit", "IN"],
+    "load": ["load", "IN", "--db", "w.duckdb"],
+    "import": ["import", "IN", "-o", "-"],
+    "matches": ["matches", "IN"],
+    "analyze": ["analyze", "IN", "--only", "cards"],
+    "calibration": ["calibration", "IN"],
+    "replay": ["replay", "IN"],
+    "solve": ["solve", "IN"],
+    "report match": ["report", "match", "IN", "-o", "out.html"],
+}
+
+
+@pytest.mark.parametrize("command", EMPTY_RUNS)
 def test_an_empty_file_gets_a_warning(tmp_path: Path, command: str) -> None:
-    empty = tmp_path / "empty.jsonl"
-    empty.write_text("\n\n")
-    extra = {"audit": [], "load": ["--db", str(tmp_path / "w.duckdb")], "import": ["-o", "-"]}
-    result = runner.invoke(app, [command, str(empty), *extra[command]])
-    assert f"{ERROR_PREFIX}warning: {empty}: empty: no match in it" in result.stderr.splitlines()
+    """Whatever its extension, a file of nothing but white space gets the one warning, and
+    no reader's error besides (was: `invalid JSON: EOF` for .json, `empty input` for .29, and
+    not a word from analyze or calibration)."""
+    codes = set()
+    for name in ("empty.jsonl", "empty.json", "empty.29"):
+        empty = tmp_path / name
+        empty.write_text("\n\n")
+        places = {"IN": str(empty), "w.duckdb": str(tmp_path / "w.duckdb")}
+        args = [
+            places.get(arg, str(tmp_path / arg) if arg == "out.html" else arg)
+            for arg in EMPTY_RUNS[command]
+        ]
+        result = runner.invoke(app, args)
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        lines = result.stderr.splitlines()
+        assert f"{ERROR_PREFIX}warning: {empty}: empty: no match in it" in lines, result.stderr
+        assert not [line for line in lines if "invalid JSON" in line or "empty input" in line]
+        assert not (tmp_path / "out.html").exists() and not (tmp_path / "w.duckdb").exists()
+        codes.add(result.exit_code)
+    assert len(codes) == 1, codes
 
 
 def test_json_strict_prints_its_finding_as_a_json_line() -> None:
@@ -198,3 +226,40 @@ def test_a_text_notation_finding_points_at_the_line_of_its_card(tmp_path: Path) 
     assert any(line.startswith(gap) for line in lines), lines
     deal_row = next(i for i, line in enumerate(text.splitlines(), 1) if line == "[Deal 1]")
     assert any(line.startswith(f"{path}:{deal_row}:1:-: POINTS_MISMATCH") for line in lines)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["audit", ""],
+        ["load", "", "--db", "w.duckdb"],
+        ["import", "", "-o", "out.jsonl"],
+        ["matches", ""],
+        ["replay", ""],
+        ["solve", "", "--deal", "1"],
+        ["analyze", "", "--only", "cards", "--deal", "1"],
+        ["calibration", ""],
+        ["report", "match", "", "-o", "out.html"],
+        ["audit", "pagat.json", ""],
+    ],
+)
+def test_an_empty_path_is_refused_not_read_as_the_current_folder(
+    tmp_path: Path, args: list[str]
+) -> None:
+    """`twentynine load "$LOGS"` with LOGS unset: Python reads "" as the current folder, and
+    every log under it was read (and stored); an empty path names nothing, as for `ls ''`."""
+    (tmp_path / "pagat.json").write_bytes((ROOT / "sample_logs" / "pagat.json").read_bytes())
+    done = subprocess.run(
+        [sys.executable, "-m", "twentynine", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "COLUMNS": "100"},
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith(ERROR_PREFIX) and "an empty path names no file or folder" in line, line
+    assert done.stdout == "" and "Traceback" not in done.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["pagat.json"]

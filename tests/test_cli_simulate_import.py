@@ -113,3 +113,19 @@ def test_import_reports_a_bad_record_and_keeps_the_rest(tmp_path: Path) -> None:
     assert f"{source}:2: " in result.stderr
     assert "2 matches found in 1 file: 1 imported, 1 skipped" in result.stderr
     assert len(out.read_text().splitlines()) == 1
+
+
+def test_a_run_that_would_never_end_or_contradicts_itself_is_refused(tmp_path: Path) -> None:
+    from twentynine.limits import MAX_SIMULATED
+
+    out = tmp_path / "many.jsonl"
+    for args, message in [
+        (["--matches", str(10**30)], f"--matches {10**30}: at most {MAX_SIMULATED:,} matches"),
+        (["--matches", str(MAX_SIMULATED + 1)], f"at most {MAX_SIMULATED:,} matches a run"),
+        (["--set", "preset=standard"], "--set preset=standard: the preset is --rules pagat"),
+    ]:
+        result = runner.invoke(app, ["simulate", "--rules", "pagat", *args, "-o", str(out)])
+        assert result.exit_code == 2, (args, result.output)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and message in lines[0], (args, lines)
+    assert list(tmp_path.iterdir()) == []

@@ -48,6 +48,16 @@ def test_solve_needs_no_deal_for_a_one_deal_match(tmp_path: Path) -> None:
     assert "say which with --deal N (1 to" in many.stderr
 
 
+def test_a_match_of_no_deal_says_so(tmp_path: Path) -> None:
+    match = json.loads((SAMPLES / "pagat.json").read_text(encoding="utf-8"))
+    match["deals"], match["result"] = [], None
+    log = tmp_path / "none.json"
+    log.write_text(json.dumps(match), encoding="utf-8")
+    solved = runner.invoke(app, ["solve", str(log)])
+    assert solved.exit_code == 2, solved.output
+    assert solved.stderr == f"twentynine: {log}: match {match['id']} has 0 deals\n"
+
+
 def test_solve_writes_suits_as_symbols_beside_seat_letters() -> None:
     solved = runner.invoke(app, ["solve", str(SAMPLES / "bhoos.json"), "--deal", "1", "--at", "10"])
     assert solved.exit_code == 0, solved.output

@@ -1,6 +1,11 @@
 """`twentynine load / query / stats / export` on a real DuckDB file."""
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import duckdb
@@ -12,7 +17,8 @@ from twentynine.cli import app
 from twentynine.reports.warehouse import ddl
 
 runner = CliRunner()
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_logs"
 
 
 def _load(db: Path) -> None:
@@ -177,3 +183,31 @@ def test_an_older_file_gets_the_new_views(tmp_path: Path) -> None:
     assert again.exit_code == 0, again.output
     counted = runner.invoke(app, ["query", "select count(*) from contracts", "--db", str(db)])
     assert counted.exit_code == 0 and int(counted.stdout.split()[-1]) > 0
+
+
+def test_ctrl_c_stops_a_long_query_at_once(tmp_path: Path) -> None:
+    """DuckDB does not look for Ctrl-C while a query runs: `query` went on to the end of a
+    query of hours. It stops within seconds, exit 130, no traceback, the warehouse as it was."""
+    db = tmp_path / "w.duckdb"
+    assert runner.invoke(app, ["load", str(SAMPLES / "pagat.json"), "--db", str(db)]).exit_code == 0
+    before = db.read_bytes()
+    sql = "SELECT sum(hash(range)) FROM range(1000000000000)"  # hours of work
+    process = subprocess.Popen(
+        [sys.executable, "-m", "twentynine", "query", sql, "--db", str(db)],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)  # well into the query
+    process.send_signal(signal.SIGINT)
+    try:
+        out, err = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail("the query went on after Ctrl-C")
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and out == ""
+    assert db.read_bytes() == before

@@ -120,3 +120,38 @@ def test_a_query_reads_nothing_in_the_warehouse_s_temporary_folder(
     assert result.exit_code == 0, result.output
     with open_warehouse(db, read_only=True) as one, open_warehouse(db, read_only=True) as two:
         assert one.query("SELECT 1").rows == two.query("SELECT 1").rows  # readers side by side
+
+
+DB_COMMANDS: dict[str, list[str]] = {
+    "load": ["load", PAGAT],
+    "analyze": ["analyze", PAGAT, "--only", "cards", "--deal", "1"],
+    "report players": ["report", "players", "-o", "players.html"],
+    "export": ["export", "--parquet", "exported"],
+    "query": ["query", "SELECT 1"],
+    "stats": ["stats"],
+}
+
+
+@pytest.mark.parametrize("db", ["", "."])
+@pytest.mark.parametrize("command", DB_COMMANDS)
+def test_a_db_that_names_the_current_folder_is_one_line(
+    db: str, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _one_line_exit_2([*DB_COMMANDS[command], "--db", db], ".: is a folder, not a database file")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["load", "query"])
+def test_a_backslash_in_the_db_name_is_refused(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DuckDB reads a backslash as a folder separator: `sub\\w.duckdb` would be `sub/w.duckdb`,
+    another file than the one named (and than the one the overwrite checks look at)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    _one_line_exit_2(
+        [*DB_COMMANDS[command], "--db", "sub\\w.duckdb"], "sub\\w.duckdb: ", "backslash"
+    )
+    assert list((tmp_path / "sub").iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sub"]

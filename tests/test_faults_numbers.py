@@ -103,3 +103,29 @@ def test_audit_reports_numbers_out_of_range(absurd: Path) -> None:
     out_of_range = [(f["line"], f["deal"]) for f in found if f["code"] == "VALUE_OUT_OF_RANGE"]
     assert out_of_range == [(1, 1), (3, 1)]
     assert not any(f["line"] == 2 for f in found)
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "exit_code"),
+    [
+        (["analyze"], ["--only", "cards", "--deal", "1"], 2),
+        (["solve"], ["--deal", "1"], 2),
+        (["report", "match"], ["-o", "out.html"], 2),
+        (["load"], ["--db", "out.duckdb"], 1),
+    ],
+)
+def test_a_bid_beyond_64_bits_is_one_line_naming_its_place(
+    tmp_path: Path, command: list[str], options: list[str], exit_code: int
+) -> None:
+    match = _bid("bid-1e30", 10**30)
+    log = tmp_path / "absurd.json"
+    log.write_text(json.dumps(match), encoding="utf-8")
+    index = next(i for i, a in enumerate(match["deals"][0]["actions"]) if a["type"] == "bid")
+    out = [str(tmp_path / option) if option.startswith("out.") else option for option in options]
+    result = runner.invoke(app, [*command, str(log), *out])
+    assert result.exit_code == exit_code, result.output
+    assert "Traceback" not in result.output
+    [line] = [line for line in result.stderr.splitlines() if str(log) in line]
+    assert line.startswith(f"twentynine: {log}:1:")
+    assert f"deals[0].actions[{index}].value: " in line
+    assert not [path.name for path in tmp_path.iterdir() if path.name.startswith("out")]

@@ -173,3 +173,48 @@ def test_outputs_beside_the_inputs_are_written(tmp_path: Path, match: Path, club
     )
     assert result.exit_code == 0, result.output
     assert out.read_text().startswith("<!DOCTYPE html>")
+
+
+OUTPUT_COMMANDS: dict[str, list[str]] = {
+    "report match": ["report", "match", "IN", "-o", "OUT"],
+    "import": ["import", "IN", "-o", "OUT"],
+    "simulate": ["simulate", "--rules", "pagat", "-o", "OUT"],
+    "calibration": ["calibration", "IN", "--fit", "-o", "OUT"],
+}
+
+
+def _command(name: str, match: Path, out: Path) -> list[str]:
+    places = {"IN": str(match), "OUT": str(out)}
+    return [places.get(arg, arg) for arg in OUTPUT_COMMANDS[name]]
+
+
+@pytest.mark.parametrize("command", OUTPUT_COMMANDS)
+def test_an_output_named_by_a_link_to_a_folder_is_refused_and_the_link_kept(
+    tmp_path: Path, match: Path, command: str
+) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    link = _symbolic_link(tmp_path, folder, "out.jsonl" if command != "report match" else "o.html")
+    before = _digest(match)
+    result = runner.invoke(app, _command(command, match, link))
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    [line] = [line for line in result.stderr.splitlines() if line.startswith("twentynine: ")]
+    assert str(link) in line and ("Is a directory" in line or "a folder" in line), line
+    assert _digest(match) == before
+    assert link.is_symlink() and link.resolve() == folder.resolve()
+    assert list(folder.iterdir()) == []
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("command", OUTPUT_COMMANDS)
+def test_an_output_named_by_a_link_to_a_file_writes_that_file(
+    tmp_path: Path, match: Path, command: str
+) -> None:
+    target = tmp_path / ("earlier.html" if command == "report match" else "earlier.jsonl")
+    target.write_text("earlier\n")
+    link = _symbolic_link(tmp_path, target, "latest" + target.suffix)
+    result = runner.invoke(app, _command(command, match, link))
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and link.resolve() == target.resolve()
+    assert target.read_text() != "earlier\n"

@@ -9,6 +9,7 @@ refuse anyone else.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -166,3 +167,55 @@ def test_a_symlink_loop_inside_a_folder_is_reported(loop: Path) -> None:
     assert result.exit_code == 2, result.output
     assert "Too many levels of symbolic links" in result.stderr
     assert "1 match" in result.stdout
+
+
+def _piped(command: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m twentynine ARGS`` with the log given as a pipe, ``<(cat FILE)`` in bash."""
+    script = f'"$0" -m twentynine {command} <(cat "$1") "${{@:2}}"'
+    return subprocess.run(
+        ["bash", "-c", script, sys.executable, *args],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize("sample", ["bad/revoke.json", "league.jsonl"])
+def test_a_pipe_given_as_a_path_is_read_as_the_file_would_be(sample: str) -> None:
+    if shutil.which("bash") is None:
+        pytest.skip("no bash for a process substitution")
+    log = str(SAMPLES / sample)
+    direct = subprocess.run(
+        [sys.executable, "-m", "twentynine", "audit", log, "--format", "json"],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    piped = _piped("audit", log, "--format", "json")
+    assert "Traceback" not in piped.stderr and "cannot read" not in piped.stderr, piped.stderr
+    assert piped.returncode == direct.returncode, piped.stderr
+    assert piped.stderr == direct.stderr  # the summary: the same file, matches, deals, findings
+    unnamed = [re.sub(r'"file":"[^"]*"', "", line) for line in direct.stdout.splitlines()]
+    assert [re.sub(r'"file":"/dev/fd/\d+"', "", line) for line in piped.stdout.splitlines()] == (
+        unnamed
+    )
+
+
+def test_an_empty_pipe_is_one_line() -> None:
+    if shutil.which("bash") is None:
+        pytest.skip("no bash for a process substitution")
+    empty = subprocess.run(
+        ["bash", "-c", '"$0" -m twentynine audit <(true)', sys.executable],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert empty.returncode == 2, empty.stderr
+    [line] = empty.stderr.splitlines()
+    assert line.startswith("twentynine: /dev/fd/") and line.endswith(": empty input"), line

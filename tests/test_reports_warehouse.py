@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 import tempfile
@@ -192,17 +193,14 @@ def test_bad_records_are_skipped_with_their_lines(db: Path, logs: list[MatchLog]
     source = db.parent / "in.jsonl"
     huge = logs[1].model_copy(update={"id": "huge"}).model_dump(mode="json", exclude_none=True)
     bid = next(a for d in huge["deals"] for a in d["actions"] if a["type"] == "bid")
-    bid["value"] = 2**70  # legal JSON, beyond any column: skipped, not a crash
-    lines = [
-        logs[0].model_dump_json(exclude_none=True),
-        "{not json",
-        MatchLog.model_validate(huge).model_dump_json(exclude_none=True),
-    ]
+    bid["value"] = 2**70  # legal JSON, beyond 64 bits: refused where read, skipped
+    lines = [logs[0].model_dump_json(exclude_none=True), "{not json", json.dumps(huge)]
     source.write_text("\n".join(lines) + "\n")
     summary = load_paths([source], db=db)
     assert (summary.read, summary.stored, summary.skipped, summary.exit_code) == (3, 1, 2, 1)
     text = "\n".join(summary.lines())
-    assert f"{source}:2:" in text and f"{source}:3: cannot be stored: the bid" in text
+    assert f"{source}:2:" in text and f"{source}:3:" in text
+    assert "].value: Input should be less than or equal to 9223372036854775807" in text
     assert run_query("SELECT count(*) FROM matches", db=db).rows == [(1,)]
 
 
@@ -277,6 +275,36 @@ def test_locked_by_another_writer(db: Path) -> None:
         holder.wait(timeout=30)
         holder.stdout.close()  # type: ignore[union-attr]
     assert run_query("SELECT count(*) FROM matches", db=db).rows == [(0,)]
+
+
+def test_locked_by_another_reader_is_not_said_to_be_written(db: Path) -> None:
+    """A process that only reads the file (a read-only connection) keeps a writer out too;
+    the refusal says it has the file open, not that it writes to it."""
+    open_warehouse(db).close()
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, duckdb; con = duckdb.connect(sys.argv[1], read_only=True); "
+            "print('ready', flush=True); sys.stdin.read()",
+            str(db),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        with pytest.raises(WarehouseLockedError) as locked:
+            load_paths([SAMPLES / "pagat.json"], db=db)
+        assert one_line(locked.value) == (
+            f"{db}: locked by another process (PID {holder.pid}) that has it open; "
+            "try again when it has finished"
+        )
+    finally:
+        holder.stdin.close()  # type: ignore[union-attr]
+        holder.wait(timeout=30)
+        holder.stdout.close()  # type: ignore[union-attr]
 
 
 def _set_version(db: Path, version: int) -> None:

@@ -35,9 +35,10 @@ from twentynine.analysis.run import (
     parse_only,
     run_record,
 )
-from twentynine.cli import say_unreadable
+from twentynine.cli import _read_inputs, say_unreadable
 from twentynine.cluster import ClusterError, cluster_executor
 from twentynine.importers.canonical import Record
+from twentynine.importers.errors import no_logs_found
 from twentynine.importers.formats import FORMAT_NAMES, read_paths
 from twentynine.limits import STORE_SECONDS, WAIT_SECONDS, check_jobs, check_samples
 from twentynine.loading import _discard, _exists
@@ -192,14 +193,16 @@ def analyze_command(
         raise _fail(str(exc)) from None
     if resume and db is None:
         raise _fail("--resume needs --db FILE: the warehouse holds what was analysed")
+    if cluster is not None and jobs != 1:
+        raise _fail(
+            f"--jobs {jobs} and --cluster ask two things: the cluster's workers run the deals; "
+            "give one"
+        )
     options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed, model=model)
     options = options._replace(deal=deal_number)
     if db is not None:
         refuse_overwrite([db, *companions(db)[:1]], inputs=paths)
-    try:
-        records = read_paths(paths, from_format)
-    except ValueError as exc:  # no match log in the paths, or an unknown --from
-        raise _fail(str(exc)) from None
+    records = _read_inputs(paths, from_format, fast=False)
     picks = _Picks(match_id, deal_number, limit)
     inputs = _Inputs(records, exact=bool(kinds & HINDSIGHT_KINDS), picks=picks)
     matches = inputs.matches()
@@ -207,6 +210,8 @@ def analyze_command(
     if first is None:
         if inputs.missing is not None:
             raise _fail(inputs.missing)
+        if not (inputs.unreadable or inputs.refused):  # only empty files, each warned of
+            raise _fail(no_logs_found(paths))
         raise typer.Exit(2)  # each unreadable input has had its line; nothing made
     tally = _Tally()
     done: int | None = None  # matches done, once the executor is there
@@ -636,7 +641,7 @@ def _progress(paths: list[str], from_format: str | None, picks: _Picks) -> Itera
     )
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         progress = _Progress(bar)
-        if "-" not in paths:
+        if all(_read_twice(path) for path in paths):
             threading.Thread(
                 target=_count,
                 args=(paths, from_format, picks, progress.counted),
@@ -644,6 +649,15 @@ def _progress(paths: list[str], from_format: str | None, picks: _Picks) -> Itera
                 daemon=True,
             ).start()
         yield progress
+
+
+def _read_twice(path: str) -> bool:
+    """Whether ``path`` may be read a second time to count its deals: a file or a folder, not
+    standard input or a pipe (``<(command)``), whose bytes the count would take from the run."""
+    try:
+        return path != "-" and (Path(path).is_file() or Path(path).is_dir())
+    except OSError:
+        return True  # the run names what cannot be looked at; the count finds nothing there
 
 
 def _count(

@@ -34,9 +34,11 @@ from twentynine.analysis.models.fit import (
     fit_record,
     predict,
 )
-from twentynine.importers.formats import FORMAT_NAMES, read_paths
+from twentynine.importers.errors import no_logs_found
+from twentynine.importers.formats import FORMAT_NAMES, atomic_file
 from twentynine.options import fail
 from twentynine.outputs import refuse_overwrite
+from twentynine.reports.warehouse import DEFAULT_DB
 from twentynine.schema.log import MatchLog
 from twentynine.schema.words import plural, signed
 from twentynine.textout import error_line, printable, text_table, warning_line
@@ -68,7 +70,9 @@ def calibration_command(
     ] = None,
     seed: Annotated[
         int,
-        typer.Option("--seed", metavar="N", help="The bootstrap's draws and the refit's folds."),
+        typer.Option(
+            "--seed", min=0, metavar="N", help="The bootstrap's draws and the refit's folds."
+        ),
     ] = 0,
     from_format: Annotated[
         str | None,
@@ -100,7 +104,8 @@ def calibration_command(
         raise fail(str(exc)) from None
     matches, sources, unreadable = _read(paths, from_format)
     if output is not None:
-        _check_output(output, [*paths, *sources])
+        read = [*paths, *sources, *([str(model_file)] if model_file is not None else [])]
+        _check_output(output, read)
     rows = contract_rows(matches, sources)
     if not rows:
         raise fail("no scored contract with the caller's first four cards in the input")
@@ -117,7 +122,8 @@ def calibration_command(
             typer.echo(warning_line(_few(len(rows))), err=True)
         refit = _refit(rows, files, seed)
         try:
-            output.write_text(refit.dumps(), encoding="utf-8")
+            with atomic_file(output) as stream:
+                stream.write(refit.dumps().encode())
         except OSError as exc:
             raise fail(f"{output}: cannot write the model: {exc.strerror}") from None
         typer.echo(f"wrote {printable(str(output))} ({refit.version})", err=True)
@@ -134,22 +140,22 @@ def _few(calls: int) -> str:
 def _read(paths: list[str], from_format: str | None) -> tuple[list[MatchLog], list[str], int]:
     """The matches read, the file each came from, and how many inputs could not be read
     (each named on standard error)."""
-    try:
-        records = read_paths(paths, from_format)
-        matches: list[MatchLog] = []
-        sources: list[str] = []
-        unreadable = 0
-        for record in records:
-            if record.match is None:
-                unreadable += 1
-                for problem in record.problems:
-                    typer.echo(error_line(str(problem)), err=True)
-                continue
-            matches.append(record.match)
-            sources.append(record.source)
-    except ValueError as exc:  # no match log in the paths, or an unknown --from
-        raise fail(str(exc)) from None
+    from twentynine.cli import _read_inputs
+
+    matches: list[MatchLog] = []
+    sources: list[str] = []
+    unreadable = 0
+    for record in _read_inputs(paths, from_format, fast=False):
+        if record.match is None:
+            unreadable += 1
+            for problem in record.problems:
+                typer.echo(error_line(str(problem)), err=True)
+            continue
+        matches.append(record.match)
+        sources.append(record.source)
     if not matches:
+        if not unreadable:  # only empty files, each warned of
+            raise fail(no_logs_found(paths))
         raise typer.Exit(2)  # each unreadable input has had its line
     return matches, sources, unreadable
 
@@ -159,7 +165,7 @@ def _check_output(output: Path, inputs: Sequence[str]) -> None:
     target = output.resolve()
     if target == SHIPPED_PATH.resolve():
         raise fail(f"{output}: the shipped model is not written over; name another file")
-    refuse_overwrite([output], inputs=inputs)
+    refuse_overwrite([output], inputs=inputs, warehouses=[DEFAULT_DB])
     if target.is_dir():
         raise fail(f"{output}: a folder; name a file to write the model to")
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, overload
 import typer
 from typer.core import TyperArgument, TyperGroup
 
-from twentynine.limits import LOAD_JOBS
+from twentynine.limits import LOAD_JOBS, check_simulated
 from twentynine.options import (
     EXIT_BAD_INPUT,
     EXIT_FINDINGS,
@@ -60,18 +60,29 @@ __all__ = [  # what the command modules and the tests have imported from here
 
 class _CommandGroup(TyperGroup):
     """The commands, with help as people read it: an argument shows its metavar (``PATH``),
-    not the Python type of its parameter (``<list[str]>``)."""
+    not the Python type of its parameter (``<list[str]>``); and a ``PATH`` that is empty is
+    refused (Python reads ``""`` as the current folder: ``load "$UNSET"`` read all of it)."""
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         command = super().get_command(ctx, cmd_name)
         for param in getattr(command, "params", ()):
             if isinstance(param, TyperArgument) and param.metavar is not None:
                 setattr(param, "display_type_rich", _no_type)  # noqa: B010 (an instance's own)
+                if "PATH" in param.metavar and param.callback is None:
+                    param.callback = _named_paths
         return command
 
 
 def _no_type(ctx: Any) -> None:
     return None
+
+
+def _named_paths(ctx: Any, param: Any, value: Any) -> Any:
+    """The ``PATH`` arguments as given, none of them empty (a usage error, one line)."""
+    values = value if isinstance(value, list | tuple) else [value]
+    if any(path == "" for path in values):
+        raise typer.BadParameter("an empty path names no file or folder", ctx, param)
+    return value
 
 
 COMMANDS: Final = (
@@ -218,6 +229,10 @@ def rules_command(
         rules_diff,
     )
 
+    if preset is not None and diff is not None:
+        raise fail(
+            f"give a PRESET or --diff A B, not both ({preset}, and {diff[0]} against {diff[1]})"
+        )
     try:
         if diff is not None:
             a, b = (resolve_rules(name) for name in diff)
@@ -328,6 +343,8 @@ def warn_empty(files: list[Path]) -> None:
             continue
         try:
             with file.open("rb") as stream:
+                if not stream.seekable():  # a pipe: what is read here the reader would miss
+                    continue
                 head = stream.read(1 << 16)
                 blank = not head.strip() and not stream.read(1)
         except OSError:
@@ -442,8 +459,17 @@ def simulate_command(
     from twentynine.replay.selfplay import simulate_matches
     from twentynine.schema.rules import RulesError, resolve_rules
 
+    too_many = check_simulated(matches)
+    if too_many is not None:
+        raise fail(too_many)
     refuse_overwrite([out], warehouses=[DEFAULT_DB])
-    spec: dict[str, object] = {"preset": rules_name.value, **_parse_settings(settings or [])}
+    options = _parse_settings(settings or [])
+    if "preset" in options:
+        raise fail(
+            f"--set preset={options['preset']}: the preset is --rules {rules_name.value}; "
+            "--set changes its options"
+        )
+    spec: dict[str, object] = {"preset": rules_name.value, **options}
     try:
         rules = resolve_rules(spec)
         names = [name.strip() for name in players.split(",")] if players else None
@@ -540,6 +566,8 @@ def replay_command(
         raise fail(f"--rules: {exc}") from None
     if path is None and db is None:
         raise fail("give a file or folder of match logs, or --db FILE")
+    if at is not None and finding:
+        raise fail(f"--at {at} and --finding ask two things: give one")
     skipped = Skipping()
     notes = None
     try:
@@ -720,6 +748,8 @@ def demo_command(
     samples = samples if samples is not None else default_samples()
     if not all(_is_folder(samples / name) for name in ("bad", "formats")):
         raise fail(f"{samples}: not the sample_logs folder (give the folder with --samples)")
+    if _not_a_folder(out):
+        raise fail(f"{out}: a file, not a folder: --out names the folder the demo writes in")
     files, folders = demo_outputs(out)
     refuse_overwrite(files, folders=folders, inputs=[samples], warehouses=[DEFAULT_DB])
     try:
@@ -731,6 +761,14 @@ def demo_command(
             typer.echo(error_line(f"demo: {failure}"), err=True)
         raise typer.Exit(1)
     typer.echo(f"\ndemo done: everything as expected; files written under {out}/")
+
+
+def _not_a_folder(path: Path) -> bool:
+    """Whether ``path`` is there and is not a folder (a file, say)."""
+    try:
+        return path.exists() and not path.is_dir()
+    except OSError:  # a path one may not look at: the demo's first write says why
+        return False
 
 
 def _is_folder(path: Path) -> bool:
@@ -758,6 +796,10 @@ def main() -> None:
         typer.echo(error_line(message), err=True)
         code = getattr(exc, "exit_code", EXIT_BAD_INPUT)
     except typer.Abort:
+        code = 130
+    except RuntimeError as exc:
+        if str(exc) != "Query interrupted":  # DuckDB's word for a Ctrl-C during a query
+            raise
         code = 130
     except BrokenPipeError:
         # The reader of our output went away (| head): stop quietly, and keep Python's final

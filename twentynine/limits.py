@@ -23,6 +23,9 @@ same CPUs, each with its own memory."""
 MAX_SAMPLES: Final = 4096
 """Layouts a sampled decision may start with (``--samples``; the default is 32): at 4,096 a
 decision already takes minutes, and one more doubling would take hours."""
+MAX_SIMULATED: Final = 100_000
+"""Matches ``simulate --matches`` may play in a run: about 25 minutes and 5 GB of JSON lines
+on one core; more is a run that swamps the disk or never ends (several seeds make more)."""
 LOAD_JOBS: Final = (1, 2)
 """The process counts ``load --jobs`` takes: one, or a reader and auditor beside the writer."""
 CONNECT_SECONDS: Final = 10.0
@@ -68,6 +71,18 @@ def check_jobs(jobs: int) -> str | None:
             f"--jobs {jobs}: at most {JOBS_PER_CPU * cpus} worker processes on this machine "
             f"({JOBS_PER_CPU} for each of its {cpu_words})"
         )
+    return None
+
+
+def check_simulated(matches: int) -> str | None:
+    """Why ``simulate --matches matches`` is refused (None when it is not).
+
+    >>> check_simulated(10**6)
+    '--matches 1000000: at most 100,000 matches a run (several seeds make more)'
+    """
+    if matches > MAX_SIMULATED:
+        more = "several seeds make more"
+        return f"--matches {matches}: at most {MAX_SIMULATED:,} matches a run ({more})"
     return None
 
 

@@ -18,8 +18,8 @@ from urllib.parse import quote
 import typer
 
 from twentynine.analysis.annotate import Annotation
-from twentynine.cli import Skipping
-from twentynine.importers.formats import atomic_file, read_paths
+from twentynine.cli import Skipping, warn_empty
+from twentynine.importers.formats import Reading, atomic_file, read_paths
 from twentynine.options import MatchOption, Preset
 from twentynine.outputs import refuse_overwrite
 from twentynine.replay import audit_match
@@ -101,10 +101,12 @@ def find_match(path: str, match_id: str | None, skipped: Skipping) -> MatchLog:
     and counts it); a one-line exit when there is none."""
 
     def candidates() -> Iterator[tuple[str, MatchLog]]:
+        reading = Reading()
         try:
-            records = read_paths([path])
+            records = read_paths([path], reading=reading)
         except ValueError:  # no match log there: none to pick, as pick_match says
             return
+        warn_empty(reading.inputs)
         yield from skipped.readable(records)
 
     try:

@@ -153,7 +153,7 @@ def solve_command(
     except MatchNotFoundError as exc:
         raise skipped.not_found(f"{path}: {exc}") from None
     deals = len(chosen.deals)
-    if deal_number is None and deals != 1:
+    if deal_number is None and deals > 1:
         raise fail(
             f"{path}: match {chosen.match_id} has {plural(deals, 'deal')}: "
             f"say which with --deal N (1 to {deals})"

@@ -25,4 +25,6 @@ def companions(db: str | Path) -> tuple[Path, Path]:
     ['club.duckdb.wal', 'club.duckdb.tmp']
     """
     path = Path(db)
+    if not path.name:  # "." or "/": a folder, which opening refuses; it has no such files
+        return path / ".wal", path / ".tmp"
     return path.with_name(path.name + ".wal"), path.with_name(path.name + ".tmp")

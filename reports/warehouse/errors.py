@@ -3,7 +3,7 @@
 The CLI prints ``str(error)`` as it is and exits with :attr:`WarehouseError.exit_code`.
 
 >>> print(WarehouseLockedError("games.duckdb", pid=4242))  # doctest: +ELLIPSIS
-games.duckdb: locked by another process (PID 4242) that is writing to it; try again ...
+games.duckdb: locked by another process (PID 4242) that has it open; try again ...
 """
 
 from __future__ import annotations
@@ -37,9 +37,7 @@ class WarehouseLockedError(WarehouseError):
     def __init__(self, path: str, pid: int | None = None) -> None:
         self.pid = pid
         who = f"another process (PID {pid})" if pid is not None else "another process"
-        super().__init__(
-            path, f"locked by {who} that is writing to it; try again when it has finished"
-        )
+        super().__init__(path, f"locked by {who} that has it open; try again when it has finished")
 
 
 class WarehouseCorruptError(WarehouseError):

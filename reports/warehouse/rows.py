@@ -50,13 +50,10 @@ from twentynine.reports.warehouse.ddl import ACTION_CODES, HAND_FEATURES, TABLES
 from twentynine.reports.warehouse.predicted import deal_prediction
 from twentynine.schema.cards import RANKS, SUITS, Card, Seat, Team
 from twentynine.schema.fastlog import content_fingerprint, recorded_thrown_in
-from twentynine.schema.log import Deal, dump_json
+from twentynine.schema.log import INT64_MAX, INT64_MIN, Deal, dump_json
 from twentynine.schema.rules import Rules
 from twentynine.schema.shapes import ActionLike, DealLike, MatchLike
 from twentynine.schema.words import plural
-
-INT64_MIN: Final = -(2**63)
-INT64_MAX: Final = 2**63 - 1
 
 _AUCTION: Final = frozenset({"bid", "pass", "ditto"})
 # Seat.team is a property that tests membership each time; a dict is several times faster.

@@ -27,13 +27,14 @@ import datetime as dt
 import gc
 import os
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import duckdb
 import pyarrow as pa
@@ -422,12 +423,15 @@ class Warehouse:
             kind = _statement_kind(statement)
             if kind not in allowed:
                 raise QueryRefusedError(self.name, kind)
-        try:
+
+        def run() -> tuple[list[Any], list[tuple[Any, ...]]]:
             for statement in statements[:-1]:
                 self.con.execute(statement.query)
             cursor = self.con.execute(statements[-1].query, params)
-            description = cursor.description or []
-            rows = cursor.fetchall()
+            return list(cursor.description or []), cursor.fetchall()
+
+        try:
+            description, rows = interruptible(self.con, run)
         except duckdb.Error as exc:
             raise QueryFailedError(self.name, _first_line(exc)) from None
         return QueryResult(
@@ -767,6 +771,40 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
+_T = TypeVar("_T")
+
+
+def interruptible(con: duckdb.DuckDBPyConnection, run: Callable[[], _T]) -> _T:
+    """``run()`` (DuckDB work on ``con``) in a thread of its own, so that Ctrl-C stops it: DuckDB
+    does not look for the signal while a query runs (a query of hours went on to its end).
+    The main thread waits; on Ctrl-C it interrupts the query, waits for it to stop (the
+    connection is closed after) and raises ``KeyboardInterrupt``.
+    """
+    outcome: list[_T] = []
+    failure: list[BaseException] = []
+    done = threading.Event()  # not Thread.join: a join that Ctrl-C cut short returns at once
+
+    def work() -> None:
+        try:
+            outcome.append(run())
+        except BaseException as exc:  # handed to the main thread as it is
+            failure.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="duckdb-query", daemon=True).start()
+    try:
+        while not done.wait(0.1):
+            pass
+    except KeyboardInterrupt:
+        con.interrupt()
+        done.wait()
+        raise
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
 # ----------------------------------------------------------------------------------- open
 def open_warehouse(
     path: str | Path = DEFAULT_DB, *, read_only: bool = False, export_to: Path | None = None
@@ -843,12 +881,19 @@ _SQLITE_HEADER: Final = b"SQLite format 3\x00"
 
 def _check_local(name: str) -> None:
     """Refuse a ``--db`` that DuckDB would not read as a local file: ``:memory:`` keeps
-    nothing, and ``md:``, ``s3://`` and the like reach for the network."""
+    nothing, and ``md:``, ``s3://`` and the like reach for the network; and one it would read
+    as another file: DuckDB takes a backslash for a folder separator (``a\\b`` is ``a/b``)."""
     if name.startswith(":memory:") or not name or _REMOTE.match(name):
         raise WarehouseError(
             name,
             "not a local file path; name a DuckDB file on this machine, e.g. --db club.duckdb "
             "(a file whose name has a colon: give its absolute path)",
+        )
+    if "\\" in name and os.sep == "/":
+        raise WarehouseError(
+            name,
+            "DuckDB reads a backslash as a folder separator, so it would open another file; "
+            "name the file without one (folders are separated by /)",
         )
 
 
