@@ -305,8 +305,8 @@ def _read_file(
             head = stream.read(HEAD_SIZE)
             seekable = stream.seekable()
             if seekable:
-                if not head.strip() and not stream.read(1):
-                    return  # white space only: no document, whatever the format (a warning)
+                if is_blank(head, stream):
+                    return  # no document, whatever the format (a warning)
                 stream.seek(0)
                 rest: BinaryIO = stream
             else:  # a pipe (`<(command)`): read on from its head, as standard input is
@@ -324,6 +324,16 @@ def _read_file(
         reading.unreadable += 1
         problem = unreadable(path, exc)
         yield Record(path, None, None, (problem,))
+
+
+def is_blank(head: bytes, stream: BinaryIO) -> bool:
+    """Whether a file whose first :data:`HEAD_SIZE` bytes are ``head`` (``stream`` read past
+    them) holds nothing but white space: no document in it, whatever its format.
+
+    >>> is_blank(b" \\n", io.BytesIO()), is_blank(b" \\n", io.BytesIO(b"{}"))
+    (True, False)
+    """
+    return not head.strip() and not stream.read(1)
 
 
 def guarded(records: Iterator[Record[Match]], source: str, name: str) -> Iterator[Record[Match]]:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -247,15 +248,17 @@ def test_missing_file_for_reading(db: Path) -> None:
     assert not db.exists()
 
 
-def test_locked_by_another_writer(db: Path) -> None:
-    open_warehouse(db).close()
+@contextmanager
+def _held(db: Path, read_only: bool) -> Iterator[int]:
+    """Another process holding ``db`` open (read-only or not) until the block ends: its pid."""
     holder = subprocess.Popen(
         [
             sys.executable,
             "-c",
-            "import sys, duckdb; con = duckdb.connect(sys.argv[1]); print('ready', flush=True); "
-            "sys.stdin.read()",
+            "import sys, duckdb; con = duckdb.connect(sys.argv[1], read_only=sys.argv[2] == '1'); "
+            "print('ready', flush=True); sys.stdin.read()",
             str(db),
+            str(int(read_only)),
         ],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -263,17 +266,23 @@ def test_locked_by_another_writer(db: Path) -> None:
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
-        for read_only in (False, True):
-            with pytest.raises(WarehouseLockedError) as locked:
-                open_warehouse(db, read_only=read_only)
-            assert locked.value.pid == holder.pid
-            assert f"PID {holder.pid}" in one_line(locked.value)
-        with pytest.raises(WarehouseLockedError):
-            load_paths([SAMPLES / "pagat.json"], db=db)
+        yield holder.pid
     finally:
         holder.stdin.close()  # type: ignore[union-attr]
         holder.wait(timeout=30)
         holder.stdout.close()  # type: ignore[union-attr]
+
+
+def test_locked_by_another_writer(db: Path) -> None:
+    open_warehouse(db).close()
+    with _held(db, read_only=False) as pid:
+        for read_only in (False, True):
+            with pytest.raises(WarehouseLockedError) as locked:
+                open_warehouse(db, read_only=read_only)
+            assert locked.value.pid == pid
+            assert f"PID {pid}" in one_line(locked.value)
+        with pytest.raises(WarehouseLockedError):
+            load_paths([SAMPLES / "pagat.json"], db=db)
     assert run_query("SELECT count(*) FROM matches", db=db).rows == [(0,)]
 
 
@@ -281,30 +290,12 @@ def test_locked_by_another_reader_is_not_said_to_be_written(db: Path) -> None:
     """A process that only reads the file (a read-only connection) keeps a writer out too;
     the refusal says it has the file open, not that it writes to it."""
     open_warehouse(db).close()
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys, duckdb; con = duckdb.connect(sys.argv[1], read_only=True); "
-            "print('ready', flush=True); sys.stdin.read()",
-            str(db),
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
+    with _held(db, read_only=True) as pid, pytest.raises(WarehouseLockedError) as locked:
+        load_paths([SAMPLES / "pagat.json"], db=db)
+    assert one_line(locked.value) == (
+        f"{db}: locked by another process (PID {pid}) that has it open; "
+        "try again when it has finished"
     )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
-        with pytest.raises(WarehouseLockedError) as locked:
-            load_paths([SAMPLES / "pagat.json"], db=db)
-        assert one_line(locked.value) == (
-            f"{db}: locked by another process (PID {holder.pid}) that has it open; "
-            "try again when it has finished"
-        )
-    finally:
-        holder.stdin.close()  # type: ignore[union-attr]
-        holder.wait(timeout=30)
-        holder.stdout.close()  # type: ignore[union-attr]
 
 
 def _set_version(db: Path, version: int) -> None:

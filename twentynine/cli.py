@@ -337,6 +337,7 @@ class Skipping:
 def warn_empty(files: list[Path]) -> None:
     """A warning line for each file that holds nothing but white space: no match in it."""
     from twentynine.importers.errors import empty_file
+    from twentynine.importers.formats import HEAD_SIZE, is_blank
 
     for file in files:
         if str(file) == "-":
@@ -345,8 +346,7 @@ def warn_empty(files: list[Path]) -> None:
             with file.open("rb") as stream:
                 if not stream.seekable():  # a pipe: what is read here the reader would miss
                     continue
-                head = stream.read(1 << 16)
-                blank = not head.strip() and not stream.read(1)
+                blank = is_blank(stream.read(HEAD_SIZE), stream)
         except OSError:
             continue  # the reader says why it cannot be read
         if blank:
