@@ -406,3 +406,35 @@ def test_every_table_and_view_answers(loaded: Warehouse) -> None:
     assert count(loaded, "SELECT count(*) FROM players") == 4
     nulls = loaded.query("SELECT count(*) FROM plays WHERE trick_no IS NULL").rows[0][0]
     assert nulls == 0  # clean random matches: every play is in a replayed trick
+
+
+CTRL_C_BEFORE_THE_QUERY = """
+import _thread, threading, time, duckdb
+from twentynine.reports.warehouse.store import interruptible
+con = duckdb.connect()
+def run():
+    time.sleep(0.5)  # Ctrl-C comes before the query has begun
+    return con.execute("SELECT sum(hash(range)) FROM range(1000000000000)").fetchall()
+threading.Timer(0.1, _thread.interrupt_main).start()
+try:
+    interruptible(con, run)
+except KeyboardInterrupt:
+    print("stopped")
+"""
+
+
+def test_ctrl_c_before_a_query_begins_still_stops_it() -> None:
+    """An interrupt DuckDB gets before its query begins is lost: `query` then ran a query of
+    hours to its end after Ctrl-C (seen on a loaded machine). It is sent again until the
+    query stops."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", CTRL_C_BEFORE_THE_QUERY],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("the query went on after Ctrl-C")
+    assert done.stdout == "stopped\n", done.stderr

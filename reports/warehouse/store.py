@@ -802,8 +802,10 @@ def interruptible(con: duckdb.DuckDBPyConnection, run: Callable[[], _T]) -> _T:
         while not done.wait(0.1):
             pass
     except KeyboardInterrupt:
+        # Again until it stops: an interrupt that comes before the query has begun is lost.
         con.interrupt()
-        done.wait()
+        while not done.wait(0.1):
+            con.interrupt()
         raise
     if failure:
         raise failure[0]
