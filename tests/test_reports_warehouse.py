@@ -410,23 +410,41 @@ def test_every_table_and_view_answers(loaded: Warehouse) -> None:
 
 CTRL_C_BEFORE_THE_QUERY = """
 import _thread, threading, time, duckdb
-from twentynine.reports.warehouse.store import interruptible
+from twentynine.reports.warehouse.store import _query_thread, interruptible
+LONG = "SELECT sum(hash(range)) FROM range(1000000000000)"  # hours of work
 con = duckdb.connect()
+ran = []
 def run():
-    time.sleep(0.5)  # Ctrl-C comes before the query has begun
-    return con.execute("SELECT sum(hash(range)) FROM range(1000000000000)").fetchall()
-threading.Timer(0.1, _thread.interrupt_main).start()
+    ran.append(True)
+    _thread.interrupt_main()  # Ctrl-C once the work has begun, before its query has
+    time.sleep(0.5)
+    return con.execute(LONG).fetchall()
 try:
     interruptible(con, run)
 except KeyboardInterrupt:
-    print("stopped")
+    print("stopped after it began:", ran)
+# Ctrl-C while the work waits for the query thread, busy with other work: it never begins.
+ran.clear()
+jobs, release = _query_thread(), threading.Event()
+def busy():
+    while jobs.qsize() == 0:  # until the work is handed over
+        time.sleep(0.01)
+    _thread.interrupt_main()
+    release.wait()
+jobs.put(busy)
+try:
+    interruptible(con, run)
+except KeyboardInterrupt:
+    release.set()
+    time.sleep(0.5)
+    print("stopped before it began:", ran)
 """
 
 
-def test_ctrl_c_before_a_query_begins_still_stops_it() -> None:
-    """An interrupt DuckDB gets before its query begins is lost: `query` then ran a query of
-    hours to its end after Ctrl-C (seen on a loaded machine). It is sent again until the
-    query stops."""
+def test_ctrl_c_stops_a_query_whenever_it_comes() -> None:
+    """Ctrl-C before DuckDB has begun a query was lost: `query` then ran a query of hours to
+    its end (seen on a loaded machine). It is sent again until the query stops; and work
+    that Ctrl-C finds still waiting for the query thread never begins."""
     try:
         done = subprocess.run(
             [sys.executable, "-c", CTRL_C_BEFORE_THE_QUERY],
@@ -437,4 +455,7 @@ def test_ctrl_c_before_a_query_begins_still_stops_it() -> None:
         )
     except subprocess.TimeoutExpired:
         pytest.fail("the query went on after Ctrl-C")
-    assert done.stdout == "stopped\n", done.stderr
+    assert done.stdout.splitlines() == [
+        "stopped after it began: [True]",
+        "stopped before it began: []",
+    ], done.stderr

@@ -788,8 +788,17 @@ def interruptible(con: duckdb.DuckDBPyConnection, run: Callable[[], _T]) -> _T:
     outcome: list[_T] = []
     failure: list[BaseException] = []
     done = threading.Event()  # not Thread.join: a join that Ctrl-C cut short returns at once
+    # Whether the query thread has begun the work, or Ctrl-C has called it off: one or the
+    # other, under the lock, so that Ctrl-C at any moment either stops the work or keeps it
+    # from starting (a Ctrl-C between handing the work over and waiting left it running).
+    lock = threading.Lock()
+    state = {"begun": False, "called_off": False}
 
     def work() -> None:
+        with lock:
+            if state["called_off"]:
+                return
+            state["begun"] = True
         try:
             outcome.append(run())
         except BaseException as exc:  # handed to the main thread as it is
@@ -797,15 +806,20 @@ def interruptible(con: duckdb.DuckDBPyConnection, run: Callable[[], _T]) -> _T:
         finally:
             done.set()
 
-    _query_thread().put(work)
     try:
+        _query_thread().put(work)
         while not done.wait(0.1):
             pass
     except KeyboardInterrupt:
-        # Again until it stops: an interrupt that comes before the query has begun is lost.
-        con.interrupt()
-        while not done.wait(0.1):
+        with lock:
+            state["called_off"] = True
+            begun = state["begun"]
+        if begun:
+            # Again until it stops: an interrupt that comes before DuckDB begins the query
+            # is lost.
             con.interrupt()
+            while not done.wait(0.1):
+                con.interrupt()
         raise
     if failure:
         raise failure[0]
