@@ -185,6 +185,12 @@ def test_an_older_file_gets_the_new_views(tmp_path: Path) -> None:
     assert counted.exit_code == 0 and int(counted.stdout.split()[-1]) > 0
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In the child: Ctrl-C as a terminal delivers it, even where the tests run in a
+    background job, whose children inherit it ignored (Python then leaves it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_a_long_query_at_once(tmp_path: Path) -> None:
     """DuckDB does not look for Ctrl-C while a query runs: `query` went on to the end of a
     query of hours. It stops within seconds, exit 130, no traceback, the warehouse as it was."""
@@ -199,6 +205,7 @@ def test_ctrl_c_stops_a_long_query_at_once(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_ctrl_c_as_in_a_terminal,  # noqa: PLW1509 - sets one signal, takes no lock
     )
     time.sleep(3)  # well into the query
     process.send_signal(signal.SIGINT)

@@ -409,8 +409,10 @@ def test_every_table_and_view_answers(loaded: Warehouse) -> None:
 
 
 CTRL_C_BEFORE_THE_QUERY = """
-import _thread, threading, time, duckdb
+import _thread, signal, threading, time, duckdb
 from twentynine.reports.warehouse.store import _query_thread, interruptible
+# Ctrl-C as in a terminal, even where this test runs in a background job (which ignores it)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 LONG = "SELECT sum(hash(range)) FROM range(1000000000000)"  # hours of work
 con = duckdb.connect()
 ran = []
