@@ -20,7 +20,7 @@ import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Final, Literal, Protocol, cast, overload
@@ -696,6 +696,10 @@ def layout_for(target: str) -> str:
     return "json" if suffix == ".json" else "text" if suffix in text.EXTENSIONS else "jsonl"
 
 
+# The temporary files atomic_file is writing now, for remove_partial_files.
+_BEING_WRITTEN: set[str] = set()
+
+
 @contextmanager
 def atomic_file(destination: Path) -> Iterator[BinaryIO]:
     """A binary stream to a temporary file beside ``destination``, renamed over it only when
@@ -709,13 +713,26 @@ def atomic_file(destination: Path) -> Iterator[BinaryIO]:
     handle, temporary = tempfile.mkstemp(
         prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent or None
     )
+    _BEING_WRITTEN.add(temporary)
     try:
         with os.fdopen(handle, "wb", buffering=1 << 20) as stream:
             yield stream
         Path(temporary).chmod(_file_mode(destination))
         Path(temporary).replace(destination)
     finally:
+        _BEING_WRITTEN.discard(temporary)
         if Path(temporary).exists():
+            Path(temporary).unlink()
+
+
+def remove_partial_files() -> None:
+    """Remove the temporary files ``atomic_file`` is writing: what a process that SIGTERM
+    ends (and so runs no ``finally``) calls first, so as to leave no hidden part behind.
+
+    >>> remove_partial_files()  # nothing being written: nothing to remove
+    """
+    for temporary in list(_BEING_WRITTEN):
+        with suppress(OSError):
             Path(temporary).unlink()
 
 

@@ -10,6 +10,7 @@ import gc
 import importlib
 import json
 import os
+import signal
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -778,11 +779,25 @@ def _is_folder(path: Path) -> bool:
         return False
 
 
+def _end_on_sigterm(signum: int, frame: object) -> None:
+    """SIGTERM (kill, timeout) ends the process as by default, at once, after removing the
+    hidden temporary file of an output being written (no ``finally`` runs on the way out).
+    The warehouse needs nothing: each match is stored whole or not at all, as under
+    SIGKILL; the worker processes end with this one (twentynine/workers.py)."""
+    formats = sys.modules.get("twentynine.importers.formats")
+    if formats is not None:
+        formats.remove_partial_files()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
 def main() -> None:
     """Entry point of the console script: the app, with its usage errors on the one error line."""
     # The modules and tables loaded at start-up live as long as the process: moving them out
     # of the collector's sight makes its passes over the audit's short-lived objects cheaper.
     gc.freeze()
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:  # not one a parent set ignored
+        signal.signal(signal.SIGTERM, _end_on_sigterm)
     try:
         code = app(prog_name="twentynine", standalone_mode=False)
     except typer.TyperException as exc:  # click's usage errors: one line, and where to look

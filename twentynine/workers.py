@@ -34,8 +34,10 @@ def end_with_parent(parent: int) -> None:
 
     Called first thing in a worker. On Linux the kernel sends SIGKILL at the parent's end;
     elsewhere a daemon thread looks every half second. A parent already gone ends the
-    worker at once.
+    worker at once. SIGTERM ends the worker as by default (a forked worker inherits the
+    command's handler, which is for its main process).
     """
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if not _kill_me_with_parent():
         threading.Thread(target=_watch, args=(parent,), name="watch-parent", daemon=True).start()
     if os.getppid() != parent:  # the parent ended before the call: nobody would be told
