@@ -41,6 +41,7 @@ def test_usage_errors_are_one_prefixed_line() -> None:
         (["audit", "--bogus"], "No such option: --bogus (see twentynine audit --help)"),
         (["import", "x.json", "--from", "foo", "-o", "y.jsonl"], "'foo' is not one of 'canonical'"),
         (["simulate", "--rules", "hearts"], "'hearts' is not one of 'bangladesh'"),
+        (["simulate"], "Missing option '--rules'. Choose from: bangladesh, standard, beginner,"),
     ]:
         done = run_cli(*args)
         assert done.returncode == 2, (args, done.stderr)

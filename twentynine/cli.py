@@ -10,6 +10,7 @@ import gc
 import importlib
 import json
 import os
+import re
 import signal
 import sys
 from collections.abc import Iterable, Iterator
@@ -802,6 +803,7 @@ def main() -> None:
         code = app(prog_name="twentynine", standalone_mode=False)
     except typer.TyperException as exc:  # click's usage errors: one line, and where to look
         message = exc.format_message().replace("Value error, ", "")
+        message = re.sub(r"\s*\n\s*", " ", message)  # click lists some choices a line each
         if type(exc).__name__ == "NoArgsIsHelpError":  # no command given: the help it shows
             typer.echo(message)
             sys.exit(EXIT_OK)
