@@ -88,6 +88,22 @@ def unreadable(source: str, exc: OSError) -> InputProblem:
     return InputProblem(source, None, None, f"cannot read: {exc.strerror or exc}")
 
 
+def not_the_format(source: str, named: str, shown: str) -> InputProblem:
+    """The one line for a file ``--from`` names in one format whose content shows another
+    (read as named, each of its lines failed alone: thousands of lines for one mistake).
+
+    >>> print(not_the_format("a.json", "bhoos-play", "canonical").reason)
+    not read: --from bhoos-play, but its content is canonical (leave out --from, or name its format)
+    """
+    return InputProblem(
+        source,
+        None,
+        None,
+        f"not read: --from {named}, but its content is {shown} "
+        "(leave out --from, or name its format)",
+    )
+
+
 def reader_failed(source: str, name: str, exc: Exception) -> InputProblem:
     """The one line for a reader that failed by its own fault, not the input's.
 

@@ -34,6 +34,7 @@ from twentynine.importers.errors import (
     InputProblem,
     InputTooLargeError,
     no_logs_found,
+    not_the_format,
     reader_failed,
     unknown_format,
     unreadable,
@@ -294,6 +295,9 @@ def _read_file(
     if path == "-":
         head = sys.stdin.buffer.read(HEAD_SIZE)
         prefixed = io.BufferedReader(_Prefixed(head, sys.stdin.buffer))
+        if (mismatch := _not_as_named(head, from_format, "<stdin>")) is not None:
+            yield mismatch
+            return
         name = from_format or detect_format("-", head)
         reading.formats[name] = reading.formats.get(name, 0) + 1
         stdin = limited(prefixed, head)
@@ -311,6 +315,9 @@ def _read_file(
                 rest: BinaryIO = stream
             else:  # a pipe (`<(command)`): read on from its head, as standard input is
                 rest = io.BufferedReader(_Prefixed(head, stream))
+            if (mismatch := _not_as_named(head, from_format, path)) is not None:
+                yield mismatch
+                return
             name = from_format or detect_format(path, head)
             reading.formats[name] = reading.formats.get(name, 0) + 1
             reader = FORMATS[name].read
@@ -324,6 +331,15 @@ def _read_file(
         reading.unreadable += 1
         problem = unreadable(path, exc)
         yield Record(path, None, None, (problem,))
+
+
+def _not_as_named(head: bytes, from_format: str | None, source: str) -> Record[Match] | None:
+    """The one record of a file whose content shows another format than ``--from`` names
+    (None when it shows that format, or none)."""
+    shown = sniff(head) if from_format is not None else None
+    if from_format is None or shown is None or shown == from_format:
+        return None
+    return Record(source, None, None, (not_the_format(source, from_format, shown),))
 
 
 def is_blank(head: bytes, stream: BinaryIO) -> bool:

@@ -264,3 +264,19 @@ def test_an_empty_path_is_refused_not_read_as_the_current_folder(
     assert line.startswith(ERROR_PREFIX) and "an empty path names no file or folder" in line, line
     assert done.stdout == "" and "Traceback" not in done.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["pagat.json"]
+
+
+def test_a_wrong_from_is_one_line_for_the_file_not_one_for_each_of_its_lines() -> None:
+    """Read as the format --from named, each of the file's lines failed alone: 5,125 error
+    lines for pagat.json read as payload logs. The content shows the format it is in."""
+    done = run_cli("audit", "sample_logs/pagat.json", "--from", "bhoos-play")
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line == (
+        f"{ERROR_PREFIX}sample_logs/pagat.json: not read: --from bhoos-play, but its content "
+        "is canonical (leave out --from, or name its format)"
+    )
+    right = run_cli("audit", "sample_logs/pagat.json", "--from", "canonical")
+    assert right.returncode == 0 and right.stderr == ""
+    untold = run_cli("audit", "sample_logs/formats/sample.29", "--from", "text")
+    assert untold.returncode == 0, untold.stderr  # content that tells nothing against it
