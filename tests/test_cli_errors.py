@@ -280,3 +280,23 @@ def test_a_wrong_from_is_one_line_for_the_file_not_one_for_each_of_its_lines() -
     assert right.returncode == 0 and right.stderr == ""
     untold = run_cli("audit", "sample_logs/formats/sample.29", "--from", "text")
     assert untold.returncode == 0, untold.stderr  # content that tells nothing against it
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["report", "match", "sample_logs/pagat.json"],
+        ["report", "players"],
+        ["calibration", "sample_logs/pagat.json", "--fit"],
+    ],
+)
+def test_an_output_named_as_a_folder_is_refused(command: list[str], tmp_path: Path) -> None:
+    """`-o reports/`: the slash was dropped, and a file named `reports` written."""
+    done = run_cli(*command, "-o", f"{tmp_path}/reports/")
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line.startswith(ERROR_PREFIX) and line.endswith(
+        f"{tmp_path}/reports/ names a folder: give the file's name in it "
+        f"(see twentynine {' '.join(command[: 2 if command[0] == 'report' else 1])} --help)"
+    )
+    assert list(tmp_path.iterdir()) == []

@@ -12,6 +12,7 @@ pays for the libraries it uses and no others.
 
 from __future__ import annotations
 
+import os
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Final
@@ -23,6 +24,21 @@ from twentynine.textout import error_line
 EXIT_OK: Final = 0
 EXIT_FINDINGS: Final = 1
 EXIT_BAD_INPUT: Final = 2
+
+
+def output_file(value: str) -> Path:
+    """An ``-o FILE`` as given: a name that ends in a slash names a folder (the slash would
+    be dropped, and a file of the folder's name written).
+
+    >>> output_file("out.html")
+    PosixPath('out.html')
+    >>> output_file("reports/")
+    Traceback (most recent call last):
+    typer._click.exceptions.BadParameter: reports/ names a folder: give the file's name in it
+    """
+    if value.endswith(("/", os.sep)):
+        raise typer.BadParameter(f"{value} names a folder: give the file's name in it")
+    return Path(value)
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:

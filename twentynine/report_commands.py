@@ -20,7 +20,7 @@ import typer
 from twentynine.analysis.annotate import Annotation
 from twentynine.cli import Skipping, warn_empty
 from twentynine.importers.formats import Reading, atomic_file, read_paths
-from twentynine.options import MatchOption, Preset
+from twentynine.options import MatchOption, Preset, output_file
 from twentynine.outputs import refuse_overwrite
 from twentynine.replay import audit_match
 from twentynine.reports.html.annotations import read_annotations
@@ -123,7 +123,10 @@ def write_match_report(match: MatchLog, out: Path, annotations: list[Annotation]
 @report_app.command("match")
 def match_command(
     out: Annotated[
-        Path, typer.Option("-o", "--out", metavar="FILE", help="The HTML file to write.")
+        Path,
+        typer.Option(
+            "-o", "--out", metavar="FILE", help="The HTML file to write.", parser=output_file
+        ),
     ],
     path: Annotated[
         str | None,
@@ -240,7 +243,10 @@ def write_players_report(
 @report_app.command("players")
 def players_command(
     out: Annotated[
-        Path, typer.Option("-o", "--out", metavar="FILE", help="The HTML file to write.")
+        Path,
+        typer.Option(
+            "-o", "--out", metavar="FILE", help="The HTML file to write.", parser=output_file
+        ),
     ],
     db: Annotated[
         Path, typer.Option("--db", metavar="FILE", help="The DuckDB warehouse file.")
