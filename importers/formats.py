@@ -296,6 +296,7 @@ def _read_file(
         head = sys.stdin.buffer.read(HEAD_SIZE)
         prefixed = io.BufferedReader(_Prefixed(head, sys.stdin.buffer))
         if (mismatch := _not_as_named(head, from_format, "<stdin>")) is not None:
+            reading.unreadable += 1
             yield mismatch
             return
         name = from_format or detect_format("-", head)
@@ -316,6 +317,7 @@ def _read_file(
             else:  # a pipe (`<(command)`): read on from its head, as standard input is
                 rest = io.BufferedReader(_Prefixed(head, stream))
             if (mismatch := _not_as_named(head, from_format, path)) is not None:
+                reading.unreadable += 1
                 yield mismatch
                 return
             name = from_format or detect_format(path, head)
@@ -571,6 +573,7 @@ class ImportSummary:
     imported: int = 0
     skipped: int = 0
     duplicates: int = 0
+    unread: int = 0
     formats: dict[str, int] = field(default_factory=dict)
     problems: list[InputProblem] = field(default_factory=list)
     problems_dropped: int = 0
@@ -585,11 +588,11 @@ class ImportSummary:
 
     @property
     def exit_code(self) -> int:
-        """0 when every record was imported or was a duplicate, 1 when some were skipped,
-        2 when nothing was written."""
+        """0 when every record was imported or was a duplicate, 1 when some were skipped or
+        a file could not be read, 2 when nothing was written."""
         if self.error is not None:
             return 2
-        return 1 if self.skipped else 0
+        return 1 if self.skipped or self.unread else 0
 
     def add_problems(self, problems: Iterable[InputProblem]) -> None:
         for problem in problems:
@@ -607,8 +610,9 @@ class ImportSummary:
         if self.problems_dropped:
             lines.append(f"... and {self.problems_dropped} more problems")
         lines.extend(self.duplicate_lines[:MAX_KEPT_PROBLEMS])
+        unread = f" ({self.unread} not read)" if self.unread else ""
         lines.append(
-            f"{plural(self.found, 'match')} found in {plural(self.files, 'file')}: "
+            f"{plural(self.found, 'match')} found in {plural(self.files, 'file')}{unread}: "
             f"{self.imported} imported, {self.skipped} skipped, "
             f"{plural(self.duplicates, 'duplicate')} -> {self.output}"
         )
@@ -626,6 +630,7 @@ class ImportSummary:
             "imported": self.imported,
             "skipped": self.skipped,
             "duplicates": self.duplicates,
+            "unread": self.unread,
             "problems": [problem.to_dict() for problem in self.problems],
             "problems_dropped": self.problems_dropped,
             "notes": [note.to_dict() for note in self.notes],
@@ -815,6 +820,10 @@ def _run(
     records = _read_inputs(reading, from_format, copying, copying=copying, first_seat=first_seat)
     for read in records:
         number = reading.current
+        if reading.unreadable > summary.unread:  # a file not read at all: no match found
+            summary.unread += 1
+            summary.add_problems(read.problems)
+            continue
         summary.found += 1
         summary.notes.extend(read.notes[: max(0, MAX_KEPT_PROBLEMS - len(summary.notes))])
         record = _as_models(read) if layout != "jsonl" else read

@@ -251,3 +251,19 @@ def test_importing_jsonl_streams_one_match_at_a_time(tmp_path: Path) -> None:
         assert summary.imported == count
         sizes.append(big.stat().st_size)
     assert peaks[1] - peaks[0] < (sizes[1] - sizes[0]) / 5, (peaks, sizes)
+
+
+def test_a_file_not_read_is_no_match_found(tmp_path: Path) -> None:
+    """`import missing.json` said "1 match found, 1 skipped": a file that cannot be read, or
+    that --from names in a format its content denies, holds no match to count."""
+    missing, out = tmp_path / "missing.json", tmp_path / "o.jsonl"
+    summary = import_paths([missing, EXAMPLE], None, out)
+    assert (summary.found, summary.imported, summary.skipped, summary.unread) == (1, 1, 0, 1)
+    assert summary.lines() == [
+        f"{missing}: cannot read: No such file or directory",
+        f"1 match found in 2 files (1 not read): 1 imported, 0 skipped, 0 duplicates -> {out}",
+    ]
+    assert summary.exit_code == 1 and summary.to_dict()["unread"] == 1
+    denied = import_paths([EXAMPLE], "bhoos-play", tmp_path / "p.jsonl")
+    assert (denied.found, denied.unread, denied.exit_code) == (0, 1, 2)
+    assert "not read: --from bhoos-play, but its content is canonical" in denied.lines()[0]
