@@ -266,7 +266,9 @@ def test_an_empty_path_is_refused_not_read_as_the_current_folder(
     assert [p.name for p in tmp_path.iterdir()] == ["pagat.json"]
 
 
-def test_a_wrong_from_is_one_line_for_the_file_not_one_for_each_of_its_lines() -> None:
+def test_a_wrong_from_is_one_line_for_the_file_not_one_for_each_of_its_lines(
+    tmp_path: Path,
+) -> None:
     """Read as the format --from named, each of the file's lines failed alone: 5,125 error
     lines for pagat.json read as payload logs. The content shows the format it is in."""
     done = run_cli("audit", "sample_logs/pagat.json", "--from", "bhoos-play")
@@ -280,6 +282,9 @@ def test_a_wrong_from_is_one_line_for_the_file_not_one_for_each_of_its_lines() -
     assert right.returncode == 0 and right.stderr == ""
     untold = run_cli("audit", "sample_logs/formats/sample.29", "--from", "text")
     assert untold.returncode == 0, untold.stderr  # content that tells nothing against it
+    db = tmp_path / "w.duckdb"
+    load = run_cli("load", "sample_logs/pagat.json", "--from", "bhoos-play", "--db", str(db))
+    assert load.returncode == 2 and not db.exists()  # no input could be read, as audit says
 
 
 @pytest.mark.parametrize(
