@@ -296,12 +296,15 @@ def test_a_wrong_from_is_one_line_for_the_file_not_one_for_each_of_its_lines(
     ],
 )
 def test_an_output_named_as_a_folder_is_refused(command: list[str], tmp_path: Path) -> None:
-    """`-o reports/`: the slash was dropped, and a file named `reports` written."""
-    done = run_cli(*command, "-o", f"{tmp_path}/reports/")
-    assert done.returncode == 2
-    [line] = done.stderr.splitlines()
-    assert line.startswith(ERROR_PREFIX) and line.endswith(
-        f"{tmp_path}/reports/ names a folder: give the file's name in it "
-        f"(see twentynine {' '.join(command[: 2 if command[0] == 'report' else 1])} --help)"
-    )
+    """`-o reports/` or `-o reports/.`: the ending was dropped, and a file named `reports`
+    written."""
+    where = f"(see twentynine {' '.join(command[: 2 if command[0] == 'report' else 1])} --help)"
+    for name in (f"{tmp_path}/reports/", f"{tmp_path}/reports/.", f"{tmp_path}/reports/.."):
+        done = run_cli(*command, "-o", name)
+        assert done.returncode == 2
+        [line] = done.stderr.splitlines()
+        assert line.startswith(ERROR_PREFIX)
+        assert line.endswith(f"{name} names a folder: give the file's name in it {where}")
+    empty = run_cli(*command, "-o", "")
+    assert empty.returncode == 2 and "an empty name: give the file's name" in empty.stderr
     assert list(tmp_path.iterdir()) == []

@@ -27,8 +27,8 @@ EXIT_BAD_INPUT: Final = 2
 
 
 def output_file(value: str) -> Path:
-    """An ``-o FILE`` as given: a name that ends in a slash names a folder (the slash would
-    be dropped, and a file of the folder's name written).
+    """An ``-o FILE`` as given: a name that ends in a slash, ``.`` or ``..`` names a folder
+    (the path would drop the ending, and a file of the folder's name be written).
 
     >>> output_file("out.html")
     PosixPath('out.html')
@@ -36,7 +36,10 @@ def output_file(value: str) -> Path:
     Traceback (most recent call last):
     typer._click.exceptions.BadParameter: reports/ names a folder: give the file's name in it
     """
-    if value.endswith(("/", os.sep)):
+    if not value:
+        raise typer.BadParameter("an empty name: give the file's name")
+    last = value.replace(os.sep, "/").rsplit("/", 1)[-1]
+    if last in ("", ".", ".."):
         raise typer.BadParameter(f"{value} names a folder: give the file's name in it")
     return Path(value)
 
