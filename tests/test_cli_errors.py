@@ -293,13 +293,15 @@ def test_a_wrong_from_is_one_line_for_the_file_not_one_for_each_of_its_lines(
         ["report", "match", "sample_logs/pagat.json"],
         ["report", "players"],
         ["calibration", "sample_logs/pagat.json", "--fit"],
+        ["simulate", "--rules", "pagat", "--matches", "1"],
+        ["import", "sample_logs/pagat.json"],
     ],
 )
 def test_an_output_named_as_a_folder_is_refused(command: list[str], tmp_path: Path) -> None:
-    """`-o reports/` or `-o reports/.`: the ending was dropped, and a file named `reports`
-    written."""
+    """`-o all.jsonl/` or `-o all.jsonl/.`: the ending was dropped, and a file named
+    `all.jsonl` written."""
     where = f"(see twentynine {' '.join(command[: 2 if command[0] == 'report' else 1])} --help)"
-    for name in (f"{tmp_path}/reports/", f"{tmp_path}/reports/.", f"{tmp_path}/reports/.."):
+    for name in (f"{tmp_path}/all.jsonl/", f"{tmp_path}/all.jsonl/.", f"{tmp_path}/all.jsonl/.."):
         done = run_cli(*command, "-o", name)
         assert done.returncode == 2
         [line] = done.stderr.splitlines()

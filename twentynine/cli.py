@@ -36,6 +36,7 @@ from twentynine.options import (
     TableFormat,
     TableFormatOption,
     fail,
+    output_name,
 )
 from twentynine.reports.warehouse import DEFAULT_DB
 from twentynine.schema.cards import Seat
@@ -364,7 +365,11 @@ def import_command(
     out: Annotated[
         str,
         typer.Option(
-            "-o", "--out", metavar="OUT", help="Output .json, .jsonl, .29 (text), or - for stdout."
+            "-o",
+            "--out",
+            metavar="OUT",
+            help="Output .json, .jsonl, .29 (text), or - for stdout.",
+            parser=output_name,
         ),
     ],
     from_format: FromOption = None,
@@ -428,7 +433,11 @@ def simulate_command(
     out: Annotated[
         str,
         typer.Option(
-            "-o", "--out", metavar="OUT", help="Output .json (one match), .jsonl, .29, or -."
+            "-o",
+            "--out",
+            metavar="OUT",
+            help="Output .json (one match), .jsonl, .29, or -.",
+            parser=output_name,
         ),
     ] = "-",
     players: Annotated[

@@ -36,12 +36,21 @@ def output_file(value: str) -> Path:
     Traceback (most recent call last):
     typer._click.exceptions.BadParameter: reports/ names a folder: give the file's name in it
     """
+    return Path(output_name(value))
+
+
+def output_name(value: str) -> str:
+    """An ``-o OUT`` that may be ``-`` (standard output), held to :func:`output_file`'s rule.
+
+    >>> output_name("-"), output_name("all.jsonl")
+    ('-', 'all.jsonl')
+    """
     if not value:
         raise typer.BadParameter("an empty name: give the file's name")
     last = value.replace(os.sep, "/").rsplit("/", 1)[-1]
     if last in ("", ".", ".."):
         raise typer.BadParameter(f"{value} names a folder: give the file's name in it")
-    return Path(value)
+    return value
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
