@@ -663,8 +663,8 @@ def import_paths(
     >>> import tempfile
     >>> out = Path(tempfile.mkdtemp()) / "out.jsonl"
     >>> summary = import_paths(["/no/such.json"], None, out)
-    >>> summary.found, summary.skipped, summary.problems[0].reason[:11], out.exists()
-    (1, 1, 'cannot read', False)
+    >>> summary.found, summary.unread, summary.problems[0].reason[:11], out.exists()
+    (0, 1, 'cannot read', False)
     >>> summary.error == f"nothing imported: {out} was not written"
     True
     """
