@@ -29,10 +29,6 @@ collect_ignore = [
 ]
 
 
-# The folders of the package's sources (twentynine/ links the others in).
-PACKAGE_FOLDERS = ("twentynine", "replay", "schema", "importers", "reports", "analysis")
-
-
 def pytest_configure(config: pytest.Config) -> None:
     """Byte-compile the package once, before the workers start: the commands the tests run
     and the documentation's examples (run with PYTHONDONTWRITEBYTECODE, as is any process
@@ -40,9 +36,11 @@ def pytest_configure(config: pytest.Config) -> None:
     tenth of a second of CPU each time."""
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: the controller did it
         return
-    root = Path(__file__).resolve().parent
-    for folder in PACKAGE_FOLDERS:
-        compileall.compile_dir(root / folder, quiet=2)
+    package = Path(__file__).resolve().parent / "twentynine"
+    # twentynine/ links in the other folders of sources, which compile_dir does not follow
+    linked = [path.resolve() for path in package.iterdir() if path.is_symlink() and path.is_dir()]
+    for folder in (package, *linked):
+        compileall.compile_dir(folder, quiet=2)
 
 
 # The modules whose tests take the most time, heaviest first: run before the others, they
