@@ -295,8 +295,7 @@ def _read_file(
     if path == "-":
         head = sys.stdin.buffer.read(HEAD_SIZE)
         prefixed = io.BufferedReader(_Prefixed(head, sys.stdin.buffer))
-        if (mismatch := _not_as_named(head, from_format, "<stdin>")) is not None:
-            reading.unreadable += 1
+        if (mismatch := _not_as_named(head, from_format, "<stdin>", reading)) is not None:
             yield mismatch
             return
         name = from_format or detect_format("-", head)
@@ -316,8 +315,7 @@ def _read_file(
                 rest: BinaryIO = stream
             else:  # a pipe (`<(command)`): read on from its head, as standard input is
                 rest = io.BufferedReader(_Prefixed(head, stream))
-            if (mismatch := _not_as_named(head, from_format, path)) is not None:
-                reading.unreadable += 1
+            if (mismatch := _not_as_named(head, from_format, path, reading)) is not None:
                 yield mismatch
                 return
             name = from_format or detect_format(path, head)
@@ -335,12 +333,15 @@ def _read_file(
         yield Record(path, None, None, (problem,))
 
 
-def _not_as_named(head: bytes, from_format: str | None, source: str) -> Record[Match] | None:
-    """The one record of a file whose content shows another format than ``--from`` names
-    (None when it shows that format, or none)."""
+def _not_as_named(
+    head: bytes, from_format: str | None, source: str, reading: Reading
+) -> Record[Match] | None:
+    """The one record of a file whose content shows another format than ``--from`` names,
+    counted into ``reading`` as a file not read (None when it shows that format, or none)."""
     shown = sniff(head) if from_format is not None else None
     if from_format is None or shown is None or shown == from_format:
         return None
+    reading.unreadable += 1
     return Record(source, None, None, (not_the_format(source, from_format, shown),))
 
 
