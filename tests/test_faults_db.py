@@ -3,19 +3,33 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from twentynine.cli import app
+from twentynine.cli import app, main
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.store import open_warehouse
 
 runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 PAGAT = str(SAMPLES / "pagat.json")
+
+
+def _usage_error(args: list[str], needle: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The console script's one error line (click's usage errors are made one in ``main``)."""
+    monkeypatch.setattr(sys, "argv", ["twentynine", *args])
+    errors = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", errors)
+    with pytest.raises(SystemExit) as ended:
+        main()
+    assert ended.value.code == 2
+    [line] = errors.getvalue().splitlines()
+    assert line.startswith("twentynine: Invalid value for '--db': ") and needle in line, line
 
 
 def _one_line_exit_2(args: list[str], *needles: str) -> str:
@@ -132,13 +146,50 @@ DB_COMMANDS: dict[str, list[str]] = {
 }
 
 
-@pytest.mark.parametrize("db", ["", "."])
+@pytest.mark.parametrize(
+    ("db", "reason"),
+    [("", "an empty name"), (".", ". names a folder"), ("..", ".. names a folder")],
+)
 @pytest.mark.parametrize("command", DB_COMMANDS)
 def test_a_db_that_names_the_current_folder_is_one_line(
-    db: str, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: str, reason: str, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    _one_line_exit_2([*DB_COMMANDS[command], "--db", db], ".: is a folder, not a database file")
+    _usage_error([*DB_COMMANDS[command], "--db", db], reason, monkeypatch)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_named_without_a_slash_is_refused_by_the_warehouse(tmp_path: Path) -> None:
+    (tmp_path / "club").mkdir()
+    _one_line_exit_2(["stats", "--db", str(tmp_path / "club")], "club: is a folder, not a database")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        *DB_COMMANDS,
+        "replay",
+        "matches",
+        "report match",
+    ],
+)
+@pytest.mark.parametrize("ending", ["/", "/.", "/.."])
+def test_a_db_named_as_a_folder_opens_no_file_of_that_name(
+    command: str, ending: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--db club.duckdb/` opened (or made) `club.duckdb`: the path had dropped the slash."""
+    monkeypatch.chdir(tmp_path)
+    args = {
+        **DB_COMMANDS,
+        "replay": ["replay"],
+        "matches": ["matches"],
+        "report match": ["report", "match"],
+    }
+    _usage_error(
+        [*args[command], "--db", f"club.duckdb{ending}"],
+        f"club.duckdb{ending} names a folder: give the file's name in it",
+        monkeypatch,
+    )
     assert list(tmp_path.iterdir()) == []
 
 

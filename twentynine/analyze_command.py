@@ -42,6 +42,7 @@ from twentynine.importers.errors import no_logs_found
 from twentynine.importers.formats import FORMAT_NAMES, read_paths
 from twentynine.limits import STORE_SECONDS, WAIT_SECONDS, check_jobs, check_samples
 from twentynine.loading import _discard, _exists
+from twentynine.options import named_file
 from twentynine.outputs import refuse_overwrite
 from twentynine.reports.warehouse import companions
 from twentynine.reports.warehouse.annotations import (
@@ -81,6 +82,7 @@ def analyze_command(
             "--db",
             metavar="FILE",
             help="Store in this DuckDB warehouse (else JSON lines to stdout).",
+            parser=named_file,
         ),
     ] = None,
     samples: Annotated[

@@ -36,7 +36,7 @@ from twentynine.analysis.models.fit import (
 )
 from twentynine.importers.errors import no_logs_found
 from twentynine.importers.formats import FORMAT_NAMES, atomic_file
-from twentynine.options import fail, output_file
+from twentynine.options import fail, named_file
 from twentynine.outputs import refuse_overwrite
 from twentynine.reports.warehouse import DEFAULT_DB
 from twentynine.schema.log import MatchLog
@@ -65,7 +65,7 @@ def calibration_command(
             "--output",
             metavar="FILE",
             help="Where --fit writes the model.",
-            parser=output_file,
+            parser=named_file,
         ),
     ] = None,
     model_file: Annotated[

@@ -36,7 +36,8 @@ from twentynine.options import (
     TableFormat,
     TableFormatOption,
     fail,
-    output_name,
+    named_file,
+    named_file_or_dash,
 )
 from twentynine.reports.warehouse import DEFAULT_DB
 from twentynine.schema.cards import Seat
@@ -369,7 +370,7 @@ def import_command(
             "--out",
             metavar="OUT",
             help="Output .json, .jsonl, .29 (text), or - for stdout.",
-            parser=output_name,
+            parser=named_file_or_dash,
         ),
     ],
     from_format: FromOption = None,
@@ -437,7 +438,7 @@ def simulate_command(
             "--out",
             metavar="OUT",
             help="Output .json (one match), .jsonl, .29, or -.",
-            parser=output_name,
+            parser=named_file_or_dash,
         ),
     ] = "-",
     players: Annotated[
@@ -546,6 +547,7 @@ def replay_command(
             metavar="FILE",
             help="A warehouse (read only): the match's annotations, and the match itself "
             "when no PATH is given.",
+            parser=named_file,
         ),
     ] = None,
 ) -> None:

@@ -13,7 +13,7 @@ import typer
 
 from twentynine.cli import _read_inputs
 from twentynine.importers.canonical import Match, Record
-from twentynine.options import FromOption, TableFormat, TableFormatOption, fail
+from twentynine.options import FromOption, TableFormat, TableFormatOption, fail, named_file
 from twentynine.replay import audit_match
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.listing import match_row, match_table, run_matches
@@ -29,7 +29,12 @@ def matches_command(
     ] = None,
     db: Annotated[
         Path | None,
-        typer.Option("--db", metavar="FILE", help="List the matches stored in this warehouse."),
+        typer.Option(
+            "--db",
+            metavar="FILE",
+            help="List the matches stored in this warehouse.",
+            parser=named_file,
+        ),
     ] = None,
     output: TableFormatOption = TableFormat.table,
     from_format: FromOption = None,

@@ -26,25 +26,27 @@ EXIT_FINDINGS: Final = 1
 EXIT_BAD_INPUT: Final = 2
 
 
-def output_file(value: str) -> Path:
-    """An ``-o FILE`` as given: a name that ends in a slash, ``.`` or ``..`` names a folder
-    (the path would drop the ending, and a file of the folder's name be written).
+def named_file(value: str | os.PathLike[str]) -> Path:
+    """A FILE option as given (``-o FILE``, ``--db FILE``): a name that ends in a slash, ``.``
+    or ``..`` names a folder (the path would drop the ending, and the file of the folder's
+    name be written or opened).
 
-    >>> output_file("out.html")
+    >>> named_file("out.html")
     PosixPath('out.html')
-    >>> output_file("reports/")
+    >>> named_file("reports/")
     Traceback (most recent call last):
     typer._click.exceptions.BadParameter: reports/ names a folder: give the file's name in it
     """
-    return Path(output_name(value))
+    return Path(named_file_or_dash(value))
 
 
-def output_name(value: str) -> str:
-    """An ``-o OUT`` that may be ``-`` (standard output), held to :func:`output_file`'s rule.
+def named_file_or_dash(value: str | os.PathLike[str]) -> str:
+    """An ``-o OUT`` that may be ``-`` (standard output), held to :func:`named_file`'s rule.
 
-    >>> output_name("-"), output_name("all.jsonl")
+    >>> named_file_or_dash("-"), named_file_or_dash("all.jsonl")
     ('-', 'all.jsonl')
     """
+    value = os.fspath(value)  # a default is given as its Path
     if not value:
         raise typer.BadParameter("an empty name: give the file's name")
     last = value.replace(os.sep, "/").rsplit("/", 1)[-1]
@@ -103,7 +105,10 @@ RulesOption = Annotated[
 FromOption = Annotated[
     InputFormat | None, typer.Option("--from", help="The input format; detected when not given.")
 ]
-DbOption = Annotated[Path, typer.Option("--db", metavar="FILE", help="The DuckDB warehouse file.")]
+DbOption = Annotated[
+    Path,
+    typer.Option("--db", metavar="FILE", help="The DuckDB warehouse file.", parser=named_file),
+]
 MatchOption = Annotated[
     str | None,
     typer.Option(

@@ -20,7 +20,7 @@ import typer
 from twentynine.analysis.annotate import Annotation
 from twentynine.cli import Skipping, warn_empty
 from twentynine.importers.formats import Reading, atomic_file, read_paths
-from twentynine.options import MatchOption, Preset, output_file
+from twentynine.options import MatchOption, Preset, named_file
 from twentynine.outputs import refuse_overwrite
 from twentynine.replay import audit_match
 from twentynine.reports.html.annotations import read_annotations
@@ -125,7 +125,7 @@ def match_command(
     out: Annotated[
         Path,
         typer.Option(
-            "-o", "--out", metavar="FILE", help="The HTML file to write.", parser=output_file
+            "-o", "--out", metavar="FILE", help="The HTML file to write.", parser=named_file
         ),
     ],
     path: Annotated[
@@ -142,6 +142,7 @@ def match_command(
             metavar="FILE",
             help="A warehouse (read only): the match's annotations, and the match itself "
             "when no PATH is given.",
+            parser=named_file,
         ),
     ] = None,
 ) -> None:
@@ -245,11 +246,12 @@ def players_command(
     out: Annotated[
         Path,
         typer.Option(
-            "-o", "--out", metavar="FILE", help="The HTML file to write.", parser=output_file
+            "-o", "--out", metavar="FILE", help="The HTML file to write.", parser=named_file
         ),
     ],
     db: Annotated[
-        Path, typer.Option("--db", metavar="FILE", help="The DuckDB warehouse file.")
+        Path,
+        typer.Option("--db", metavar="FILE", help="The DuckDB warehouse file.", parser=named_file),
     ] = Path(DEFAULT_DB),
     min_deals: Annotated[
         int,
