@@ -214,6 +214,20 @@ def test_a_load_that_stores_nothing_leaves_no_new_warehouse(tmp_path: Path, jobs
     assert kept.read_bytes() == before
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_file_not_read_is_no_match_read(tmp_path: Path, jobs: int) -> None:
+    """A missing file is counted apart (it said "2 matches read ... 1 skipped"), and the
+    load still exits 1: not everything named was stored."""
+    db = tmp_path / "w.duckdb"
+    missing = tmp_path / "missing.json"
+    summary = load_paths([missing, SAMPLES / "pagat.json"], db=db, jobs=jobs)
+    assert (summary.read, summary.stored, summary.skipped, summary.unreadable) == (1, 1, 0, 1)
+    assert summary.exit_code == 1
+    assert summary.problems == [f"{missing}: cannot read: No such file or directory"]
+    assert summary.lines()[-1].startswith("1 match read from 2 files (1 not read): 1 stored")
+    assert summary.to_dict()["unread"] == 1
+
+
 def test_near_the_end_each_unit_is_a_batch_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
     """``closing`` (the reader of ``--jobs 2`` near the end of its input) cuts a batch at
     every unit, so that the last one is small; every match still ends in one batch once."""

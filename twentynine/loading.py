@@ -124,17 +124,17 @@ def _summary(database: str, reading: Reading) -> LoadSummary:
 def _matches(
     records: Iterator[Record[Match]], reading: Reading, summary: LoadSummary
 ) -> Iterator[SourcedMatch]:
-    """The matches read, each with its file and line; a record that could not be read is
-    counted into ``summary`` with its problems."""
+    """The matches read, each with its file and line; a file not read at all, or a record
+    that could not be read, is counted into ``summary`` with its problems."""
     for record in records:
         summary.bytes_read = reading.bytes_read
-        summary.unreadable = reading.unreadable
-        if record.match is None:
+        if reading.unreadable > summary.unreadable:  # a file not read at all: no match read
+            summary.not_read(unreadable_lines(record))
+        elif record.match is None:
             summary.skip_unreadable(unreadable_lines(record))
-            continue
-        yield SourcedMatch(record.match, record.source, record.line, record.document)
+        else:
+            yield SourcedMatch(record.match, record.source, record.line, record.document)
     summary.bytes_read = reading.bytes_read
-    summary.unreadable = reading.unreadable
 
 
 def _discard(db: Path) -> None:

@@ -114,12 +114,14 @@ class LoadSummary:
         """0 when every match was stored or already there, 1 when some were skipped, 2 when
         no input could be read at all (as ``twentynine audit`` exits).
 
-        >>> LoadSummary("w", files=1, read=1, skipped=1, unreadable=1).exit_code
+        >>> LoadSummary("w", files=1, unreadable=1).exit_code
         2
+        >>> LoadSummary("w", files=2, read=1, stored=1, unreadable=1).exit_code
+        1
         """
         if self.files and self.unreadable == self.files:
             return 2
-        return 1 if self.skipped else 0
+        return 1 if self.skipped or self.unreadable else 0
 
     def skip_unreadable(self, problems: Iterable[str]) -> None:
         """Count a document that could not be read, with its problems (one line each).
@@ -131,6 +133,20 @@ class LoadSummary:
         """
         self.read += 1
         self.skipped += 1
+        for problem in problems:
+            self._keep(self.problems, problem)
+
+    def not_read(self, problems: Iterable[str]) -> None:
+        """Count an input that could not be read at all (no match read from it), with its
+        problems (one line each).
+
+        >>> s = LoadSummary("w.duckdb", files=2, read=1, stored=1, deals=20)
+        >>> s.not_read(["missing.json: cannot read: No such file or directory"])
+        >>> print(s.lines()[-1])  # doctest: +NORMALIZE_WHITESPACE
+        1 match read from 2 files (1 not read): 1 stored (20 deals, 0 findings), 0 already
+        stored, 0 skipped -> w.duckdb
+        """
+        self.unreadable += 1
         for problem in problems:
             self._keep(self.problems, problem)
 
@@ -154,8 +170,9 @@ class LoadSummary:
         if self.discarded:
             out.append(f"nothing stored: {self.database} was not created")
         replaced = f", {self.replaced} replaced" if self.replaced else ""
+        unread = f" ({self.unreadable} not read)" if self.unreadable else ""
         out.append(
-            f"{plural(self.read, 'match')} read from {plural(self.files, 'file')}: "
+            f"{plural(self.read, 'match')} read from {plural(self.files, 'file')}{unread}: "
             f"{self.stored} stored ({plural(self.deals, 'deal')}, "
             f"{plural(self.findings, 'finding')}{replaced}), {self.duplicates} "
             f"already stored, {self.skipped} skipped -> {self.database}"
@@ -171,6 +188,7 @@ class LoadSummary:
             "stored": self.stored,
             "duplicates": self.duplicates,
             "skipped": self.skipped,
+            "unread": self.unreadable,
             "replaced": self.replaced,
             "deals": self.deals,
             "findings": self.findings,
