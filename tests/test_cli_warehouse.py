@@ -12,6 +12,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
+from tests.console import usage_error_line
 from tests.test_cli_errors import run_cli
 from twentynine.cli import app
 from twentynine.reports.warehouse import ddl
@@ -143,10 +144,21 @@ def test_stats_by_role_with_intervals_and_the_one_deal_note(tmp_path: Path) -> N
     assert caller.endswith(f"{rate:.3f} [{low:.2f}, {high:.2f}]")
 
 
+def test_a_date_not_written_yyyy_mm_dd_is_refused_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--since` of `stats` and `report players` keep one rule and say it alike."""
+    for command in (["stats"], ["report", "players", "-o", "p.html"]):
+        for since in ("2026-13-01", "May 1", ""):
+            line = usage_error_line([*command, "--since", since], monkeypatch)
+            assert f"'--since': {since!r} is not a date: write YYYY-MM-DD" in line, line
+    line = usage_error_line(["report", "players", "-o", "p.html", "--until", "1.5."], monkeypatch)
+    assert "'--until': '1.5.' is not a date" in line
+
+
 @pytest.mark.parametrize(
     ("option", "message"),
     [
-        (["--since", "2026-13-01"], "--since '2026-13-01': not a date"),
         (["--sort", "make"], "no statistic 'make'; did you mean 'make_rate'?"),
         (["--columns", "deals,nope"], "no statistic 'nope'"),
     ],

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import sqlite3
-import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from twentynine.cli import app, main
+from tests.console import usage_error_line
+from twentynine.cli import app
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.store import open_warehouse
 
@@ -21,14 +20,7 @@ PAGAT = str(SAMPLES / "pagat.json")
 
 
 def _usage_error(args: list[str], needle: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The console script's one error line (click's usage errors are made one in ``main``)."""
-    monkeypatch.setattr(sys, "argv", ["twentynine", *args])
-    errors = io.StringIO()
-    monkeypatch.setattr(sys, "stderr", errors)
-    with pytest.raises(SystemExit) as ended:
-        main()
-    assert ended.value.code == 2
-    [line] = errors.getvalue().splitlines()
+    line = usage_error_line(args, monkeypatch)
     assert line.startswith("twentynine: Invalid value for '--db': ") and needle in line, line
 
 

@@ -168,9 +168,11 @@ def test_filters_by_preset_and_date(analyzed_db: Path, tmp_path: Path) -> None:
     assert _matches(_report(db, tmp_path / "all.html", "--since", "2025-05-31")) == 2
     none = _report(db, tmp_path / "none.html", "--preset", "bhoos")
     assert _matches(none) == 0 and "none in this warehouse" in none.text
-    bad = runner.invoke(app, ["report", "players", "--db", str(db), "--since", "May 1",
+    reversed_days = ["--since", "2025-06-02", "--until", "2025-06-01"]
+    bad = runner.invoke(app, ["report", "players", "--db", str(db), *reversed_days,
                               "-o", str(tmp_path / "x.html")])  # fmt: skip
-    assert bad.exit_code == 2 and "--since 'May 1': not a date" in bad.stderr
+    assert bad.exit_code == 2 and bad.stderr.count("\n") == 1
+    assert "--since 2025-06-02 is after --until 2025-06-01: no match can begin" in bad.stderr
     assert not (tmp_path / "x.html").exists()
 
 

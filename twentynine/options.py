@@ -12,6 +12,7 @@ pays for the libraries it uses and no others.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from enum import StrEnum
 from pathlib import Path
@@ -53,6 +54,25 @@ def named_file_or_dash(value: str | os.PathLike[str]) -> str:
     if last in ("", ".", ".."):
         raise typer.BadParameter(f"{value} names a folder: give the file's name in it")
     return value
+
+
+def iso_date(value: str | dt.date) -> dt.date:
+    """A date option (``--since``, ``--until``), written YYYY-MM-DD.
+
+    >>> iso_date("2026-11-01")
+    datetime.date(2026, 11, 1)
+    >>> iso_date("May 1")
+    Traceback (most recent call last):
+    typer._click.exceptions.BadParameter: 'May 1' is not a date: write YYYY-MM-DD, e.g. 2026-11-01
+    """
+    if isinstance(value, dt.date):
+        return value
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise typer.BadParameter(
+            f"{value!r} is not a date: write YYYY-MM-DD, e.g. 2026-11-01"
+        ) from None
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
@@ -108,6 +128,18 @@ FromOption = Annotated[
 DbOption = Annotated[
     Path,
     typer.Option("--db", metavar="FILE", help="The DuckDB warehouse file.", parser=named_file),
+]
+SinceOption = Annotated[
+    dt.date | None,
+    typer.Option(
+        "--since", metavar="YYYY-MM-DD", help="Only matches begun on or after it.", parser=iso_date
+    ),
+]
+UntilOption = Annotated[
+    dt.date | None,
+    typer.Option(
+        "--until", metavar="YYYY-MM-DD", help="Only matches begun on or before it.", parser=iso_date
+    ),
 ]
 MatchOption = Annotated[
     str | None,

@@ -7,7 +7,6 @@ engine, its annotations read from the warehouse when ``--db`` is given, and hand
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import re
 from collections.abc import Iterator
@@ -20,7 +19,7 @@ import typer
 from twentynine.analysis.annotate import Annotation
 from twentynine.cli import Skipping, warn_empty
 from twentynine.importers.formats import Reading, atomic_file, read_paths
-from twentynine.options import MatchOption, Preset, named_file
+from twentynine.options import MatchOption, Preset, SinceOption, UntilOption, named_file
 from twentynine.outputs import refuse_overwrite
 from twentynine.replay import audit_match
 from twentynine.reports.html.annotations import read_annotations
@@ -178,15 +177,6 @@ def match_command(
     skipped.exit()
 
 
-def _date(option: str, text: str | None) -> dt.date | None:
-    if text is None:
-        return None
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise _fail(f"{option} {text!r}: not a date; write YYYY-MM-DD, e.g. 2026-11-01") from None
-
-
 def examples_folder(out: Path) -> Path:
     """Where the players report's example match reports go: ``NAME_matches/`` beside it.
 
@@ -273,14 +263,8 @@ def players_command(
     preset: Annotated[
         Preset | None, typer.Option("--preset", help="Only matches of this preset.")
     ] = None,
-    since: Annotated[
-        str | None,
-        typer.Option("--since", metavar="YYYY-MM-DD", help="Only matches begun on or after it."),
-    ] = None,
-    until: Annotated[
-        str | None,
-        typer.Option("--until", metavar="YYYY-MM-DD", help="Only matches begun on or before it."),
-    ] = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
 ) -> None:
     """Player and partnership statistics with intervals, sortable tables and charts.
 
@@ -292,11 +276,9 @@ def players_command(
     Example: twentynine report players --db club.duckdb -o players.html
     """
     refuse_overwrite([out], folders=[examples_folder(out)], warehouses=[db])
-    scope = Scope(
-        preset.value if preset is not None else None,
-        _date("--since", since),
-        _date("--until", until),
-    )
+    if since is not None and until is not None and since > until:
+        raise _fail(f"--since {since} is after --until {until}: no match can begin between them")
+    scope = Scope(preset.value if preset is not None else None, since, until)
     try:
         examples_written = write_players_report(db, out, min_deals, examples, scope)
     except WarehouseError as exc:

@@ -5,7 +5,6 @@ Registered on the app by :mod:`twentynine.cli`; every figure is defined in docs/
 
 from __future__ import annotations
 
-import datetime as dt
 import shutil
 from dataclasses import replace
 from enum import StrEnum
@@ -14,7 +13,14 @@ from typing import Annotated, Final
 
 import typer
 
-from twentynine.options import DbOption, Preset, TableFormat, TableFormatOption, fail
+from twentynine.options import (
+    DbOption,
+    Preset,
+    SinceOption,
+    TableFormat,
+    TableFormatOption,
+    fail,
+)
 from twentynine.reports.warehouse import DEFAULT_DB
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.stats import StatsRequest, intervals_beside, run_stats_report
@@ -57,10 +63,7 @@ def stats_command(
     preset: Annotated[
         Preset | None, typer.Option("--preset", help="Only matches of this preset.")
     ] = None,
-    since: Annotated[
-        str | None,
-        typer.Option("--since", metavar="YYYY-MM-DD", help="Only matches begun on or after it."),
-    ] = None,
+    since: SinceOption = None,
     sort: Annotated[
         str | None,
         typer.Option("--sort", metavar="COLUMN", help="Order by this column (highest first)."),
@@ -80,17 +83,13 @@ def stats_command(
     \b
     Example: twentynine stats --db club.duckdb --min-deals 20 --sort make_rate
     """
-    try:
-        since_date = dt.date.fromisoformat(since) if since is not None else None
-    except ValueError:
-        raise fail(f"--since {since!r}: not a date; write YYYY-MM-DD, e.g. 2026-11-01") from None
     wanted = () if columns in (None, "all") else tuple(c.strip() for c in columns.split(","))
     request = StatsRequest(
         player=player,
         by_role=by is StatsBy.role,
         min_deals=min_deals,
         preset=preset.value if preset is not None else None,
-        since=since_date,
+        since=since,
         sort=sort,
         columns=tuple(c for c in wanted if c),
     )
