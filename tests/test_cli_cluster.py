@@ -144,6 +144,61 @@ def test_a_peer_that_says_nothing_is_one_line(logs: Path, silent_peer: str) -> N
     assert not result.stdout
 
 
+@pytest.fixture
+def chatty_peer() -> Iterator[str]:
+    """The address of a server on loopback that answers every connection as a web server."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                connection = server.accept()[0]
+            except TimeoutError:
+                continue
+            with connection:
+                connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join(timeout=BOUND)
+        server.close()
+
+
+def _port_nobody_listens_at() -> int:
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        return int(probe.getsockname()[1])
+
+
+def test_a_refused_connection_or_an_unknown_host_says_so(logs: Path) -> None:
+    """Dask's connect retried both until its deadline, then said only that it timed out."""
+    port = _port_nobody_listens_at()
+    address = f"tcp://127.0.0.1:{port}"
+    result = runner.invoke(app, ["analyze", str(logs), *ONLY, "--cluster", address])
+    assert result.exit_code == 2, result.output
+    line = _one_error_line(result.stderr, f"--cluster {address}: nothing listens at port {port}")
+    assert line.endswith("of 127.0.0.1 (connection refused)")
+    address = "tcp://no-such-host.invalid:8786"  # .invalid never resolves (RFC 6761)
+    result = runner.invoke(app, ["analyze", str(logs), *ONLY, "--cluster", address])
+    assert result.exit_code == 2, result.output
+    _one_error_line(result.stderr, f"--cluster {address}: no such host 'no-such-host.invalid'")
+
+
+def test_a_peer_that_speaks_another_protocol_is_one_line(logs: Path, chatty_peer: str) -> None:
+    """Dask read the web server's answer as a frame's length, and the line said it could not
+    allocate 3 EiB."""
+    result = runner.invoke(app, ["analyze", str(logs), *ONLY, "--cluster", chatty_peer])
+    assert result.exit_code == 2, result.output
+    _one_error_line(
+        result.stderr, f"--cluster {chatty_peer}: the peer is not a Dask scheduler (its answer"
+    )
+
+
 @pytest.mark.parametrize("address", ["tcp://[::1", "tcp://127.0.0.1:port", "foo://x"])
 def test_an_address_that_is_not_one_is_one_line(logs: Path, address: str) -> None:
     result = runner.invoke(app, ["analyze", str(logs), *ONLY, "--cluster", address])

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -55,6 +56,7 @@ def cluster_executor(
     where = f"--cluster {address}"
     connect = min(CONNECT_SECONDS, wait)
     with _quiet("distributed", "tornado"):
+        _knock(address, where, connect)
         _probe(address, where, connect)
         try:
             client = Client(address, timeout=connect, set_as_default=False)  # type: ignore[no-untyped-call]
@@ -69,6 +71,47 @@ def cluster_executor(
             watched.stop()
             with suppress(Exception):  # a scheduler gone: nothing to close there
                 client.close(timeout=connect)  # type: ignore[no-untyped-call]
+
+
+def _knock(address: str, where: str, timeout: float) -> None:
+    """Open a TCP connection to a ``tcp://`` address once, within ``timeout`` seconds, and
+    say at once why it failed: Dask's own connect retries a refused connection or an unknown
+    host until its deadline, then names neither. Other schemes are left to Dask."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        host, port = parse_host_port(location)
+    except ValueError:
+        return  # the probe names what is wrong with the address
+    if scheme != "tcp":
+        return
+    failures: list[OSError] = []
+
+    def attempt() -> None:
+        try:
+            socket.create_connection((host, port), timeout=timeout).close()
+        except OSError as exc:
+            failures.append(exc)
+
+    # a thread, as the name's look-up takes no timeout of its own
+    knocking = threading.Thread(target=attempt, name="twentynine-knock", daemon=True)
+    knocking.start()
+    knocking.join(timeout)
+    if knocking.is_alive():
+        raise ClusterError(f"{where}: no answer in {timeout:g} s (is the host up?)")
+    if not failures:
+        return
+    failure = failures[0]
+    if isinstance(failure, socket.gaierror):
+        reason = f"no such host {host!r}: {failure.strerror}"
+    elif isinstance(failure, ConnectionRefusedError):
+        reason = f"nothing listens at port {port} of {host} (connection refused)"
+    elif isinstance(failure, TimeoutError):
+        reason = f"no answer in {timeout:g} s (is the host up?)"
+    else:
+        reason = f"cannot reach the scheduler ({failure.strerror or failure})"
+    raise ClusterError(f"{where}: {reason}")
 
 
 def _probe(address: str, where: str, timeout: float) -> None:
@@ -90,8 +133,12 @@ def _probe(address: str, where: str, timeout: float) -> None:
         raise ClusterError(f"{where}: not a scheduler's address ({_first_line(exc)})") from None
     except TimeoutError:
         raise ClusterError(f"{where}: no answer in {timeout:g} s (not a Dask scheduler?)") from None
-    except Exception as exc:  # refused, reset, unknown host: the network's reasons
+    except OSError as exc:  # refused, reset, unknown host: the network's reasons
         raise ClusterError(f"{where}: cannot reach the scheduler ({_first_line(exc)})") from None
+    except Exception:  # an answer Dask cannot read (it may ask for exabytes to read it in)
+        raise ClusterError(
+            f"{where}: the peer is not a Dask scheduler (its answer is not Dask's)"
+        ) from None
     kind = info.get("type") if isinstance(info, dict) else None
     if kind != "Scheduler":
         raise ClusterError(f"{where}: the peer is not a Dask scheduler (it says {kind!r})")
