@@ -45,9 +45,10 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return two_short_matches(tmp_path_factory.mktemp("cluster"))
 
 
-@pytest.fixture
-def silent_peer() -> Iterator[str]:
-    """The address of a server on loopback that accepts every connection and says nothing."""
+@contextmanager
+def _peer(greeting: bytes | None) -> Iterator[str]:
+    """The address of a server on loopback that accepts every connection: it says nothing and
+    keeps it open (``greeting`` None), or sends ``greeting`` and closes it."""
     server = socket.create_server(("127.0.0.1", 0))
     server.settimeout(0.2)
     accepted: list[socket.socket] = []
@@ -56,9 +57,14 @@ def silent_peer() -> Iterator[str]:
     def serve() -> None:
         while not stop.is_set():
             try:
-                accepted.append(server.accept()[0])
+                connection = server.accept()[0]
             except TimeoutError:
                 continue
+            if greeting is None:
+                accepted.append(connection)
+            else:
+                with connection:
+                    connection.sendall(greeting)
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
@@ -70,6 +76,13 @@ def silent_peer() -> Iterator[str]:
         for connection in accepted:
             connection.close()
         server.close()
+
+
+@pytest.fixture
+def silent_peer() -> Iterator[str]:
+    """A peer that accepts every connection and says nothing."""
+    with _peer(None) as address:
+        yield address
 
 
 @contextmanager
@@ -146,28 +159,9 @@ def test_a_peer_that_says_nothing_is_one_line(logs: Path, silent_peer: str) -> N
 
 @pytest.fixture
 def chatty_peer() -> Iterator[str]:
-    """The address of a server on loopback that answers every connection as a web server."""
-    server = socket.create_server(("127.0.0.1", 0))
-    server.settimeout(0.2)
-    stop = threading.Event()
-
-    def serve() -> None:
-        while not stop.is_set():
-            try:
-                connection = server.accept()[0]
-            except TimeoutError:
-                continue
-            with connection:
-                connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
-        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
-    finally:
-        stop.set()
-        thread.join(timeout=BOUND)
-        server.close()
+    """A peer that answers every connection as a web server."""
+    with _peer(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n") as address:
+        yield address
 
 
 def _port_nobody_listens_at() -> int:
