@@ -656,7 +656,8 @@ def load_command(
     """Read, audit and store matches, players, deals, actions, tricks and findings in DuckDB.
 
     A match is stored whole or not at all; loading it again stores nothing new. Exit status:
-    0 all stored (or already there), 1 some records skipped, 2 the warehouse could not be used.
+    0 all stored (or already there), 1 some records skipped or some file not read, 2 no input
+    could be read or the warehouse could not be used.
 
     \b
     Example: twentynine load sample_logs/ --db club.duckdb
