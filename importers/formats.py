@@ -727,11 +727,17 @@ def atomic_file(destination: Path) -> Iterator[BinaryIO]:
     """A binary stream to a temporary file beside ``destination``, renamed over it only when
     the block ends without an exception: a failed write leaves no half file. A symbolic link
     is written through (the file it names is replaced, the link kept); a folder, or a link to
-    one, is refused before anything is written (``IsADirectoryError``)."""
+    one, is refused before anything is written (``IsADirectoryError``). What is there and is
+    not a file (a named pipe, ``/dev/null``, a terminal) is written into as the shell's ``>``
+    does: replacing it would put a file in its place."""
     if destination.is_symlink():
         destination = Path(os.path.realpath(destination))
     if destination.is_dir():
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(destination))
+    if destination.exists() and not destination.is_file():
+        with destination.open("wb") as stream:
+            yield stream
+        return
     handle, temporary = tempfile.mkstemp(
         prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent or None
     )
