@@ -363,3 +363,20 @@ def test_standard_output_in_a_narrow_encoding_still_shows_the_cards(
     )
     assert done.returncode == 0, done.stderr.decode()
     assert b"E plays " + heart + b"7" in done.stdout
+
+
+def test_csv_keeps_the_escape_sequences_of_its_data(tmp_path: Path) -> None:
+    """CSV is data: a name holding ``ESC[31m`` is printed whole to a pipe, not cut by the
+    stripping click does for text that is not going to a terminal."""
+    db = str(tmp_path / "w.duckdb")
+    assert runner.invoke(app, ["load", "sample_logs/pagat.json", "--db", db]).exit_code == 0
+    sql = "SELECT chr(27) || '[31mred' || chr(27) || '[0m' AS name"
+    assert runner.invoke(app, ["query", sql, "--db", db, "--format", "csv"]).stdout == (
+        "name\n\x1b[31mred\x1b[0m\n"  # the runner reads CSV's \r\n as \n
+    )
+    log = tmp_path / "named.json"
+    log.write_text(
+        (ROOT / "sample_logs" / "pagat.json").read_text().replace('"John"', '"\\u001b[1mJohn"')
+    )
+    listed = runner.invoke(app, ["matches", str(log), "--format", "csv"]).stdout
+    assert "\x1b[1mJohn & Peter" in listed

@@ -706,13 +706,13 @@ def query_command(
     """
     from twentynine.reports.warehouse.errors import WarehouseError
     from twentynine.reports.warehouse.store import run_query
-    from twentynine.textout import result_text
+    from twentynine.textout import print_result
 
     try:
         result = run_query(sql, db=db)
     except WarehouseError as exc:
         raise fail(str(exc), exc.exit_code) from None
-    typer.echo(result_text(result, output.value))
+    print_result(result, output.value)
 
 
 @app.command("export")

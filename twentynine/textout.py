@@ -94,6 +94,15 @@ def unreadable_lines(record: Record[Any]) -> list[str]:
     return [str(problem) for problem in record.problems] or [f"{record.where}: unreadable"]
 
 
+def print_result(result: QueryResult, fmt: str) -> None:
+    """Print :func:`result_text` to standard output, CSV with its data as it is: click
+    strips what looks like a terminal's escape sequence from text not bound for a terminal,
+    which would cut a name holding one (a table has them escaped already)."""
+    import typer
+
+    typer.echo(result_text(result, fmt), color=True)
+
+
 def result_text(result: QueryResult, fmt: str) -> str:
     """A query's result as a command prints it: a table with names and text
     :func:`printable`; CSV and JSON lines as data, as they are.
