@@ -239,3 +239,16 @@ def test_a_file_name_that_is_not_utf8_is_named_with_its_byte_escaped(tmp_path: P
     sql = "SELECT source FROM matches"
     stored = runner.invoke(app, ["query", sql, "--db", str(db), "--format", "json"])
     assert json.loads(stored.stdout) == {"source": f"{tmp_path}/caf\\xe9.json"}
+
+
+def test_a_players_report_in_a_folder_one_may_not_write_says_why(
+    locked: Path, tmp_path: Path
+) -> None:
+    """The examples' folder it could not make is named with the reason it could not."""
+    db = tmp_path / "w.duckdb"
+    loaded = runner.invoke(app, ["load", str(SAMPLES / "pagat.json"), "--db", str(db)])
+    assert loaded.exit_code == 0, loaded.output
+    locked.chmod(0o555)
+    out = locked / "players.html"
+    result = _run("report", "players", "--db", str(db), "--min-deals", "1", "-o", str(out))
+    _one_clean_error(result, f"cannot write {locked / 'players_matches'}: Permission denied")

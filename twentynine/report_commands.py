@@ -223,11 +223,12 @@ def write_players_report(
             match = read_match(wh, match_id)
             html = match_report(match, audit_match(match), read_annotations(wh, match_id))
             pages.append((folder / match_file_name(match_id), html))
-    made_folder = bool(pages) and not folder.exists()
+    made_folder = False
     written: list[Path] = []
     try:
-        if pages:
-            folder.mkdir(parents=True, exist_ok=True)
+        if pages and not folder.exists():
+            folder.mkdir(parents=True)
+            made_folder = True  # only now: a folder it could not make is not one to remove
         for target, html in pages:
             _write(target, html)
             written.append(target)
