@@ -273,3 +273,18 @@ def test_past_the_pairs_a_page_holds_the_periods_are_years(
     monkeypatch.setattr(players, "MAX_BODIES", 15)
     page = _report(db, tmp_path / "q.html", "--min-deals", "1", "--examples", "0")
     assert len(page.json("filter-bodies")) == 3 * 5 - 1
+
+
+def test_a_since_after_the_until_is_refused(tmp_path: Path) -> None:
+    """No match can begin on or after a day and on or before an earlier one: an empty report
+    would look like a warehouse without matches."""
+    db = tmp_path / "w.duckdb"
+    _load(db, SAMPLES / "pagat.json")
+    out = tmp_path / "x.html"
+    args = ["report", "players", "--db", str(db), "-o", str(out)]
+    reversed_days = runner.invoke(app, [*args, "--since", "2025-06-02", "--until", "2025-06-01"])
+    assert reversed_days.exit_code == 2, reversed_days.output
+    assert reversed_days.stderr.splitlines() == [
+        "twentynine: --since 2025-06-02 is after --until 2025-06-01: no match begins in between"
+    ]
+    assert not out.exists()

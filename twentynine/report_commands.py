@@ -298,6 +298,10 @@ def players_command(
         _date("--since", since),
         _date("--until", until),
     )
+    if scope.since is not None and scope.until is not None and scope.since > scope.until:
+        raise _fail(
+            f"--since {scope.since} is after --until {scope.until}: no match begins in between"
+        )
     try:
         examples_written = write_players_report(db, out, min_deals, examples, scope)
     except WarehouseError as exc:
