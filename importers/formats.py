@@ -304,6 +304,7 @@ def _read_file(
         records = FORMATS[name].read(stdin, "<stdin>", None, fast, copying, first_seat)
         yield from guarded(records, "<stdin>", name)
         return
+    source = shown_name(path)
     try:
         with Path(path).open("rb", buffering=READ_BUFFER) as stream:
             head = stream.read(HEAD_SIZE)
@@ -315,22 +316,33 @@ def _read_file(
                 rest: BinaryIO = stream
             else:  # a pipe (`<(command)`): read on from its head, as standard input is
                 rest = io.BufferedReader(_Prefixed(head, stream))
-            if (mismatch := _not_as_named(head, from_format, path, reading)) is not None:
+            if (mismatch := _not_as_named(head, from_format, source, reading)) is not None:
                 yield mismatch
                 return
             name = from_format or detect_format(path, head)
             reading.formats[name] = reading.formats.get(name, 0) + 1
             reader = FORMATS[name].read
-            records = reader(limited(rest, head), path, Path(path), fast, copying, first_seat)
+            records = reader(limited(rest, head), source, Path(path), fast, copying, first_seat)
             start = reading.bytes_read
-            for count, record in enumerate(guarded(records, path, name)):
+            for count, record in enumerate(guarded(records, source, name)):
                 if seekable and not count % _TELL_EVERY:  # tell() is a system call
                     reading.bytes_read = start + stream.tell()
                 yield record
     except OSError as exc:
         reading.unreadable += 1
-        problem = unreadable(path, exc)
-        yield Record(path, None, None, (problem,))
+        problem = unreadable(source, exc)
+        yield Record(source, None, None, (problem,))
+
+
+def shown_name(path: str) -> str:
+    """A file's name as records, messages and the warehouse give it: a byte that is not UTF-8
+    (a name made under another locale) written as ``\\xff``, which JSON, DuckDB and a
+    terminal take, where Python's stand-in for it is taken by none.
+
+    >>> shown_name("club.json"), shown_name(os.fsdecode(b"caf\\xe9.json"))
+    ('club.json', 'caf\\\\xe9.json')
+    """
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def _not_as_named(
@@ -727,11 +739,17 @@ def atomic_file(destination: Path) -> Iterator[BinaryIO]:
     """A binary stream to a temporary file beside ``destination``, renamed over it only when
     the block ends without an exception: a failed write leaves no half file. A symbolic link
     is written through (the file it names is replaced, the link kept); a folder, or a link to
-    one, is refused before anything is written (``IsADirectoryError``)."""
+    one, is refused before anything is written (``IsADirectoryError``). What is there and is
+    not a file (a named pipe, ``/dev/null``, a terminal) is written into as the shell's ``>``
+    does: replacing it would put a file in its place."""
     if destination.is_symlink():
         destination = Path(os.path.realpath(destination))
     if destination.is_dir():
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(destination))
+    if destination.exists() and not destination.is_file():
+        with destination.open("wb") as stream:
+            yield stream
+        return
     handle, temporary = tempfile.mkstemp(
         prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent or None
     )

@@ -310,3 +310,73 @@ def test_an_output_named_as_a_folder_is_refused(command: list[str], tmp_path: Pa
     empty = run_cli(*command, "-o", "")
     assert empty.returncode == 2 and "an empty name: give the file's name" in empty.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+OUTPUT_COMMANDS = [
+    ["audit", "sample_logs/bad/revoke.json", "--format", "json"],
+    ["rules", "pagat"],
+    ["replay", "sample_logs/pagat.json", "--deal", "1"],
+    ["import", "sample_logs/pagat.json", "-o", "-"],
+]
+
+
+@pytest.mark.parametrize("args", OUTPUT_COMMANDS, ids=lambda args: args[0])
+@pytest.mark.parametrize(
+    ("redirect", "reason"),
+    [(">/dev/full", "No space left on device"), (">&-", "Bad file descriptor")],
+    ids=["full", "closed"],
+)
+def test_standard_output_that_cannot_be_written_is_one_line(
+    args: list[str], redirect: str, reason: str
+) -> None:
+    """A full disk or a closed standard output loses what was asked for: one line, exit 2."""
+    if redirect == ">/dev/full" and not Path("/dev/full").is_char_device():
+        pytest.skip("no /dev/full here")
+    done = subprocess.run(
+        f"'{sys.executable}' -m twentynine {' '.join(args)} {redirect}",
+        shell=True,
+        cwd=ROOT,
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        f"{ERROR_PREFIX}cannot write to standard output: {reason}"
+    ), done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+
+
+@pytest.mark.parametrize(("encoding", "heart"), [("ascii", "♥".encode()), ("latin-1", b"\\u2665")])
+def test_standard_output_in_a_narrow_encoding_still_shows_the_cards(
+    encoding: str, heart: bytes
+) -> None:
+    """An ASCII standard output gets UTF-8 (as click writes it); latin-1 the symbol escaped."""
+    done = subprocess.run(
+        [sys.executable, "-m", "twentynine", "replay", "sample_logs/pagat.json", "--deal", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "PYTHONIOENCODING": encoding},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert b"E plays " + heart + b"7" in done.stdout
+
+
+def test_csv_keeps_the_escape_sequences_of_its_data(tmp_path: Path) -> None:
+    """CSV is data: a name holding ``ESC[31m`` is printed whole to a pipe, not cut by the
+    stripping click does for text that is not going to a terminal."""
+    db = str(tmp_path / "w.duckdb")
+    assert runner.invoke(app, ["load", "sample_logs/pagat.json", "--db", db]).exit_code == 0
+    sql = "SELECT chr(27) || '[31mred' || chr(27) || '[0m' AS name"
+    assert runner.invoke(app, ["query", sql, "--db", db, "--format", "csv"]).stdout == (
+        "name\n\x1b[31mred\x1b[0m\n"  # the runner reads CSV's \r\n as \n
+    )
+    log = tmp_path / "named.json"
+    log.write_text(
+        (ROOT / "sample_logs" / "pagat.json").read_text().replace('"John"', '"\\u001b[1mJohn"')
+    )
+    listed = runner.invoke(app, ["matches", str(log), "--format", "csv"]).stdout
+    assert "\x1b[1mJohn & Peter" in listed

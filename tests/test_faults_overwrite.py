@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -218,3 +220,36 @@ def test_an_output_named_by_a_link_to_a_file_writes_that_file(
     assert result.exit_code == 0, result.output
     assert link.is_symlink() and link.resolve() == target.resolve()
     assert target.read_text() != "earlier\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["report", "match", str(SAMPLES / "pagat.json"), "-o"],
+        ["simulate", "--rules", "pagat", "--matches", "1", "-o"],
+        ["import", str(SAMPLES / "pagat.json"), "-o"],
+    ],
+    ids=["report", "simulate", "import"],
+)
+def test_an_output_that_is_a_named_pipe_is_written_into_not_replaced(
+    command: list[str], tmp_path: Path
+) -> None:
+    """``-o`` naming a pipe (or ``/dev/null``, a terminal) writes into it as ``>`` does:
+    the rename that keeps a file whole would put a file in the pipe's place."""
+    folder = tmp_path / "out"
+    folder.mkdir()
+    pipe = folder / ("out.html" if command[0] == "report" else "out.jsonl")
+    os.mkfifo(pipe)
+    got = tmp_path / "got"
+    with got.open("wb") as sink:
+        reader = subprocess.Popen(["cat", str(pipe)], stdout=sink)
+        try:
+            result = runner.invoke(app, [*command, str(pipe)])
+            assert result.exit_code == 0, result.output
+            assert stat.S_ISFIFO(pipe.lstat().st_mode)
+            reader.wait(timeout=30)
+        finally:
+            reader.kill()
+            reader.wait()
+    assert got.read_bytes().startswith(b"<!DOCTYPE html>" if command[0] == "report" else b"{")
+    assert list(folder.iterdir()) == [pipe]

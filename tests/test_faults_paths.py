@@ -8,6 +8,7 @@ refuse anyone else.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -219,3 +220,35 @@ def test_an_empty_pipe_is_one_line() -> None:
     assert empty.returncode == 2, empty.stderr
     [line] = empty.stderr.splitlines()
     assert line.startswith("twentynine: /dev/fd/") and line.endswith(": empty input"), line
+
+
+def test_a_file_name_that_is_not_utf8_is_named_with_its_byte_escaped(tmp_path: Path) -> None:
+    """A name made under another locale (``café`` in latin-1): its byte shows as ``\\xe9``
+    in the audit's JSON and the warehouse, which take no lone half of a UTF-8 character."""
+    name = os.fsdecode(b"caf\xe9.json")
+    log = tmp_path / name
+    shutil.copy(SAMPLES / "bad" / "revoke.json", log)
+    audited = runner.invoke(app, ["audit", str(log), "--format", "json"])
+    assert audited.exit_code == 1, audited.output
+    assert {json.loads(line)["file"] for line in audited.stdout.splitlines()} == {
+        f"{tmp_path}/caf\\xe9.json"
+    }
+    db = tmp_path / "w.duckdb"
+    loaded = runner.invoke(app, ["load", str(log), "--db", str(db)])
+    assert loaded.exit_code == 0, loaded.output
+    sql = "SELECT source FROM matches"
+    stored = runner.invoke(app, ["query", sql, "--db", str(db), "--format", "json"])
+    assert json.loads(stored.stdout) == {"source": f"{tmp_path}/caf\\xe9.json"}
+
+
+def test_a_players_report_in_a_folder_one_may_not_write_says_why(
+    locked: Path, tmp_path: Path
+) -> None:
+    """The examples' folder it could not make is named with the reason it could not."""
+    db = tmp_path / "w.duckdb"
+    loaded = runner.invoke(app, ["load", str(SAMPLES / "pagat.json"), "--db", str(db)])
+    assert loaded.exit_code == 0, loaded.output
+    locked.chmod(0o555)
+    out = locked / "players.html"
+    result = _run("report", "players", "--db", str(db), "--min-deals", "1", "-o", str(out))
+    _one_clean_error(result, f"cannot write {locked / 'players_matches'}: Permission denied")

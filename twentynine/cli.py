@@ -42,7 +42,14 @@ from twentynine.options import (
 from twentynine.reports.warehouse import DEFAULT_DB
 from twentynine.schema.cards import Seat
 from twentynine.schema.words import plural
-from twentynine.textout import error_line, printable, text_table, warning_line
+from twentynine.textout import (
+    STANDARD_OUTPUT,
+    error_line,
+    guard_standard_output,
+    printable,
+    text_table,
+    warning_line,
+)
 
 if TYPE_CHECKING:
     from twentynine.importers.canonical import Match, Record
@@ -700,13 +707,13 @@ def query_command(
     """
     from twentynine.reports.warehouse.errors import WarehouseError
     from twentynine.reports.warehouse.store import run_query
-    from twentynine.textout import result_text
+    from twentynine.textout import print_result
 
     try:
         result = run_query(sql, db=db)
     except WarehouseError as exc:
         raise fail(str(exc), exc.exit_code) from None
-    typer.echo(result_text(result, output.value))
+    print_result(result, output.value)
 
 
 @app.command("export")
@@ -811,8 +818,10 @@ def main() -> None:
     gc.freeze()
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:  # not one a parent set ignored
         signal.signal(signal.SIGTERM, _end_on_sigterm)
+    guard_standard_output()
     try:
         code = app(prog_name="twentynine", standalone_mode=False)
+        sys.stdout.flush()  # what is still buffered fails here, not in Python's last flush
     except typer.TyperException as exc:  # click's usage errors: one line, and where to look
         message = exc.format_message().replace("Value error, ", "")
         message = re.sub(r"\s*\n\s*", " ", message)  # click lists some choices a line each
@@ -835,4 +844,10 @@ def main() -> None:
         # flush of standard output from complaining about it.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = EXIT_OK
+    except OSError as exc:
+        if exc.filename != STANDARD_OUTPUT:
+            raise
+        # A full disk (> /dev/full), a closed output (>&-): what was asked for is lost
+        typer.echo(error_line(f"cannot write to standard output: {exc.strerror}"), err=True)
+        code = EXIT_BAD_INPUT
     sys.exit(code if isinstance(code, int) else EXIT_OK)

@@ -19,7 +19,7 @@ from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.listing import match_row, match_table, run_matches
 from twentynine.reports.warehouse.rows import preset_of, started_at
 from twentynine.schema.cards import Seat
-from twentynine.textout import error_line, result_text, unreadable_lines
+from twentynine.textout import error_line, print_result, unreadable_lines
 
 
 def matches_command(
@@ -54,7 +54,7 @@ def matches_command(
             table = run_matches(db=db)
         except WarehouseError as exc:
             raise fail(str(exc), exc.exit_code) from None
-        typer.echo(result_text(table, output.value))
+        print_result(table, output.value)
         return
     rows: list[tuple[Any, ...]] = []
     unreadable: list[str] = []
@@ -63,7 +63,7 @@ def matches_command(
             unreadable.extend(unreadable_lines(record))
             continue
         rows.append(_row(len(rows) + 1, record))
-    typer.echo(result_text(match_table(rows), output.value))
+    print_result(match_table(rows), output.value)
     for line in unreadable:
         typer.echo(error_line(line), err=True)
     if unreadable:

@@ -213,11 +213,12 @@ def write_players_report(
             match = read_match(wh, match_id)
             html = match_report(match, audit_match(match), read_annotations(wh, match_id))
             pages.append((folder / match_file_name(match_id), html))
-    made_folder = bool(pages) and not folder.exists()
+    made_folder = False
     written: list[Path] = []
     try:
-        if pages:
-            folder.mkdir(parents=True, exist_ok=True)
+        if pages and not folder.exists():
+            folder.mkdir(parents=True)
+            made_folder = True  # only now: a folder it could not make is not one to remove
         for target, html in pages:
             _write(target, html)
             written.append(target)
@@ -277,7 +278,7 @@ def players_command(
     """
     refuse_overwrite([out], folders=[examples_folder(out)], warehouses=[db])
     if since is not None and until is not None and since > until:
-        raise _fail(f"--since {since} is after --until {until}: no match can begin between them")
+        raise _fail(f"--since {since} is after --until {until}: no match begins in between")
     scope = Scope(preset.value if preset is not None else None, since, until)
     try:
         examples_written = write_players_report(db, out, min_deals, examples, scope)

@@ -25,7 +25,7 @@ from twentynine.reports.warehouse import DEFAULT_DB
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.stats import StatsRequest, intervals_beside, run_stats_report
 from twentynine.reports.warehouse.store import QueryResult
-from twentynine.textout import result_text
+from twentynine.textout import print_result
 
 FIRST_COLUMNS: Final = {
     "player": ("name", "deals", "calls", "make_rate", "break_rate"),
@@ -108,7 +108,7 @@ def stats_command(
             notes.append(f"{left_out} more columns with --columns all (docs/warehouse.md)")
             result = fitted(result, max(NARROWEST, shutil.get_terminal_size().columns))
         result = with_dashes(result)
-    typer.echo(result_text(result, output.value))
+    print_result(result, output.value)
     for note in notes:
         typer.echo(f"note: {note}", err=True)
 

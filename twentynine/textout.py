@@ -8,10 +8,18 @@ min_bid  16
 
 from __future__ import annotations
 
+import codecs
+import errno
+import io
+import os
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-if TYPE_CHECKING:  # the warehouse (DuckDB, Arrow) loads only for a command that prints a table
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
+
+    # the warehouse (DuckDB, Arrow) loads only for a command that prints a table
     from twentynine.importers.canonical import Record
     from twentynine.reports.warehouse.store import QueryResult
 
@@ -86,6 +94,15 @@ def unreadable_lines(record: Record[Any]) -> list[str]:
     return [str(problem) for problem in record.problems] or [f"{record.where}: unreadable"]
 
 
+def print_result(result: QueryResult, fmt: str) -> None:
+    """Print :func:`result_text` to standard output, CSV with its data as it is: click
+    strips what looks like a terminal's escape sequence from text not bound for a terminal,
+    which would cut a name holding one (a table has them escaped already)."""
+    import typer
+
+    typer.echo(result_text(result, fmt), color=True)
+
+
 def result_text(result: QueryResult, fmt: str) -> str:
     """A query's result as a command prints it: a table with names and text
     :func:`printable`; CSV and JSON lines as data, as they are.
@@ -103,3 +120,77 @@ def result_text(result: QueryResult, fmt: str) -> str:
         rows = [tuple(printable(v) if isinstance(v, str) else v for v in r) for r in result.rows]
         result = QueryResult(tuple(map(printable, result.columns)), result.types, rows)
     return format_result(result, fmt).rstrip("\r\n")
+
+
+STANDARD_OUTPUT: Final = "standard output"
+"""The name an error writing standard output carries as its ``filename``."""
+
+
+class _StandardOutput(io.RawIOBase):
+    """File descriptor 1 (None when the shell closed it, ``>&-``), whose write errors name it:
+    so that a full disk or a closed output is told apart from the other errors of a command."""
+
+    def __init__(self, descriptor: int | None) -> None:
+        super().__init__()
+        self._descriptor = descriptor
+        self._failed = False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        if self._descriptor is None:
+            raise io.UnsupportedOperation("standard output is closed")
+        return self._descriptor
+
+    def isatty(self) -> bool:
+        return self._descriptor is not None and os.isatty(self._descriptor)
+
+    def write(self, data: ReadableBuffer) -> int:
+        size = len(memoryview(data))
+        if self._failed:  # said once; what follows (Python's last flush) is dropped
+            return size
+        try:
+            if self._descriptor is None:
+                raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+            return os.write(self._descriptor, data)
+        except BrokenPipeError:
+            raise  # the reader went away (| head): the command ends quietly
+        except OSError as exc:
+            self._failed = True
+            exc.filename = STANDARD_OUTPUT
+            raise
+
+
+def guard_standard_output() -> None:
+    """Make ``sys.stdout`` say where its write errors come from (their ``filename`` is
+    :data:`STANDARD_OUTPUT`; a closed standard output fails its first write with
+    ``EBADF``, rather than dropping what is printed), keeping its encoding and buffering.
+    Text reaches it whatever the locale says: an ASCII standard output (``LC_ALL=C``,
+    ``PYTHONIOENCODING=ascii``) is written in UTF-8, as click writes it; another that cannot
+    hold a card symbol writes it escaped. Only for the process's own standard output (a
+    test's capture is left alone).
+
+    >>> guard_standard_output()  # under doctest sys.stdout is not the process's: unchanged
+    """
+    stream = sys.stdout
+    if stream is not None and (stream is not sys.__stdout__ or not hasattr(stream, "buffer")):
+        return
+    try:
+        descriptor = None if stream is None else stream.fileno()
+    except (OSError, ValueError):
+        return
+    encoding = "utf-8" if stream is None else stream.encoding
+    errors = "strict" if stream is None else stream.errors
+    if codecs.lookup(encoding).name == "ascii":  # a C locale's or PYTHONIOENCODING's: as click
+        encoding = "utf-8"
+    elif codecs.lookup(encoding).name != "utf-8":  # latin-1 has no card symbol: ♠ as \u2660
+        errors = "backslashreplace"
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(_StandardOutput(descriptor)),
+        encoding=encoding,
+        errors=errors,
+        line_buffering=bool(stream is not None and stream.line_buffering),
+    )
+    if stream is not None:
+        stream.flush()
