@@ -63,6 +63,26 @@ def test_query_reads_and_refuses_writes(tmp_path: Path) -> None:
     assert len(refused.stderr.strip().splitlines()) == 1 and "read-only" in refused.stderr
 
 
+def test_query_takes_sql_that_begins_with_a_comment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQL pasted with a header comment starts with `--`: click took it for an option."""
+    _load(tmp_path / "w.duckdb")
+    db = str(tmp_path / "w.duckdb")
+    sql = "-- how many deals\nSELECT count(*) AS n FROM deals"
+    for args in (
+        [sql, "--db", db, "--format", "csv"],
+        ["--db", db, sql, "--format", "csv"],
+        ["--db", db, "--format", "csv", "--", sql],
+    ):
+        result = runner.invoke(app, ["query", *args])
+        assert result.exit_code == 0, (args, result.output)
+        assert result.stdout.splitlines()[0] == "n" and int(result.stdout.splitlines()[1]) > 0
+    # an option mistyped is still one, not SQL
+    line = usage_error_line(["query", "SELECT 1", "--fromat", "csv", "--db", db], monkeypatch)
+    assert "No such option: --fromat (Possible options: --format)" in line
+
+
 def test_stats_for_all_and_one_player(tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     _load(db)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, overload
 
 import typer
-from typer.core import TyperArgument, TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from twentynine.limits import LOAD_JOBS, check_simulated
 from twentynine.options import (
@@ -694,13 +694,29 @@ def load_command(
     raise typer.Exit(summary.exit_code)
 
 
-@app.command("query")
+class _SqlCommand(TyperCommand):
+    """``query``'s parsing: SQL pasted with a header comment starts with ``--``, which click
+    takes for an option; a word with white space in it is no option, so it goes after ``--``.
+    """
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        def is_sql(word: str) -> bool:
+            return word.startswith("-") and any(character.isspace() for character in word)
+
+        if "--" not in args and any(map(is_sql, args)):
+            args = [*(w for w in args if not is_sql(w)), "--", *filter(is_sql, args)]
+        return super().parse_args(ctx, args)
+
+
+@app.command("query", cls=_SqlCommand)
 def query_command(
     sql: Annotated[str, typer.Argument(metavar="SQL", help="One SQL statement that reads.")],
     db: DbOption = Path(DEFAULT_DB),
     output: TableFormatOption = TableFormat.table,
 ) -> None:
     """Run a read-only SQL query on the warehouse; a statement that writes is refused.
+
+    The SQL may begin with a comment (-- ...).
 
     \b
     Example: twentynine query "SELECT preset, count(*) FROM matches GROUP BY 1" --db club.duckdb
