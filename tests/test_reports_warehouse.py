@@ -220,6 +220,8 @@ def test_queries_are_read_only(db: Path, logs: list[MatchLog]) -> None:
         ("COPY deals TO 'out.csv'", "COPY"),
         (f"ATTACH '{db.parent / 'other.duckdb'}'", "ATTACH"),
         ("UPDATE deals SET call = 28", "UPDATE"),
+        ("INSTALL httpfs", "INSTALL and LOAD"),
+        ("LOAD httpfs", "INSTALL and LOAD"),
     ]:
         with pytest.raises(QueryRefusedError) as refused:
             run_query(sql, db=db)

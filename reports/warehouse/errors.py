@@ -8,6 +8,8 @@ games.duckdb: locked by another process (PID 4242) that has it open; try again .
 
 from __future__ import annotations
 
+from typing import Final
+
 
 class WarehouseError(Exception):
     """Something about the warehouse file or a request on it; ``str()`` is one line.
@@ -80,10 +82,19 @@ class WarehouseOutdatedError(WarehouseError):
         )
 
 
+_SAID_AS: Final = {"LOAD": "INSTALL and LOAD"}
+"""DuckDB's statement types under the words people write (its LOAD type holds INSTALL)."""
+
+
 class QueryRefusedError(WarehouseError):
-    """A statement that is not a read, sent to the read-only query path."""
+    """A statement that is not a read, sent to the read-only query path.
+
+    >>> str(QueryRefusedError("w.duckdb", "LOAD")).split(": ", 2)[2]
+    'INSTALL and LOAD statements are refused; nothing was changed'
+    """
 
     def __init__(self, path: str, statement: str) -> None:
+        statement = _SAID_AS.get(statement, statement)
         super().__init__(
             path, f"queries are read-only: {statement} statements are refused; nothing was changed"
         )
