@@ -239,6 +239,10 @@ def test_a_file_name_that_is_not_utf8_is_named_with_its_byte_escaped(tmp_path: P
     sql = "SELECT source FROM matches"
     stored = runner.invoke(app, ["query", sql, "--db", str(db), "--format", "json"])
     assert json.loads(stored.stdout) == {"source": f"{tmp_path}/caf\\xe9.json"}
+    # a name not read from a file, but given to a command, is shown the same way
+    missing = runner.invoke(app, ["stats", "--db", str(tmp_path / os.fsdecode(b"caf\xe9.db"))])
+    assert missing.exit_code == 2
+    assert f"twentynine: {tmp_path}/caf\\xe9.db: no such warehouse" in missing.stderr
 
 
 def test_a_players_report_in_a_folder_one_may_not_write_says_why(

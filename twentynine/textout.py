@@ -47,7 +47,12 @@ _CONTROLS: Final = [
     *range(0x202A, 0x202F),
     *range(0x2066, 0x206A),
 ]
-_ESCAPES: Final = {code: repr(chr(code))[1:-1] for code in _CONTROLS}
+_ESCAPES: Final = {
+    **{code: repr(chr(code))[1:-1] for code in _CONTROLS},
+    # a name's byte that is not UTF-8, as Python keeps it (a lone surrogate): the byte, as
+    # importers.formats.shown_name writes it
+    **{code: f"\\x{code - 0xDC00:02x}" for code in range(0xDC80, 0xDD00)},
+}
 
 
 def printable(text: str) -> str:
@@ -57,6 +62,8 @@ def printable(text: str) -> str:
 
     >>> printable("Asha\\x1b]0;title\\x07"), printable("a.json\\nb.json"), printable("Ñandú")
     ('Asha\\\\x1b]0;title\\\\x07', 'a.json\\\\nb.json', 'Ñandú')
+    >>> printable(os.fsdecode(b"caf\\xe9.duckdb"))
+    'caf\\\\xe9.duckdb'
     """
     return text.translate(_ESCAPES)
 
