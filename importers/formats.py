@@ -593,6 +593,8 @@ class ImportSummary:
     duplicate_lines: list[str] = field(default_factory=list)
     notes: list[InputProblem] = field(default_factory=list)
     error: str | None = None
+    unread_for_the_output: bool = False
+    """The output could not be made, so nothing was read: the counts say nothing."""
 
     @property
     def ok(self) -> bool:
@@ -618,6 +620,8 @@ class ImportSummary:
         """Problems, notes and duplicates one a line, then the counts (and the error, if any);
         problem and error lines start with ``prefix`` (the CLI's error prefix), notes with
         ``prefix`` and ``warning:``."""
+        if self.unread_for_the_output:
+            return [f"{prefix or 'error: '}{self.error}"]
         lines = [f"{prefix}{problem}" for problem in self.problems]
         lines.extend(f"{prefix}warning: {note}" for note in self.notes)
         if self.problems_dropped:
@@ -702,8 +706,10 @@ def import_paths(
         except BrokenPipeError:
             summary.error = "standard output was closed before the import ended"
         return summary
+    began = False
     try:
         with atomic_file(Path(target)) as stream:
+            began = True
             _run(inputs, from_format, summary, stream, layout_for(target), first_seat)
             if summary.error is None and not summary.imported:
                 summary.error = f"nothing imported: {target} was not written"
@@ -713,6 +719,7 @@ def import_paths(
         pass
     except OSError as exc:
         summary.error = f"cannot write {target}: {exc.strerror or exc}"
+        summary.unread_for_the_output = not began
     return summary
 
 
