@@ -19,7 +19,14 @@ import typer
 from twentynine.analysis.annotate import Annotation
 from twentynine.cli import Skipping, warn_empty
 from twentynine.importers.formats import Reading, atomic_file, read_paths
-from twentynine.options import MatchOption, Preset, SinceOption, UntilOption, named_file
+from twentynine.options import (
+    DbOption,
+    MatchOption,
+    Preset,
+    SinceOption,
+    UntilOption,
+    named_file,
+)
 from twentynine.outputs import refuse_overwrite
 from twentynine.replay import audit_match
 from twentynine.reports.html.annotations import read_annotations
@@ -240,10 +247,7 @@ def players_command(
             "-o", "--out", metavar="FILE", help="The HTML file to write.", parser=named_file
         ),
     ],
-    db: Annotated[
-        Path,
-        typer.Option("--db", metavar="FILE", help="The DuckDB warehouse file.", parser=named_file),
-    ] = Path(DEFAULT_DB),
+    db: DbOption = Path(DEFAULT_DB),
     min_deals: Annotated[
         int,
         typer.Option(
