@@ -620,8 +620,9 @@ class ImportSummary:
         """Problems, notes and duplicates one a line, then the counts (and the error, if any);
         problem and error lines start with ``prefix`` (the CLI's error prefix), notes with
         ``prefix`` and ``warning:``."""
+        error = [] if self.error is None else [f"{prefix or 'error: '}{self.error}"]
         if self.unread_for_the_output:
-            return [f"{prefix or 'error: '}{self.error}"]
+            return error
         lines = [f"{prefix}{problem}" for problem in self.problems]
         lines.extend(f"{prefix}warning: {note}" for note in self.notes)
         if self.problems_dropped:
@@ -633,9 +634,7 @@ class ImportSummary:
             f"{self.imported} imported, {self.skipped} skipped, "
             f"{plural(self.duplicates, 'duplicate')} -> {self.output}"
         )
-        if self.error is not None:
-            lines.append(f"{prefix or 'error: '}{self.error}")
-        return lines
+        return lines + error
 
     def to_dict(self) -> dict[str, Any]:
         """The summary as JSON-ready data."""
