@@ -229,7 +229,8 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 scale,
                 blind=True,
                 trump=likely_trump(four).value,
-                recommended=_recommended(made, levels, ditto, can_pass),
+                recommended=verdict.best,
+                highest_made=_highest_made(made, levels, ditto, can_pass),
                 judgement=_judgement(chosen, verdict.best, ditto) if verdict.loss > 1e-9 else None,
                 stands=share,
                 model=chances.version,
@@ -278,7 +279,7 @@ def _judgement(chosen: str, best: str, ditto: int | None) -> str | None:
     return "underbid" if _level(best, ditto) > _level(chosen, ditto) else "overbid"
 
 
-def _recommended(
+def _highest_made(
     made: dict[str, float], levels: Sequence[int], ditto: int | None, can_pass: bool
 ) -> str:
     """The highest call made at least half the time should it end the auction (a Ditto

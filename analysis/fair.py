@@ -130,6 +130,7 @@ def _show_decision(context: DealContext, pos: Position) -> Annotation | None:
         "make_probability",
         verdict,
         goal="make" if mine else "beat",
+        caller=caller.value if caller is not None else None,
         policy=POLICY,
         playouts=PLAYOUTS,
     )

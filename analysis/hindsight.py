@@ -309,7 +309,11 @@ def _show_note(
     return _exact(
         (match_id, number, pos.at, pos.action.seat.value, "show"),
         (chosen, best, float(value_chosen), float(best_value)),
-        detail_json(alternatives, turned=turned(pos, best_value, value_chosen)),
+        detail_json(
+            alternatives,
+            turned=turned(pos, best_value, value_chosen),
+            caller=caller.value if (caller := pos.state.caller_seat) is not None else None,
+        ),
         seed,
     )
 

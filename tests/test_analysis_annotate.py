@@ -396,7 +396,8 @@ def test_bids_trump_and_doubling_are_judged_on_samples(preset: str) -> None:
         assert note.value_best == max(values.values())
         good = [lv for lv in levels if made[f"bid {lv}"] >= 0.5]
         if "ditto" not in values and good:
-            assert detail["recommended"] == f"bid {good[-1]}"
+            assert detail["highest_made"] == f"bid {good[-1]}"
+        assert detail["recommended"] == note.best
         assert detail["judgement"] in (
             (None,) if note.best == note.chosen else ("underbid", "overbid")
         )

@@ -147,7 +147,8 @@ def _check_one_story(notes: list[Annotation]) -> int:
         card = next((n for n in step if n.kind == "card" and n.method == "exact"), None)
         if show is not None and card is not None and show.best == "show":
             assert "was a best card" not in card.explanation
-            assert "without asking" in card.explanation or card.loss > 0
+            without = ("without asking", "without showing")
+            assert any(w in card.explanation for w in without) or card.loss > 0
         for kind in ("card", "show"):
             labels = [n.label for n in step if n.kind == kind and n.label]
             assert len(labels) <= 1
@@ -174,7 +175,7 @@ def test_the_notes_of_a_step_never_contradict_each_other() -> None:
 
 
 def test_a_step_where_asking_was_better_calls_the_card_best_without_asking() -> None:
-    detail = json.dumps({"alternatives": [{"choice": "show", "value": 17.0}]})
+    detail = json.dumps({"alternatives": [{"choice": "show", "value": 17.0}], "caller": "E"})
     show = Annotation("m", 1, 9, "N", "show", "exact", "no show", "show", 15.0, 17.0, 2.0,
         "card_points", None, None, None, "blunder", "", detail, 0)  # fmt: skip
     card = show._replace(kind="card", chosen="QD", best="QD", value_chosen=15.0,
@@ -183,8 +184,13 @@ def test_a_step_where_asking_was_better_calls_the_card_best_without_asking() -> 
     assert told["show"].label is None  # hindsight: never a label
     assert told["card"].explanation == (
         f"{HINDSIGHT}, Q♦ was the best card without asking for the trump (NS keeps 15 "
-        "points); asking first kept 17"
+        "points); asking for the trump first kept 17"
     )
+    # the caller shows the trump; only the others ask for it
+    mine = show._replace(detail=detail.replace('"E"', '"N"'))
+    told = {n.kind: n for n in tell([mine, card])}
+    assert "without showing the trump" in told["card"].explanation
+    assert "asking" not in told["card"].explanation + told["show"].explanation
 
 
 def test_the_par_says_which_trump_the_callers_view_preferred() -> None:
@@ -282,7 +288,7 @@ def test_a_clearly_worse_show_decision_is_labelled() -> None:
     (note,) = [n for n in notes if n.action == last]
     assert note.chosen == "no show" and note.best == "show"
     assert note.label == "blunder" and json.loads(note.detail)["goal"] == "beat"
-    assert note.explanation.startswith(f"{FAIR}, asking was better")
+    assert note.explanation.startswith(f"{FAIR}, asking for the trump was better")
 
 
 def test_a_gain_within_the_noise_is_not_called_better() -> None:

@@ -109,12 +109,88 @@ def _goal(note: Annotation) -> tuple[str, str]:
 
 
 UNSURE: Final = "about as good (the samples cannot tell them apart)"
-"""What a sampled note says when the best choice's gain is not sure: its interval reaches 0."""
+"""What a sampled note without a label says when the best choice's gain is not sure: its
+interval holds 0."""
 
 
 def _unsure(note: Annotation) -> bool:
-    """Whether the best choice's gain over the one made is within the sampling's noise."""
-    return note.best != note.chosen and note.ci_low is not None and note.ci_low <= 0
+    """Whether the best choice's gain over the one made is within the sampling's noise: no
+    label, and the gain's 95% interval holds 0 (never beside a label)."""
+    return (
+        note.best != note.chosen
+        and note.label is None
+        and note.ci_low is not None
+        and note.ci_high is not None
+        and note.ci_low <= 0 <= note.ci_high
+    )
+
+
+def _no_better(note: Annotation) -> bool:
+    """Whether the best choice, as the first samples picked it, did worse than the one made
+    on the fresh samples its loss rests on (:func:`analysis.judging.confirmed`)."""
+    return note.best != note.chosen and note.ci_high is not None and note.ci_high < 0
+
+
+def _fresh(note: Annotation) -> str:
+    """How many samples a confirmed note's figures rest on, when they are not those that
+    picked its best: `` (on 16 fresh layouts)``; else empty."""
+    if note.best == note.chosen or not _detail(note).get("picked_on") or not note.samples:
+        return ""
+    return f" (on {note.samples} layouts that took no part in picking it)"
+
+
+def _shares(*values: float) -> list[str]:
+    """Chances in percent, whole, or to a tenth where whole percents would show two
+    different chances alike (a note never says "better" beside equal figures).
+
+    >>> _shares(0.62, 0.58), _shares(0.621, 0.618)
+    (['62%', '58%'], ['62.1%', '61.8%'])
+    """
+    texts: list[str] = []
+    for digits in (0, 1):
+        texts = [f"{v:.{digits}%}" for v in values]
+        if len(set(texts)) == len({f"{v:.3f}" for v in values}):
+            break
+    return texts
+
+
+def _same_share(a: float, b: float) -> bool:
+    """Whether two chances read alike even to a tenth of a percent."""
+    return f"{a:.1%}" == f"{b:.1%}"
+
+
+def _same_points(a: float, b: float) -> bool:
+    """Whether two values in game points read alike to two decimals."""
+    return signed(a, 2) == signed(b, 2)
+
+
+def _kept(note: Annotation) -> str:
+    """Which of the best and the chosen choice, equal in chance, kept more card points on
+    average (the tie-break), in words.
+
+    >>> note = Annotation("m", 1, 9, "N", "card", "sampled", "7D", "JD", 0.5, 0.5, 0.0,
+    ...     "make_probability", 8, 0.0, 0.0, None, "", '{"secondary": {"7D": 9.5, "JD": 9.0}}', 0)
+    >>> _kept(note)
+    '7♦ kept 0.5 more card points on average'
+    """
+    points = _secondary(note)
+    gap = points.get(note.best, 0.0) - points.get(note.chosen, 0.0)
+    if abs(gap) < 0.05:
+        return "and alike in card points"
+    more = note.best if gap > 0 else note.chosen
+    return f"{choice_words(more)} kept {abs(gap):.1f} more card points on average"
+
+
+def _caller_shows(note: Annotation) -> bool:
+    """Whether a show note's seat is the caller, who shows the trump (anyone else asks)."""
+    return note.seat is not None and _detail(note).get("caller") == note.seat
+
+
+def _show_word(note: Annotation) -> str:
+    """Asking for the trump, or, for the caller, showing it: the show choice as a verb."""
+    if "caller" not in _detail(note):
+        return "asking for (or showing) the trump"
+    return "showing the trump" if _caller_shows(note) else "asking for the trump"
 
 
 def _points(value: float) -> str:
@@ -133,9 +209,10 @@ def _card_exact(note: Annotation, step: Sequence[Annotation], deal: Sequence[Ann
     asking_better = show is not note and show.best == "show" and show.chosen == "no show"
     if note.chosen == note.best:
         if asking_better:
+            ask = _show_word(show)
             return (
-                f"{HINDSIGHT}, {card} was the best card without asking for the trump "
-                f"({team} keeps {_plural(note.value_best, 'point')}); asking first kept "
+                f"{HINDSIGHT}, {card} was the best card without {ask} "
+                f"({team} keeps {_plural(note.value_best, 'point')}); {ask} first kept "
                 f"{_points(show.value_best)}"
             )
         return (
@@ -152,10 +229,11 @@ def _show_exact(note: Annotation, step: Sequence[Annotation], deal: Sequence[Ann
     values = _values(note)
     ask, play = values.get("show", note.value_chosen), values.get("no show", note.value_chosen)
     team = _team(note)
+    word = _show_word(note)
     if ask == play:
-        return f"{HINDSIGHT}, asking or playing on: {team} keeps {_plural(ask, 'point')} either way"
+        return f"{HINDSIGHT}, {word} or playing on: {team} keeps {_plural(ask, 'point')} either way"
     return (
-        f"{HINDSIGHT}, asking for the trump here keeps {_plural(ask, 'point')} for {team}, "
+        f"{HINDSIGHT}, {word} here keeps {_plural(ask, 'point')} for {team}, "
         f"playing on {_points(play)}"
     )
 
@@ -198,22 +276,15 @@ def _card_sampled(note: Annotation, step: Sequence[Annotation], deal: Sequence[A
             f"{FAIR}, {card} was as good as any card: {fate} "
             f"{_share(note.value_chosen)} of the time with it"
         )
-    if abs(note.value_best - note.value_chosen) < 1e-9:
-        points = _secondary(note)
-        gap = points.get(note.best, 0.0) - points.get(note.chosen, 0.0)
-        return (
-            f"{FAIR}, {fate} {_share(note.value_chosen)} of the time with {card} or {best}; "
-            f"{best} kept {gap:.1f} more card points on average"
-        )
+    hi, lo = _shares(note.value_best, note.value_chosen)
+    if _same_share(note.value_best, note.value_chosen):
+        return f"{FAIR}, {fate} {hi} of the time with {card} or {best}; {_kept(note)}"
+    figures = f"{fate} {hi} of the time with {best}, {lo} with {card}"
     if _unsure(note):
-        return (
-            f"{FAIR}, {best} and {card} were {UNSURE}: {fate} {_share(note.value_best)} of "
-            f"the time with {best}, {_share(note.value_chosen)} with {card}"
-        )
-    return (
-        f"{FAIR}, {best} was the better card: {fate} {_share(note.value_best)} of the time "
-        f"with it, {_share(note.value_chosen)} with {card}"
-    )
+        return f"{FAIR}, {best} and {card} were {UNSURE}: {figures}"
+    if _no_better(note):
+        return f"{FAIR}, {best} was no better than {card}: {figures}"
+    return f"{FAIR}, {best} was the better card: {fate} {hi} of the time with it, {lo} with {card}"
 
 
 def _show_sampled(note: Annotation, step: Sequence[Annotation], deal: Sequence[Annotation]) -> str:
@@ -221,26 +292,28 @@ def _show_sampled(note: Annotation, step: Sequence[Annotation], deal: Sequence[A
     _, fate = _goal(note)
     ask, play = values.get("show", 0.0), values.get("no show", 0.0)
     how = f", {PLAYED_OUT}" if _detail(note).get("policy") else ""
-    if abs(ask - play) < 1e-9:
-        chance = f"{fate} {_share(ask)} of the time either way"
+    shows = _show_word(note)
+    if _same_share(ask, play):
+        chance = f"{fate} {_shares(ask)[0]} of the time either way"
         gap = points.get("show", 0.0) - points.get("no show", 0.0)
         if abs(gap) < 0.05:
-            return f"{FAIR}, asking or playing on made no difference: {chance}{how}"
-        keeps = "asking" if gap > 0 else "playing on"
+            return f"{FAIR}, {shows} or playing on made no difference: {chance}{how}"
+        keeps = shows if gap > 0 else "playing on"
         return f"{FAIR}, {chance}; {keeps} kept {abs(gap):.1f} more card points on average{how}"
-    words = {"show": "asking", "no show": "playing on"}
+    words = {"show": shows, "no show": "playing on"}
     best = words[note.best]
     worse = words["no show" if note.best == "show" else "show"]
-    hi, lo = max(ask, play), min(ask, play)
+    hi, lo = _shares(
+        values.get(note.best, 0.0), values.get("no show" if note.best == "show" else "show", 0.0)
+    )
     if _unsure(note):
         return (
-            f"{FAIR}, {best} and {worse} were {UNSURE}: {fate} {_share(hi)} of the time "
-            f"{best}, {_share(lo)} {worse}{how}"
+            f"{FAIR}, {best} and {worse} were {UNSURE}: {fate} {hi} of the time "
+            f"{best}, {lo} {worse}{how}"
         )
-    return (
-        f"{FAIR}, {best} was better: {fate} {_share(hi)} of the time, against "
-        f"{_share(lo)} {worse}{how}"
-    )
+    if note.best == note.chosen:
+        return f"{FAIR}, {best} was right: {fate} {hi} of the time, against {lo} {worse}{how}"
+    return f"{FAIR}, {best} was better: {fate} {hi} of the time, against {lo} {worse}{how}"
 
 
 def _trump_sampled(note: Annotation, step: Sequence[Annotation], deal: Sequence[Annotation]) -> str:
@@ -255,24 +328,32 @@ def _trump_sampled(note: Annotation, step: Sequence[Annotation], deal: Sequence[
         )
         if others:
             value, choice = others[-1]
-            text += f"; next, {choice_words(choice)} {_share(value)}"
+            shown, nxt = _shares(note.value_chosen, value)
+            text = (
+                f"{FAIR}, {mine} was the best trump: the call is made {shown} of the time "
+                f"with it{how}; next, {choice_words(choice)} {nxt}"
+            )
         return text
-    if abs(note.value_best - note.value_chosen) < 1e-9:
-        points = _secondary(note)
-        gap = points.get(note.best, 0.0) - points.get(note.chosen, 0.0)
+    hi, lo = _shares(note.value_best, note.value_chosen)
+    fresh = _fresh(note)
+    if _same_share(note.value_best, note.value_chosen):
         return (
-            f"{FAIR}, the call is made {_share(note.value_chosen)} of the time with {mine} or "
-            f"{best}{how}; {best} kept {gap:.1f} more card points on average"
+            f"{FAIR}, the call is made {hi} of the time with {mine} or {best}{fresh}{how}; "
+            f"{_kept(note)}"
         )
     if _unsure(note):
         return (
-            f"{FAIR}, {best} and {mine} were {UNSURE}: the call is made "
-            f"{_share(note.value_best)} of the time with {best}, {_share(note.value_chosen)} "
-            f"with {mine}{how}"
+            f"{FAIR}, {best} and {mine} were {UNSURE}: the call is made {hi} of the time "
+            f"with {best}, {lo} with {mine}{fresh}{how}"
+        )
+    if _no_better(note):
+        return (
+            f"{FAIR}, {best} looked best on the layouts that picked it, but was no better than "
+            f"{mine}: the call is made {hi} of the time with {best}, {lo} with {mine}{fresh}{how}"
         )
     return (
-        f"{FAIR}, {best} was the better trump: the call is made {_share(note.value_best)} of "
-        f"the time with it, {_share(note.value_chosen)} with {mine}{how}"
+        f"{FAIR}, {best} was the better trump: the call is made {hi} of the time with it, "
+        f"{lo} with {mine}{fresh}{how}"
     )
 
 
@@ -309,7 +390,7 @@ def _bid(note: Annotation, step: Sequence[Annotation], deal: Sequence[Annotation
         if rest:
             text += f"; next, {brief(rest[-1][1])}"
         return text
-    if abs(values.get(best, 0.0) - values.get(chosen, 0.0)) < 0.005:
+    if _same_points(values.get(best, 0.0), values.get(chosen, 0.0)):
         return (
             f"{FAIR}, {chosen} and {best} were worth the same: "
             f"{signed(values.get(chosen, 0.0), 2)} game points for {team} {others}"
@@ -318,6 +399,11 @@ def _bid(note: Annotation, step: Sequence[Annotation], deal: Sequence[Annotation
         return (
             f"{FAIR}, {best} and {chosen} were {UNSURE} for {team} {others}: {brief(best)}, "
             f"{brief(chosen)}"
+        )
+    if _no_better(note):
+        return (
+            f"{FAIR}, {best} was no better than {chosen} for {team} {others}: "
+            f"{brief(best)}, {brief(chosen)}"
         )
     judgement = detail.get("judgement")
     said = f" ({judgement})" if judgement else ""
@@ -334,10 +420,14 @@ def _doubling(note: Annotation, step: Sequence[Annotation], deal: Sequence[Annot
         "game points"
     )
     chance = chances.get(note.chosen, 0.0)
-    if _unsure(note):
+    if note.best == note.chosen:
+        verdict = "was right"
+    elif _same_points(values.get(yes, 0.0), values.get(no, 0.0)):
+        verdict = f"and {note.chosen} were worth the same"
+    elif _unsure(note):
         verdict = f"and {note.chosen} were {UNSURE}"
     else:
-        verdict = "was right" if note.best == note.chosen else "was better"
+        verdict = "was better"
     return f"{FAIR}, {fate} {_share(chance)} of the time: {note.best} {verdict} ({figures})"
 
 
@@ -439,8 +529,11 @@ def note_text(note: Annotation, *, defending: bool = False) -> str:
     """
     chosen, best = choice_words(note.chosen), choice_words(note.best)
     said = note.explanation[:1].upper() + note.explanation[1:]
-    if note.best != note.chosen:
-        return f"chose {chosen}, best {best}, lost {loss_text(note, defending=defending)}. {said}"
+    reason = _detail(note).get("reason")
+    why = f" Why: {reason}" if isinstance(reason, str) and reason else ""
+    if note.best != note.chosen and note.loss > 1e-9:
+        lost = loss_text(note, defending=defending)
+        return f"chose {chosen}, best {best}, lost {lost}. {said}{why}"
     if note.explanation.startswith(chosen):
-        return said
-    return f"chose {chosen}. {said}"
+        return f"{said}{why}"
+    return f"chose {chosen}. {said}{why}"

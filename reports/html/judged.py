@@ -78,8 +78,10 @@ def alternatives(note: Annotation) -> list[tuple[str, float]]:
 
 
 def is_best(note: Annotation) -> bool:
-    """Whether the choice made was a best one (nothing lost)."""
-    return note.loss <= _EPSILON
+    """Whether the choice made was a best one: nothing lost, and no other choice named best
+    (a best the first samples picked and the fresh ones did not confirm is not the choice
+    made, though nothing was lost)."""
+    return note.loss <= _EPSILON and note.best == note.chosen
 
 
 def is_forced(note: Annotation) -> bool:
