@@ -28,6 +28,7 @@ from twentynine.analysis.annotate import KINDS, Annotation
 from twentynine.analysis.fair import FAIR_KINDS, fair_deal
 from twentynine.analysis.hindsight import HINDSIGHT_KINDS, hindsight_deal
 from twentynine.analysis.judge.cards import fair_cards
+from twentynine.analysis.judge.reasons import with_reasons
 from twentynine.analysis.judge.words import tell
 from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.models.contract import shipped_model as shipped_contract_model
@@ -180,6 +181,17 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             dealing=options.dealing,
         )
     notes.sort(key=_order)
+    notes = with_reasons(
+        task.match_id,
+        task.rules,
+        task.deal,
+        task.number,
+        notes,
+        samples=options.samples,
+        seed=options.seed,
+        auction_model=options.auction_model,
+        dealing=options.dealing,
+    )
     return tell(notes)
 
 

@@ -12,9 +12,12 @@ import json
 import re
 
 from tests.analyzed import SAMPLES, analyzed_match
-from twentynine.analysis.annotate import Annotation
+from twentynine.analysis.annotate import Annotation, choice_words
+from twentynine.analysis.judge.reasons import wants_reason, with_reasons
+from twentynine.analysis.judge.words import note_text
 from twentynine.analysis.run import AnalysisOptions, annotate_matches
 from twentynine.importers.formats import read_any
+from twentynine.schema.cards import Suit
 from twentynine.schema.log import MatchLog
 
 _PERCENT = re.compile(r"(\d+(?:\.\d)?)%")
@@ -57,9 +60,9 @@ def disagreements(match: MatchLog, notes: tuple[Annotation, ...]) -> list[str]:
                 faults.append(f"value_chosen is not the detail's: {where}")
             if abs(values[note.best] - note.value_best) > 1e-6:
                 faults.append(f"value_best is not the detail's: {where}")
-        if note.best != note.chosen and note.unit == "make_probability":
-            if abs(note.loss - max(note.value_best - note.value_chosen, 0.0)) > 1e-5:
-                faults.append(f"the loss is not the figures' difference: {where}")
+        gap = max(note.value_best - note.value_chosen, 0.0)
+        if note.unit == "make_probability" and abs(note.loss - gap) > 1e-5:
+            faults.append(f"the loss is not the figures' difference: {where}")
         if re.search(r"\bbetter\b", text) and "about as good" not in text:
             figures = (
                 _GAME_POINTS.findall(text)
@@ -94,3 +97,37 @@ def test_every_note_of_the_bhoos_analysis_agrees_with_itself() -> None:
     # the checks bite: trump choices confirmed on fresh layouts are among them
     assert any(json.loads(n.detail).get("picked_on") and n.best != n.chosen for n in notes)
     assert disagreements(match, notes) == []
+
+
+def test_each_label_and_each_best_trump_or_call_has_a_reason_in_card_terms() -> None:
+    match, notes = _bhoos()
+    wanted = [n for n in notes if wants_reason(n)]
+    assert {n.kind for n in wanted} >= {"card", "trump", "bid"}
+    for note in wanted:
+        reason = json.loads(note.detail).get("reason", "")
+        assert reason, note
+        assert f"Why: {reason}" in note_text(note)
+        if note.kind == "card":
+            assert reason.startswith("on the real deal, all cards known")
+            # the lines that part are named by their cards, the best first
+            apart = reason[reason.index("the lines part") :] if "the lines part" in reason else ""
+            assert not apart or f"after {choice_words(note.best)}" in apart
+            assert "(a sample" in reason or "all cards known (the lines part)" in reason
+        if note.kind == "trump":
+            suit = note.best.split()[1]
+            assert Suit(suit).display in reason and "you held" in reason
+        if note.kind == "bid":
+            assert "jack" in reason and "nine" in reason and "longest suit" in reason
+    # a labelled call also says what the model of the calls reads into the calls heard
+    bid = next(n for n in wanted if n.kind == "bid" and "heard:" in json.loads(n.detail)["reason"])
+    rules = match.resolved_rules()
+    assert bid.action is not None
+    (labelled,) = with_reasons(
+        match.match_id,
+        rules,
+        match.deals[bid.deal - 1],
+        bid.deal,
+        [bid._replace(label="mistake", detail=bid.detail)],
+        samples=8,
+    )
+    assert "as the model of the calls reads them" in json.loads(labelled.detail)["reason"]

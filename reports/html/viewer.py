@@ -314,6 +314,10 @@ def deal_data(
         if 0 <= k < len(steps) - 2:
             seat = deal.actions[k].seat.value
             steps[k]["values"] = {"seat": seat, "choices": [[c, v] for c, v in choices]}
+    chance = _chance(deal, audited, facts)
+    model = float(chance["value"]) if chance is not None else None
+    for k, seat, text in chance_steps(mine, deal, facts, model):
+        step_of(k).setdefault("estimates", []).append([seat, text])
     if stop is not None:
         step_of(stop.action)["stop"] = stop_words(stop)
         if stop.action is None:
@@ -354,8 +358,67 @@ def deal_data(
         ),
         "values_from": source,
         "graph": graph_data(facts, mine, exact, total) if annotations is not None else None,
-        "chance": _chance(deal, audited, facts),
+        "chance": chance,
     }
+
+
+CHANCE_GAP: Final = 0.05
+"""Two estimates of a call's chance this far apart get a word on which is which."""
+
+
+def _estimate(note: Annotation) -> str | None:
+    """Whose estimate of the call's chance a sampled note's figures are, in words (None: a
+    note without one: an exact note, a bid, a double)."""
+    if note.method != "sampled" or note.unit != "make_probability" or note.seat is None:
+        return None
+    view = f"{note.seat}'s view"
+    if note.kind in ("trump", "show"):
+        return (
+            f"the play-outs' estimate: layouts of {view} played out from the "
+            f"{'trump choice' if note.kind == 'trump' else 'step'} by players who see only "
+            "their own cards"
+        )
+    if note.kind == "card":
+        return f"the solver's estimate: layouts of {view}, each solved with all its cards known"
+    return None
+
+
+def chance_steps(
+    notes: Sequence[Annotation], deal: Deal, facts: DealFacts, model: float | None
+) -> list[tuple[int | None, str, str]]:
+    """Where a note's chance to make the call differs by :data:`CHANCE_GAP` or more from
+    the contract model's (the "chance to make" beside the table) or from the note before it:
+    (its action, its seat, which estimate each figure is). The model's is from the caller's
+    first four cards and the auction, before the trump; the notes' from the trump choice on
+    are the play-outs' (trump, shows) or the solver's on layouts (cards).
+    """
+    if facts.caller is None:
+        return []
+    caller = facts.caller.value
+    out: list[tuple[int | None, str, str]] = []
+    before: tuple[float, str] | None = None
+    if model is not None:
+        before = (
+            model,
+            f"{model:.0%} beside the table is the contract model's estimate, from {caller}'s "
+            "first four cards and the auction, before the trump",
+        )
+    for note in notes:
+        source = _estimate(note)
+        if source is None or note.seat is None:
+            continue
+        beats = defends(note, deal)
+        chance = 1.0 - note.value_chosen if beats else note.value_chosen
+        shown = f"{note.value_chosen:.0%} to beat it, so {chance:.0%}" if beats else f"{chance:.0%}"
+        if before is not None and abs(chance - before[0]) >= CHANCE_GAP:
+            text = (
+                f"Two estimates of the chance {caller}'s call is made: {before[1]}; this "
+                f"{note.kind} note's {shown} is {source}."
+            )
+            out.append((note.action, note.seat, text))
+        where = f"action {note.action}" if note.action is not None else "the deal"
+        before = (chance, f"{chance:.0%} at {where} ({note.kind} note) is {source}")
+    return out
 
 
 def _chance(deal: Deal, audited: AuditedMatch, facts: DealFacts) -> dict[str, str] | None:
@@ -370,6 +433,7 @@ def _chance(deal: Deal, audited: AuditedMatch, facts: DealFacts) -> dict[str, st
         return None
     return {
         "seat": facts.caller.value,
+        "value": f"{chance:.6f}",
         "text": f"{chance:.0%}, from {facts.caller.value}'s first four cards and the auction "
         f"(contract model {model})",
     }
