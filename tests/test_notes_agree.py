@@ -17,6 +17,8 @@ from twentynine.analysis.judge.reasons import wants_reason, with_reasons
 from twentynine.analysis.judge.words import note_text
 from twentynine.analysis.run import AnalysisOptions, annotate_matches
 from twentynine.importers.formats import read_any
+from twentynine.replay import audit_match
+from twentynine.reports.html.viewer import deal_data
 from twentynine.schema.cards import Suit
 from twentynine.schema.log import MatchLog
 
@@ -106,7 +108,7 @@ def test_each_label_and_each_best_trump_or_call_has_a_reason_in_card_terms() -> 
     for note in wanted:
         reason = json.loads(note.detail).get("reason", "")
         assert reason, note
-        assert f"Why: {reason}" in note_text(note)
+        assert note_text(note).endswith(f". Why: {reason}")
         if note.kind == "card":
             assert reason.startswith("on the real deal, all cards known")
             # the lines that part are named by their cards, the best first
@@ -131,3 +133,26 @@ def test_each_label_and_each_best_trump_or_call_has_a_reason_in_card_terms() -> 
         samples=8,
     )
     assert "as the model of the calls reads them" in json.loads(labelled.detail)["reason"]
+
+
+def test_the_viewer_says_which_estimate_a_chance_is_where_two_differ() -> None:
+    match, notes = _bhoos()
+    audited = audit_match(match)
+    told = 0
+    for number in sorted({n.deal for n in notes}):
+        data = deal_data(match, audited, number, notes)
+        chance = data["chance"]
+        trump = next(
+            (n for n in notes if n.deal == number and n.kind == "trump" and n.method == "sampled"),
+            None,
+        )
+        if chance is None or trump is None:
+            continue
+        said = [text for step in data["steps"] for _, text in step.get("estimates", [])]
+        gap = abs(trump.value_chosen - float(chance["value"]))
+        at_trump = [t for t in said if "this trump note's" in t]
+        assert bool(at_trump) == (gap >= 0.05), (number, gap, said)
+        for text in at_trump:
+            assert "contract model's estimate" in text and "play-outs' estimate" in text
+            told += 1
+    assert told > 0

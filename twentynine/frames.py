@@ -22,7 +22,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from twentynine.replay import AuditedMatch, DealFacts, StepView, audit_match, deal_steps
-from twentynine.reports.html.words import result_words, score_words, standing_words
+from twentynine.reports.html.words import (
+    count_words,
+    result_words,
+    score_words,
+    standing_words,
+)
 from twentynine.schema.cards import HAND_SUIT_ORDER, Card, Seat, Suit, Team
 from twentynine.schema.log import (
     BidAction,
@@ -259,7 +264,22 @@ def trump_text(status: str) -> str:
     return re.sub(r"\b([SHDC])$", lambda m: _SYMBOL[m.group(1)], status)
 
 
-def _panel(step: StepView, order: Sequence[Seat], review: Review | None) -> list[str]:
+def _count(step: StepView, viewer: Seat | None) -> list[str]:
+    """The count beside the table once there is a call (``reports.html.words.count_words``,
+    as the HTML viewer says it), from the view shown, on lines short enough for the panel."""
+    if step.needs is None and step.single_hand is None:
+        return []
+    played = [trick.cards for trick in step.tricks]
+    if step.trick_winner is None:
+        played.append(step.trick)
+    words = count_words(played, step.hands, viewer)
+    lines = textwrap.wrap(words, _PANEL_WIDTH) or [""]
+    return [("Count     " if i == 0 else " " * 10) + line for i, line in enumerate(lines)]
+
+
+def _panel(
+    step: StepView, order: Sequence[Seat], review: Review | None, viewer: Seat | None = None
+) -> list[str]:
     points = " · ".join(f"{team.value} {step.points[team]}" for team in Team)
     return [
         "Auction",
@@ -269,6 +289,7 @@ def _panel(step: StepView, order: Sequence[Seat], review: Review | None) -> list
         "Trump     " + trump_text(step.trump),
         "Points    " + points,
         *(("Needs     " if i == 0 else " " * 10) + line for i, line in enumerate(_standing(step))),
+        *_count(step, viewer),
     ]
 
 
@@ -299,6 +320,8 @@ def render_step(
     names: Mapping[Seat, str] | None = None,
     color: bool = False,
     review: Review | None = None,
+    viewer: Seat | None = None,
+    lead_from: str | None = None,
 ) -> str:
     """One step as a block of text: the heading, what happened, the table and the findings.
 
@@ -306,7 +329,8 @@ def render_step(
     names by seat; ``color`` prints hearts and diamonds in red (ANSI). ``outcome``: this is
     the deal's result step, after its last action (``step``), and these words state it.
     ``review``: the analysis' marks, beside the calls, the cards and this action, with what
-    its notes say.
+    its notes say. ``viewer``: the seat whose view this is (None: every card), for the
+    count. ``lead_from``: the opening lead's step, the leader's eight cards it was led from.
     """
     names = names or {}
     judged: tuple[str, ...] = ()
@@ -332,11 +356,13 @@ def render_step(
     table = [" " * _SIDE + line for line in north]
     table += [_pad(w, _SIDE) + b + "  " + e for w, b, e in zip(west, box, east, strict=True)]
     table += [" " * _SIDE + line for line in south]
-    panel = _panel(step, step.order, review)
+    panel = _panel(step, step.order, review, viewer)
     height = max(len(table), len(panel))
     table += [""] * (height - len(table))
     panel += [""] * (height - len(panel))
     lines = [heading, where + to_play]
+    if lead_from is not None and outcome is None:
+        lines.append(f"  led from: {lead_from}")
     for said in judged:
         lines += textwrap.wrap(symbols(said), 96, initial_indent="  ", subsequent_indent="    ")
     lines.append("")
@@ -465,11 +491,19 @@ def deal_frames(
     review = None
     if annotations:
         review = deal_review(match, audited, deal_number, annotations, steps[-1].auction, seat)
+    lead = next((i for i, step in enumerate(steps) if isinstance(step.action, PlayAction)), None)
     frames = [
         render_step(
-            step, total=len(steps), heading=heading, names=names, color=color, review=review
+            step,
+            total=len(steps),
+            heading=heading,
+            names=names,
+            color=color,
+            review=review,
+            viewer=seat,
+            lead_from=_lead_from(steps, i) if i == lead else None,
         )
-        for step in steps
+        for i, step in enumerate(steps)
     ]
     result = render_step(
         steps[-1],
@@ -479,8 +513,19 @@ def deal_frames(
         names=names,
         color=color,
         review=review,
+        viewer=seat,
     )
     return [*frames, result]
+
+
+def _lead_from(steps: Sequence[StepView], lead: int) -> str | None:
+    """The hand the opening lead (step ``lead``) was made from, as the view shown knows it:
+    the leader's cards after it and the card led, ``N's 8 cards: ♠ J 9  ♥ A ...``."""
+    action = steps[lead].action
+    if not isinstance(action, PlayAction):
+        return None
+    held = (*steps[lead].hands[action.seat], action.card)
+    return f"{action.seat.value}'s {len(held)} cards: {hand_text(held)}"
 
 
 def finding_frames(audited: AuditedMatch) -> dict[int, list[int]]:

@@ -530,7 +530,7 @@ def note_text(note: Annotation, *, defending: bool = False) -> str:
     chosen, best = choice_words(note.chosen), choice_words(note.best)
     said = note.explanation[:1].upper() + note.explanation[1:]
     reason = _detail(note).get("reason")
-    why = f" Why: {reason}" if isinstance(reason, str) and reason else ""
+    why = f". Why: {reason}" if isinstance(reason, str) and reason else ""
     if note.best != note.chosen and note.loss > 1e-9:
         lost = loss_text(note, defending=defending)
         return f"chose {chosen}, best {best}, lost {lost}. {said}{why}"

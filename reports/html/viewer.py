@@ -41,7 +41,7 @@ from twentynine.reports.html.judged import (
     worst_label,
 )
 from twentynine.reports.html.render import bidi_balanced, isolate
-from twentynine.reports.html.words import result_words, standing_words
+from twentynine.reports.html.words import count_words, result_words, standing_words
 from twentynine.reports.warehouse.predicted import deal_prediction
 from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit, Team, as_held, cards_as_read
 from twentynine.schema.log import Action, Deal, MatchLog, PlayAction, player_name
@@ -173,10 +173,14 @@ def _step(
     trump: dict[str, str] = {}
     face_down: dict[str, str] = {}
     caller_view = state.seat_view(caller) if caller is not None else None
+    count: dict[str, str] = {}
+    played = [*public.tricks, public.trick]
     for name in VIEWERS:
         viewer = _viewer(name)
         shown = step_hands(before, state, action, viewer)
         hands[name] = [hand_text(list(shown[seat])) for seat in SEATS]
+        if caller is not None:
+            count[name] = count_words(played, shown, viewer)
         trump[name] = trump_words(state.trump_status(viewer), caller)
         # The face-down trump card: seen by the caller, and in the view of every card.
         known = caller_view.face_down if caller_view is not None else None
@@ -205,6 +209,7 @@ def _step(
             winners=public.winners,
         ),
         "hands": hands,
+        "count": count,
         "trump": trump,
         "face_down": face_down,
         "findings": [],

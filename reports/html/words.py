@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from twentynine.replay import DealFacts
-from twentynine.schema.cards import Seat, Team
+from twentynine.schema.cards import ALL_CARDS, HAND_SUIT_ORDER, Card, Seat, Suit, Team
 
 THROWN_IN_WORDS: Final[dict[str, str]] = {
     "zero_point": "a player's first four cards held no point",
@@ -148,3 +148,73 @@ def result_words(facts: DealFacts, before: Mapping[Team, int]) -> str:
     else:
         verdict = f"failed by {-margin}" if margin < 0 else "failed"
     return f"{called} and took {card_points(took)}: {verdict}. {change}; the score is now {after}."
+
+
+def masters_out(
+    played: Sequence[Sequence[tuple[Seat, Card]]],
+    hands: Mapping[Seat, Sequence[Card | None]],
+    viewer: Seat | None,
+) -> list[str]:
+    """The master of each suit still out (its highest card not yet played), as the view
+    shown knows it: with its holder where the view sees it (``yours`` for the viewer's own).
+
+    >>> hands = {Seat.N: [Card.parse("JS"), None], Seat.E: [None, None]}
+    >>> masters_out([[(Seat.E, Card.parse("JH"))]], hands, Seat.N)[:2]
+    ['J♠ yours', '9♥']
+    """
+    gone = {card for trick in played for _, card in trick}
+    holder = {card: seat for seat, cards in hands.items() for card in cards if card is not None}
+    out = []
+    for suit in HAND_SUIT_ORDER:
+        left = [c for c in ALL_CARDS if c.suit is suit and c not in gone]
+        if not left:
+            continue
+        master = max(left, key=lambda c: c.strength)
+        seat = holder.get(master)
+        if seat is None:
+            out.append(master.display)
+        elif seat is viewer:
+            out.append(f"{master.display} yours")
+        else:
+            out.append(f"{master.display} {seat.value}")
+    return out
+
+
+def voids_shown(played: Sequence[Sequence[tuple[Seat, Card]]]) -> dict[Seat, list[Suit]]:
+    """The suits each seat showed it lacks: a suit led that it did not follow (the caller's
+    face-down trump card aside, where the rules have one).
+
+    >>> trick = [(Seat.N, Card.parse("7S")), (Seat.E, Card.parse("7H"))]
+    >>> voids_shown([trick])
+    {<Seat.E: 'E'>: [<Suit.SPADES: 'S'>]}
+    """
+    voids: dict[Seat, list[Suit]] = {}
+    for trick in played:
+        if not trick:
+            continue
+        led = trick[0][1].suit
+        for seat, card in trick[1:]:
+            if card.suit is not led and led not in voids.setdefault(seat, []):
+                voids[seat].append(led)
+    return {seat: suits for seat, suits in voids.items() if suits}
+
+
+def count_words(
+    played: Sequence[Sequence[tuple[Seat, Card]]],
+    hands: Mapping[Seat, Sequence[Card | None]],
+    viewer: Seat | None,
+) -> str:
+    """The count a player keeps beside the table, from the view shown: the masters still
+    out and the voids shown (what each side still needs is the standing's:
+    :func:`standing_words`).
+
+    >>> trick = [(Seat.N, Card.parse("JS")), (Seat.E, Card.parse("7H"))]
+    >>> count_words([trick], {Seat.N: [Card.parse("9S")]}, None)
+    'masters out: 9♠ N, J♥, J♣, J♦; voids shown: E ♠'
+    """
+    masters = ", ".join(masters_out(played, hands, viewer)) or "none"
+    voids = voids_shown(played)
+    shown = "; ".join(
+        f"{seat.value} {' '.join(suit.symbol for suit in suits)}" for seat, suits in voids.items()
+    )
+    return f"masters out: {masters}; voids shown: {shown or 'none'}"
