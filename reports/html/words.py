@@ -211,9 +211,16 @@ def count_words(
     >>> trick = [(Seat.N, Card.parse("JS")), (Seat.E, Card.parse("7H"))]
     >>> count_words([trick], {Seat.N: [Card.parse("9S")]}, None)
     'masters out: 9♠ N, J♥, J♣, J♦; voids shown: E ♠'
+    >>> count_words([trick], {Seat.E: [Card.parse("8S")]}, None)  # E revoked
+    'masters out: 9♠, J♥, J♣, J♦; voids shown: none'
     """
     masters = ", ".join(masters_out(played, hands, viewer)) or "none"
-    voids = voids_shown(played)
+    # a seat seen to hold a suit it did not follow revoked: no void
+    voids = {
+        seat: kept
+        for seat, suits in voids_shown(played).items()
+        if (kept := [u for u in suits if not any(c and c.suit is u for c in hands.get(seat, ()))])
+    }
     shown = "; ".join(
         f"{seat.value} {' '.join(suit.symbol for suit in suits)}" for seat, suits in voids.items()
     )
