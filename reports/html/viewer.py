@@ -391,38 +391,48 @@ def _estimate(note: Annotation) -> str | None:
 def chance_steps(
     notes: Sequence[Annotation], deal: Deal, facts: DealFacts, model: float | None
 ) -> list[tuple[int | None, str, str]]:
-    """Where a note's chance to make the call differs by :data:`CHANCE_GAP` or more from
-    the contract model's (the "chance to make" beside the table) or from the note before it:
-    (its action, its seat, which estimate each figure is). The model's is from the caller's
-    first four cards and the auction, before the trump; the notes' from the trump choice on
-    are the play-outs' (trump, shows) or the solver's on layouts (cards).
+    """Where a call's chance comes from another estimate than the one before it and
+    differs from it by :data:`CHANCE_GAP` or more: (the note's action, its seat, which
+    estimate each figure is), at the first note of each estimate. The contract model's
+    (the "chance to make" beside the table) is from the caller's first four cards and the
+    auction, before the trump; the notes' from the trump choice on are the play-outs'
+    (trump, shows) or the solver's on layouts (cards).
     """
     if facts.caller is None:
         return []
     caller = facts.caller.value
     out: list[tuple[int | None, str, str]] = []
-    before: tuple[float, str] | None = None
+    before: tuple[float, str, str] | None = None
     if model is not None:
         before = (
             model,
             f"{model:.0%} beside the table is the contract model's estimate, from {caller}'s "
             "first four cards and the auction, before the trump",
+            "model",
         )
+    told: set[str] = set()
     for note in notes:
         source = _estimate(note)
         if source is None or note.seat is None:
             continue
+        key = source.split(":")[0]
         beats = defends(note, deal)
         chance = 1.0 - note.value_chosen if beats else note.value_chosen
         shown = f"{note.value_chosen:.0%} to beat it, so {chance:.0%}" if beats else f"{chance:.0%}"
-        if before is not None and abs(chance - before[0]) >= CHANCE_GAP:
+        if (
+            before is not None
+            and key != before[2]
+            and key not in told
+            and abs(chance - before[0]) >= CHANCE_GAP
+        ):
             text = (
                 f"Two estimates of the chance {caller}'s call is made: {before[1]}; this "
                 f"{note.kind} note's {shown} is {source}."
             )
             out.append((note.action, note.seat, text))
+            told.add(key)
         where = f"action {note.action}" if note.action is not None else "the deal"
-        before = (chance, f"{chance:.0%} at {where} ({note.kind} note) is {source}")
+        before = (chance, f"{chance:.0%} at {where} ({note.kind} note) is {source}", key)
     return out
 
 
