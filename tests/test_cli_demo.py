@@ -32,6 +32,7 @@ def test_demo_runs_every_step_from_any_folder(
     assert re.search(
         r"(inaccuracy|mistake|blunder) by [NESW]: from what you could see", result.stdout
     )
+    assert "     why: " in result.stdout  # and why, in card terms
     assert "again: " in result.stdout and " 0 stored (0 deals" in result.stdout
     assert "DIFFERENT" not in result.stdout
     assert (out / "imported.jsonl").stat().st_size > 0

@@ -209,7 +209,11 @@ def test_a_seat_view_hides_the_other_hands(browser: Any, match_page: Path, tmp_p
     everyone = page.inner_text("body")
     assert all(CardView.of(c).label in everyone for c in held[SEATS[0]])
     page.select_option("#view-select", "S")
-    visible = page.inner_text("body")
+    # the count names the masters still out, which every seat knows, and only S's own holder
+    count = page.inner_text("#count")
+    masters = count.split(";")[0].removeprefix("masters out: ").split(", ")
+    assert all(m.endswith("yours") or " " not in m for m in masters), count
+    visible = page.inner_text("body").replace(count, "")
     south = [CardView.of(c).label for c in held[SEATS[2]]]
     assert all(label in visible for label in south)
     for seat in (SEATS[0], SEATS[1], SEATS[3]):

@@ -6,6 +6,7 @@ does not give what the samples promise, so running it is also a check.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -242,6 +243,9 @@ def _analyze(match_file: Path, database: Path, echo: Echo, result: DemoResult) -
     )
     for note in labelled:
         echo(f"   {note.label} by {note.seat}: {note.explanation}")
+        reason = json.loads(note.detail).get("reason")
+        if reason:
+            echo(f"     why: {reason}")
     if not {"card", "bid", "par"} <= set(kinds):
         result.failures.append("the analysis should judge the cards, bids and par")
 
