@@ -161,6 +161,27 @@ def _trick_words(state: DealState, number: int) -> str:
     return f"{shown}: {winner.value} wins {points}"
 
 
+def _taker(state: DealState, number: int) -> str:
+    """Who takes trick ``number`` and with which card: ``E with J♠``."""
+    view = state.seat_view(None)
+    winner = view.winners[number - 1]
+    card = next(c for s, c in view.tricks[number - 1] if s is winner)
+    return f"{winner.value} with {card.display}"
+
+
+def _tells(best: DealState, chosen: DealState, number: int, b_words: str, c_words: str) -> str:
+    """The trick where two lines part, in words: who takes it in each, then its cards.
+
+    For example ``. Trick 6 goes to E with J♠ after J♠, to S with A♠ after K♠ (after J♠:
+    W Q♠, N 8♠, E J♠, S A♠: E wins 4; after K♠: ...)``.
+    """
+    return (
+        f". Trick {number} goes to {_taker(best, number)} after {b_words}, to "
+        f"{_taker(chosen, number)} after {c_words} (after {b_words}: "
+        f"{_trick_words(best, number)}; after {c_words}: {_trick_words(chosen, number)})"
+    )
+
+
 def _parting(a: DealState, b: DealState, start: int) -> int | None:
     """The first trick, from ``start`` on, played otherwise in the two lines."""
     ta, tb = a.seat_view(None).tricks, b.seat_view(None).tricks
@@ -207,10 +228,7 @@ def _lines(
     lb, lc = best_line(state, best), best_line(state, chosen)
     parts = _parting(lb, lc, len(state.seat_view(None).tricks) + 1)
     if parts is not None:
-        text += (
-            f". Trick {parts} tells: after {b_words}, {_trick_words(lb, parts)}; "
-            f"after {c_words}, {_trick_words(lc, parts)}"
-        )
+        text += _tells(lb, lc, parts, b_words, c_words)
     return text, True
 
 
@@ -295,10 +313,7 @@ def _played_out(context: DealContext, pos: Position, note: Annotation) -> str | 
         )
         parts = _parting(best[0], chosen[0], len(pos.state.seat_view(None).tricks) + 1)
         if parts is not None:
-            text += (
-                f". Trick {parts} tells: after {b_words}, {_trick_words(best[0], parts)}; "
-                f"after {c_words}, {_trick_words(chosen[0], parts)}"
-            )
+            text += _tells(best[0], chosen[0], parts, b_words, c_words)
         return text
     return None
 
