@@ -18,6 +18,7 @@ from twentynine.analysis.judge.words import note_text
 from twentynine.analysis.run import AnalysisOptions, annotate_matches
 from twentynine.importers.formats import read_any
 from twentynine.replay import audit_match
+from twentynine.reports.html.match import match_report
 from twentynine.reports.html.viewer import deal_data
 from twentynine.schema.cards import Suit
 from twentynine.schema.log import MatchLog
@@ -156,3 +157,16 @@ def test_the_viewer_says_which_estimate_a_chance_is_where_two_differ() -> None:
             assert "contract model's estimate" in text and "play-outs' estimate" in text
             told += 1
     assert told > 0
+
+
+def test_the_legend_promises_only_what_happens() -> None:
+    match, notes = analyzed_match()
+    html = match_report(match, audit_match(match), list(notes))
+    legend = html[html.index('<details class="legend"') : html.index("</details>")]
+    # exact judgements never carry a label, and the legend says so (it promised ?? on them)
+    assert all(n.label is None for n in notes if n.method == "exact")
+    assert "never carries a label" in legend
+    assert "marked ??" not in legend
+    # every label the legend lists is one the analysis gives, and labels are fair notes'
+    assert {n.label for n in notes if n.label} <= {"inaccuracy", "mistake", "blunder"}
+    assert all(label in legend for label in ("inaccuracy", "mistake", "blunder"))
