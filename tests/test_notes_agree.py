@@ -15,7 +15,7 @@ from tests.analyzed import SAMPLES, analyzed_match
 from twentynine.analysis.annotate import Annotation, choice_words
 from twentynine.analysis.judge.reasons import wants_reason, with_reasons
 from twentynine.analysis.judge.words import note_text
-from twentynine.analysis.run import AnalysisOptions, annotate_matches
+from twentynine.analysis.run import AnalysisOptions, DealTask, annotate_deal, annotate_matches
 from twentynine.importers.formats import read_any
 from twentynine.replay import audit_match
 from twentynine.reports.html.match import match_report
@@ -170,3 +170,24 @@ def test_the_legend_promises_only_what_happens() -> None:
     # every label the legend lists is one the analysis gives, and labels are fair notes'
     assert {n.label for n in notes if n.label} <= {"inaccuracy", "mistake", "blunder"}
     assert all(label in legend for label in ("inaccuracy", "mistake", "blunder"))
+
+
+def test_a_labelled_double_says_what_the_doubler_held() -> None:
+    match = next(r.match for r in read_any(SAMPLES / "standard.json") if r.match)
+    options = AnalysisOptions(kinds=frozenset({"double"}), samples=4, seed=0)
+    rules = match.resolved_rules()
+    double = next(
+        n
+        for number, deal in enumerate(match.deals[:6], start=1)
+        for n in annotate_deal(DealTask(match.match_id, rules, deal, number, options))
+    )
+    (told,) = with_reasons(
+        match.match_id,
+        rules,
+        match.deals[double.deal - 1],
+        double.deal,
+        [double._replace(label="mistake")],
+        samples=4,
+    )
+    reason = json.loads(told.detail)["reason"]
+    assert reason.startswith("your four: ") and "heard: " in reason

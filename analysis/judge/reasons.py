@@ -9,7 +9,8 @@ Each labelled sampled note (and each best choice, ``!``, of a trump choice or a 
   on the first sampled layout of the seat's view that does (marked as a sample);
 - a trump choice: what the caller held in the chosen and the best suit (J, 9, length,
   points) and what the layouts gave each side of them;
-- a bid, pass or Ditto: the four cards' jacks, nines and longest suit, the trump in mind,
+- a bid, pass or Ditto (and a labelled double, redouble or Set): the four cards' jacks,
+  nines and longest suit, the trump in mind,
   the calls heard and, for a label, what the model of the calls reads into them: the
   jacks and points partner and the opponents hold in their first four on the layouts.
 
@@ -44,6 +45,7 @@ SEARCHED: Final = 32
 
 _SUITS: Final = ("S", "H", "D", "C")
 _APART: Final = "the lines part"
+_DOUBLING: Final = ("double", "redouble", "set")
 
 
 def holding(cards: Sequence[Card], suit: str) -> str:
@@ -79,7 +81,7 @@ def wants_reason(note: Annotation) -> bool:
     if note.method != "sampled" or note.action is None or note.seat is None:
         return False
     if note.label is not None:
-        return note.kind in ("card", "show", "trump", "bid")
+        return note.kind in ("card", "show", "trump", "bid", *_DOUBLING)
     if note.kind in ("trump", "bid") and note.best == note.chosen:
         values = [a["value"] for a in _detail(note).get("alternatives", [])]
         return len(values) > 1 and max(values) - min(values) > 1e-9
@@ -117,7 +119,7 @@ def with_reasons(
                 reason = _play_reason(play_context, played[note.action], note, at, context)
             elif note.kind == "trump" and note.action in positions:
                 reason = _trump_reason(context, positions[note.action], note)
-            elif note.kind == "bid" and note.action in positions:
+            elif note.kind in ("bid", *_DOUBLING) and note.action in positions:
                 reason = _bid_reason(context, positions[note.action], note)
         out.append(_with_reason(note, reason))
     return out
