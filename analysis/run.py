@@ -156,7 +156,7 @@ def _option_words(key: str, value: object = None, *, missing: bool = False) -> s
     known = next((option for option in RUN_OPTIONS if option.key == key), None)
     name = key if known is None else known.name
     if missing:
-        return f"{name} not recorded"
+        return f"{name} (not recorded)"
     return f"{name} {value if known is None else known.words(value)}"
 
 

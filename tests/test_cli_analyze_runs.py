@@ -5,15 +5,23 @@ not analysed. Real DuckDB files, through the command line."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
 
 import duckdb
 import pytest
-from click.testing import Result
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from tests.htmlpage import Page
+from twentynine.analysis.models.contract import shipped_model
+from twentynine.analysis.run import (
+    RUN_OPTIONS,
+    AnalysisOptions,
+    config_difference,
+    config_words,
+    run_config,
+)
 from twentynine.cli import app
 from twentynine.importers.formats import write_matches
 from twentynine.replay import random_match
@@ -201,3 +209,19 @@ def test_the_players_report_names_each_configuration_and_says_a_mix(
     mixed = Page(out.read_text()).by_id("runs").content
     assert "pool annotations worked out with 2 configurations" in mixed
     assert "--seed 0" in mixed and "--seed 1" in mixed
+
+
+def test_every_run_option_is_recorded_compared_and_named() -> None:
+    shipped = shipped_model()
+    other = dataclasses.replace(shipped, version="contract-00000000")
+    stored = run_config(AnalysisOptions())
+    assert list(stored) == [option.key for option in RUN_OPTIONS]
+    assert all(option.name in config_words(stored) for option in RUN_OPTIONS)
+    asked = run_config(AnalysisOptions(model=other))
+    assert config_difference(stored, asked) == (
+        f"contract model {shipped.version} stored, contract model contract-00000000 asked"
+    )
+    older = {k: v for k, v in stored.items() if k != "dealing"}  # before the option existed
+    assert config_difference(older, stored) == (
+        f"dealing model (not recorded) stored, dealing model {stored['dealing']} asked"
+    )
