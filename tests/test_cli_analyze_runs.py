@@ -126,8 +126,9 @@ def test_a_resume_with_other_options_is_one_line_and_changes_nothing(
     [
         (["--seed", "9"], "--seed 0 stored, --seed 9 asked"),
         (["--samples", "5"], "--samples 4 stored, --samples 5 asked"),
+        (["--only", "bids"], "--only cards stored, --only bids asked"),
     ],
-    ids=["seed", "samples"],
+    ids=["seed", "samples", "kinds"],
 )
 def test_a_deal_with_other_options_is_refused_and_the_match_keeps_one_run(
     analysed: Path, logs: Path, tmp_path: Path, changed: list[str], said: str
