@@ -173,7 +173,8 @@ def analyze_command(
         typer.Option(
             "--resume",
             help="With --db: skip the matches it holds annotated with the same options, "
-            "seed and models (a stopped run goes on where it stopped).",
+            "seed and models (a stopped run goes on where it stopped); refused when it "
+            "holds matches analysed with others.",
         ),
     ] = False,
 ) -> None:
