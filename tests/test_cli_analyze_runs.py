@@ -14,14 +14,6 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from tests.htmlpage import Page
-from twentynine.analysis.models.contract import shipped_model
-from twentynine.analysis.run import (
-    RUN_OPTIONS,
-    AnalysisOptions,
-    config_difference,
-    config_words,
-    run_config,
-)
 from twentynine.cli import app
 from twentynine.importers.formats import write_matches
 from twentynine.replay import random_match
@@ -164,14 +156,19 @@ def test_deals_analysed_one_by_one_are_recorded_as_they_are_covered(
     assert "1 match already analysed with these options, skipped" in again.stderr
 
 
-def test_a_match_analysed_in_part_says_its_other_deals_are_not_analyzed(
-    logs: Path, tmp_path: Path
-) -> None:
-    db = tmp_path / "w.duckdb"
+@pytest.fixture(scope="module")
+def in_part(logs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A warehouse whose first match has only its deal 2 analysed."""
+    db = tmp_path_factory.mktemp("runs-part") / "part.duckdb"
     done = _analyze(str(logs), *ONLY, "--match", "1", "--deal", "2", "--db", str(db))
     assert done.exit_code == 0, done.output
+    return db
+
+
+def test_a_match_report_says_the_deals_not_analyzed(in_part: Path, tmp_path: Path) -> None:
     out = tmp_path / "m.html"
-    made = runner.invoke(app, ["report", "match", "--db", str(db), "--match", "1", "-o", str(out)])
+    args = ["report", "match", "--db", str(in_part), "--match", "1", "-o", str(out)]
+    made = runner.invoke(app, args)
     assert made.exit_code == 0, made.output
     page = Page(out.read_text())
     assert "deal 2 analyzed, the others not analyzed" in page.text
@@ -183,9 +180,13 @@ def test_a_match_analysed_in_part_says_its_other_deals_are_not_analyzed(
     assert notes and not [
         p for p in page.all("p") if p.within("deal-2") and "Not analyzed" in p.content
     ]
+
+
+def test_replay_says_a_deal_is_not_analyzed(in_part: Path) -> None:
     frames = {}
     for deal in ("1", "2"):
-        shown = runner.invoke(app, ["replay", "--db", str(db), "--match", "1", "--deal", deal])
+        args = ["replay", "--db", str(in_part), "--match", "1", "--deal", deal]
+        shown = runner.invoke(app, args)
         assert shown.exit_code == 0, shown.output
         frames[deal] = shown.stdout.splitlines()[0]
     assert frames["1"].endswith("· not analyzed") and "not analyzed" not in frames["2"]
@@ -213,6 +214,15 @@ def test_the_players_report_names_each_configuration_and_says_a_mix(
 
 
 def test_every_run_option_is_recorded_compared_and_named() -> None:
+    from twentynine.analysis.models.contract import shipped_model
+    from twentynine.analysis.run import (
+        RUN_OPTIONS,
+        AnalysisOptions,
+        config_difference,
+        config_words,
+        run_config,
+    )
+
     shipped = shipped_model()
     other = dataclasses.replace(shipped, version="contract-00000000")
     stored = run_config(AnalysisOptions())

@@ -10,7 +10,7 @@ import pytest
 from twentynine.analysis.annotate import Annotation
 from twentynine.replay import random_match
 from twentynine.reports.warehouse import ddl
-from twentynine.reports.warehouse.annotations import StoredRun, replace_annotations, stored_run
+from twentynine.reports.warehouse.annotations import replace_annotations
 from twentynine.reports.warehouse.errors import AnnotationsRefusedError
 from twentynine.reports.warehouse.store import open_warehouse
 from twentynine.schema import Rules
@@ -109,6 +109,8 @@ def test_a_schema_4_file_gains_the_table(tmp_path: Path) -> None:
 
 
 def test_a_deal_keeps_one_configuration_in_its_match(tmp_path: Path) -> None:
+    from twentynine.reports.warehouse.annotations import StoredRun, stored_run
+
     a = _match("a")
     seed0 = '{"seed":0}'
     with open_warehouse(tmp_path / "w.duckdb") as wh:
