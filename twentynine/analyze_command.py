@@ -499,9 +499,10 @@ class _Stored(Output):
             self.count += len(batch)
             refusals = [annotations_refusal(self._wh, s.match) for s in batch]  # type: ignore[arg-type]
             runs = {s.match.match_id: stored_run(self._wh, s.match.match_id) for s in batch}
-        for index, sourced in enumerate(batch):
-            if refusals[index] is None and sourced.match.match_id not in self._taken:
-                refusals[index] = self._mixing(sourced.match.match_id, runs[sourced.match.match_id])
+        for index, sourced in enumerate(batch):  # --deal adds to a match of these options only
+            match_id = sourced.match.match_id
+            if refusals[index] is None and match_id not in self._taken:
+                refusals[index] = self._mixing(match_id, runs[match_id])
         lines = list(summary.problems)
         for sourced, refusal in zip(batch, refusals, strict=True):
             named = any(
@@ -543,8 +544,7 @@ class _Stored(Output):
             held = f"annotations worked out with other options ({difference})"
         return (
             f"match {match_id!r} holds {held}: deal {self._deal} with these would mix two "
-            "runs in "
-            "one match; analyse the whole match (without --deal) to replace them"
+            "runs in one match; analyse the whole match (without --deal) to replace them"
         )
 
     def __enter__(self) -> _Stored:
