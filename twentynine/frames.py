@@ -432,10 +432,12 @@ def deal_frames(
     rules: Rules | None = None,
     color: bool = False,
     annotations: Sequence[Annotation] | None = None,
+    analyzed: bool | None = None,
 ) -> list[str]:
     """Every frame of deal ``deal_number`` (from 1): the start, one per action, then the
     result. ``annotations`` (the match's, when it was analyzed) set the review's marks
-    beside the decisions and say what each marked one was.
+    beside the decisions and say what each marked one was; ``analyzed`` False: the heading
+    says the deal is not analyzed (None: not known, nothing said).
 
     >>> from twentynine.replay import random_match
     >>> from twentynine.schema import Rules
@@ -456,6 +458,8 @@ def deal_frames(
     before = audited.deals[deal_number - 2].score_after if deal_number > 1 else None
     deal = match.deals[deal_number - 1]
     view = f" · seen by {seat.value}" if seat else ""
+    if analyzed is False:
+        view += " · not analyzed"
     where = (
         f"match {printable(match.match_id)} · deal {deal_number} of {len(match.deals)}"
         f" · dealer {deal.dealer.value} · {preset_of(match.rules)}"

@@ -29,7 +29,7 @@ from twentynine.options import (
 )
 from twentynine.outputs import refuse_overwrite
 from twentynine.replay import audit_match
-from twentynine.reports.html.annotations import read_annotations
+from twentynine.reports.html.annotations import Analysed, Coverage, read_analysed
 from twentynine.reports.html.match import match_report
 from twentynine.reports.html.players import Scope, players_report
 from twentynine.reports.warehouse.errors import WarehouseError
@@ -91,12 +91,12 @@ def _write(path: Path, text: str) -> None:
         stream.write(text.encode())
 
 
-def _annotations(db: Path | None, match_id: str) -> list[Annotation] | None:
+def _annotations(db: Path | None, match_id: str) -> Analysed:
     if db is None:
-        return None
+        return Analysed(None, None)
     try:
         with open_warehouse(db, read_only=True) as wh:
-            return read_annotations(wh, match_id)
+            return read_analysed(wh, match_id)
     except WarehouseError as exc:
         raise _fail(str(exc)) from None
 
@@ -121,9 +121,15 @@ def find_match(path: str, match_id: str | None, skipped: Skipping) -> MatchLog:
         raise skipped.not_found(f"{path}: {exc}") from None
 
 
-def write_match_report(match: MatchLog, out: Path, annotations: list[Annotation] | None) -> None:
-    """Audit ``match`` and write its report to ``out``."""
-    _write(out, match_report(match, audit_match(match), annotations))
+def write_match_report(
+    match: MatchLog,
+    out: Path,
+    annotations: list[Annotation] | None,
+    coverage: Coverage | None = None,
+) -> None:
+    """Audit ``match`` and write its report to ``out`` (``coverage``: what the annotations
+    cover, :func:`~reports.html.annotations.read_coverage`)."""
+    _write(out, match_report(match, audit_match(match), annotations, coverage))
 
 
 @report_app.command("match")
@@ -177,7 +183,7 @@ def match_command(
         except WarehouseError as exc:
             raise _fail(str(exc)) from None
     try:
-        write_match_report(match, out, _annotations(db, match.match_id))
+        write_match_report(match, out, *_annotations(db, match.match_id))
     except OSError as exc:
         raise _fail(f"cannot write {out}: {exc.strerror or exc}") from None
     typer.echo(f"match report ({plural(len(match.deals), 'deal')}) -> {out}", err=True)
@@ -218,7 +224,7 @@ def write_players_report(
         page = players_report(wh, min_deals, link, scope)
         for match_id in sorted(chosen):
             match = read_match(wh, match_id)
-            html = match_report(match, audit_match(match), read_annotations(wh, match_id))
+            html = match_report(match, audit_match(match), *read_analysed(wh, match_id))
             pages.append((folder / match_file_name(match_id), html))
     made_folder = False
     written: list[Path] = []

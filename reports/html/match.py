@@ -23,6 +23,7 @@ from markupsafe import Markup
 
 from twentynine.analysis.annotate import Annotation
 from twentynine.replay import AuditedMatch, DealFacts, Finding
+from twentynine.reports.html.annotations import Coverage
 from twentynine.reports.html.judged import (
     Legend,
     SeatSummary,
@@ -171,6 +172,8 @@ class DealView:
     result_anchor: str
     summary: tuple[SummaryRow, ...]
     stop: str
+    analyzed: bool = True
+    """Whether the deal was analysed (a run of ``--deal`` leaves the others not)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +197,8 @@ class MatchContext:
     match_findings: tuple[FindingView, ...]
     analyzed: bool
     notes_count: int
+    coverage: str
+    """Which deals were analysed, when not every one, and the options, in words."""
     summary: tuple[SummaryRow, ...]
     legend: Legend
     deals: tuple[DealView, ...]
@@ -345,6 +350,7 @@ def _deal_view(
         result_anchor=f"#deal={number}&end",
         summary=summary,
         stop=end.get("stop", "") or next((s["stop"] for s in steps if "stop" in s), ""),
+        analyzed=data["summary"] is not None,
     )
 
 
@@ -421,14 +427,38 @@ def _score_figure(audited: AuditedMatch) -> Markup:
     return figure_json(figure)
 
 
+def _coverage_words(coverage: Coverage | None, deals: int) -> str:
+    """The deals analysed when not all, and the options, as the page's heading says them."""
+    if coverage is None:
+        return ""
+    words = []
+    if coverage.deals is not None:
+        done = sorted(n for n in coverage.deals if n <= deals)
+        which = "deal" if len(done) == 1 else "deals"
+        words.append(f"{which} {', '.join(map(str, done))} analyzed, the others not analyzed")
+    words.append(f"options: {coverage.options}" if coverage.options else "options not recorded")
+    return "; ".join(words)
+
+
 def match_context(
-    match: MatchLog, audited: AuditedMatch, annotations: list[Annotation] | None
+    match: MatchLog,
+    audited: AuditedMatch,
+    annotations: list[Annotation] | None,
+    coverage: Coverage | None = None,
 ) -> MatchContext:
-    """The match report's context; ``annotations`` None when the match was not analyzed."""
+    """The match report's context; ``annotations`` None when the match was not analyzed;
+    ``coverage``: the deals they cover (every deal when None) and their options."""
     notes = annotations or []
     names = seat_names(match)
     numbers = range(1, len(match.deals) + 1)
-    viewer_deals = [deal_data(match, audited, n, annotations) for n in numbers]
+    analysed = [
+        annotations is not None and (coverage is None or coverage.covers(n)) for n in numbers
+    ]
+    viewer_deals = [
+        deal_data(match, audited, n, annotations if analysed[n - 1] else None) for n in numbers
+    ]
+    for data, done in zip(viewer_deals, analysed, strict=True):
+        data["analyzed"] = done
     kept = [
         note
         for n in numbers
@@ -464,6 +494,7 @@ def match_context(
         match_findings=tuple(_finding(f) for f in audited.findings if f.deal is None),
         analyzed=annotations is not None,
         notes_count=len(kept),
+        coverage=_coverage_words(coverage, len(match.deals)),
         summary=summary,
         legend=legend(),
         deals=tuple(_deal_view(match, audited, n, viewer_deals[n - 1], notes) for n in numbers),
@@ -485,7 +516,12 @@ def _show(value: object) -> str:
 
 
 def match_report(
-    match: MatchLog, audited: AuditedMatch, annotations: list[Annotation] | None
+    match: MatchLog,
+    audited: AuditedMatch,
+    annotations: list[Annotation] | None,
+    coverage: Coverage | None = None,
 ) -> str:
-    """The match report's HTML; the same match, audit and annotations give the same bytes."""
-    return render("match.html", page=match_context(match, audited, annotations))
+    """The match report's HTML; the same match, audit and annotations give the same bytes.
+    ``coverage`` (:func:`~reports.html.annotations.read_coverage`): the deals analysed, the
+    others said not analyzed, and the options the annotations were worked out with."""
+    return render("match.html", page=match_context(match, audited, annotations, coverage))

@@ -23,7 +23,7 @@ from markupsafe import Markup
 from twentynine.analysis.annotate import FIELDS, Annotation
 from twentynine.analysis.judge.words import note_text
 from twentynine.analysis.labels import GAME_POINT_SCALE
-from twentynine.reports.html.annotations import has_table
+from twentynine.reports.html.annotations import configurations, has_table
 from twentynine.reports.html.judged import MARKS, Legend, legend, method_words
 from twentynine.reports.html.render import (
     figure_json,
@@ -176,6 +176,10 @@ class PlayersContext:
     charts: tuple[Chart, ...]
     legend: Legend
     plotly: str
+    runs: tuple[tuple[str, int], ...] = ()
+    """The configurations the annotations in scope were worked out with, each with its
+    count of matches (:func:`~reports.html.annotations.configurations`): more than one are
+    pooled in the figures, and the page says so."""
 
 
 Linker = Callable[[str, int, int | None], str | None]
@@ -1030,6 +1034,7 @@ def players_context(
         charts=_charts(wh, by_role, analysis, min_deals),
         legend=legend(),
         plotly=plotly_bundle(),
+        runs=tuple(configurations(wh)),
     )
 
 

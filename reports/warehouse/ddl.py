@@ -149,7 +149,8 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
             "key",
             "VARCHAR",
             "`schema_version`, `created_at` or `created_by`; `analysed:` and a match id: what "
-            "its annotations were worked out with (`twentynine analyze --resume`).",
+            "its annotations were worked out with, as JSON (the options of "
+            "`analysis.run.RUN_OPTIONS`, and `deals` when they cover only those deals).",
             null=False,
         ),
         _c("value", "VARCHAR", "Its value, as text.", null=False),
@@ -1329,6 +1330,10 @@ def create_view_sql(view: str) -> str:
     """The ``CREATE OR REPLACE VIEW`` statement of one view."""
     return f"CREATE OR REPLACE VIEW {view} AS{VIEWS[view]}"
 
+
+ANALYSED_KEY: Final = "analysed:"
+"""The ``warehouse_info`` key of a match's run record is this and its id: a row of the
+match's, dropped with its annotations."""
 
 MATCH_TABLES: Final[tuple[str, ...]] = tuple(
     name for name, columns in TABLES.items() if columns[0].name == "match_id"

@@ -399,6 +399,11 @@ class Warehouse:
                         f"DELETE FROM {table} WHERE match_id IN (SELECT unnest($ids::VARCHAR[]))",
                         {"ids": replaced},
                     )
+                con.execute(  # its run record goes with its annotations
+                    "DELETE FROM warehouse_info WHERE key IN "
+                    "(SELECT $prefix || unnest($ids::VARCHAR[]))",
+                    {"ids": replaced, "prefix": ddl.ANALYSED_KEY},
+                )
             for table in tables:
                 con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _batch_{table}")
             for statement in ddl.match_stats_sql("_batch_{}"):
