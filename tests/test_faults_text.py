@@ -79,7 +79,8 @@ def test_player_names_are_escaped_in_stats_and_query_tables(tmp_path: Path) -> N
         ["stats", "--player", f"Evil{TITLE}\u202eName"],
         ["query", 'SELECT name, name AS "x\x1by" FROM players'],
     ):
-        result = runner.invoke(app, [*args, "--db", str(db)])
+        # wide enough for the name as printed, escapes and all (80 columns cut it: stats fits)
+        result = runner.invoke(app, [*args, "--db", str(db)], env={"COLUMNS": "120"})
         assert result.exit_code == 0, result.output
         _clean(result.stdout)
         assert "Evil\\x1b]0;pwned\\x07\\u202eName" in result.stdout
