@@ -365,7 +365,7 @@ def _player_tables(
         )
         who = Cell(
             shown_name(name),
-            str(p["name"]),
+            visible(str(p["name"])),
             whole_name(name),
             link=f"#{anchors[pid]}" if pid in anchors else "",
         )
@@ -426,7 +426,7 @@ def _pair(a: str, b: str) -> Cell:
     True
     """
     whole = f"{visible(a)} & {visible(b)}" if whole_name(a) or whole_name(b) else ""
-    return Cell(f"{shown_name(a)} & {shown_name(b)}", f"{a} & {b}", whole)
+    return Cell(f"{shown_name(a)} & {shown_name(b)}", f"{visible(a)} & {visible(b)}", whole)
 
 
 def _partnership_tables(wh: Warehouse, min_deals: int) -> tuple[Table, ...]:
