@@ -111,7 +111,8 @@ class Worst:
 @dataclass(frozen=True, slots=True)
 class PlayerSection:
     """A player with enough deals: their label counts, average loss, make-rate and worst
-    decisions, each linked to its step."""
+    decisions, each linked to its step; ``name`` as the report shows one
+    (:func:`render.shown_name`), ``whole`` the whole name when that one is cut."""
 
     anchor: str
     name: str
