@@ -23,6 +23,7 @@ from twentynine.importers.canonical import dump_match
 from twentynine.importers.formats import read_any
 from twentynine.replay import audit_match, deal_steps, random_match, walk_deal
 from twentynine.reports.html.match import CardView, match_report
+from twentynine.reports.html.render import shown_name
 from twentynine.schema import Rules
 from twentynine.schema.cards import SEATS, Card, Seat, as_held
 from twentynine.schema.log import MatchLog, PlayAction
@@ -395,9 +396,32 @@ def test_markup_in_a_name_is_text_in_the_charts(browser: Any, tmp_path: Path) ->
     legend = page.eval_on_selector_all(".chart .legendtext", "els => els.map(e => e.textContent)")
     ticks = page.eval_on_selector_all(".chart .xtick text", "els => els.map(e => e.textContent)")
     shown = [t for t in [*legend, *ticks] if "example.invalid" in t]
-    assert shown and all(MARKUP in t for t in shown)  # the tags as text, in one line
+    # the tags as text, in one line (the name cut at 40 characters, as the report shows one)
+    assert shown and all(any(shown_name(n) in t for n in names.values()) for t in shown)
+    assert all('<a href="https://example.invalid">' in t for t in shown)
     assert page.eval_on_selector_all(".chart svg a, .chart svg sup", "els => els.length") == 0
     assert opened.errors == []
+
+
+def test_a_name_of_ten_thousand_letters_widens_neither_report(browser: Any, tmp_path: Path) -> None:
+    """A 10,000-letter name made the players page 129,907 px wide and the match page 109,191:
+    each is cut to 40 characters (whole in its title) and breaks anywhere."""
+    names = {seat: f"{seat.value} Asha" for seat in SEATS}
+    names[Seat.N] = "L" * 10_000
+    match = random_match(Rules.preset("bangladesh"), 5, names, max_deals=3)
+    db = _load(tmp_path, [match])
+    pages = [tmp_path / "p.html", tmp_path / "m.html"]
+    for args in (["players", "--min-deals", "1"], ["match"]):
+        out = pages[len(args) == 1]
+        made = runner.invoke(app, ["report", *args, "--db", str(db), "-o", str(out)])
+        assert made.exit_code == 0, made.output
+    for out in pages:  # on a phone: what fits 390 px fits any wider window
+        opened = Opened(browser, out.as_uri(), 390, 800)
+        opened.page.evaluate(
+            "document.querySelectorAll('details').forEach(d => { d.open = true; })"
+        )
+        assert _widths(opened.page)["page"] <= 390, out.name
+        assert opened.errors == []
 
 
 _ORDER = """seat => {

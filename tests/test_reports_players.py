@@ -284,3 +284,18 @@ def test_a_since_after_the_until_is_refused(tmp_path: Path) -> None:
         "twentynine: --since 2025-06-02 is after --until 2025-06-01: no match begins in between"
     ]
     assert not out.exists()
+
+
+def test_sections_past_the_cap_are_counted_with_the_way_to_see_them(
+    analyzed_db: Path, tmp_path: Path
+) -> None:
+    with duckdb.connect(str(analyzed_db), read_only=True) as con:
+        every = con.execute("SELECT count(*) FROM player_stats").fetchone()
+    assert every is not None and every[0] > 2
+    page = _report(analyzed_db, tmp_path / "p.html", "--min-deals", "1", "--sections", "2")
+    assert len(page.all("section", "player")) == 2
+    line = page.by_id("sections-left-out").content
+    assert line.startswith(f"{every[0] - 2} more players with 1 deal or more have no section")
+    assert f"--sections {every[0]} gives each of them one" in line
+    linked = [a for a in page.all("a") if a.within("players") and a.attrs["href"][:8] == "#player-"]
+    assert len(linked) == 2  # only the names with a section link to one

@@ -34,7 +34,7 @@ from twentynine.schema.log import (
 )
 from twentynine.schema.rules import Rules
 from twentynine.schema.words import signed
-from twentynine.textout import printable
+from twentynine.textout import printable, shown_name
 
 if TYPE_CHECKING:
     from twentynine.analysis.annotate import Annotation
@@ -185,13 +185,10 @@ def outcome_text(facts: DealFacts, before: Mapping[Team, int] | None = None) -> 
 
 def _label(seat: Seat, names: Mapping[Seat, str], unseen: str, step: StepView) -> str:
     """``N Asha (4 unseen) <``: the seat, its player (cut to fit the column, isolated), how
-    many of its cards are unseen, and ``<`` when it is that seat's turn; ``names`` as
-    :func:`textout.printable` writes them."""
+    many of its cards are unseen, and ``<`` when it is that seat's turn; each name as
+    :func:`textout.shown_name` writes it, in the room the column leaves."""
     suffix = (f" ({unseen})" if unseen else "") + (" <" if step.current_seat is seat else "")
-    room = _SIDE - 1 - len(suffix) - 2
-    name = names.get(seat, "")
-    if len(name) > room:
-        name = name[: room - 1] + "…"
+    name = shown_name(names.get(seat, ""), _SIDE - 1 - len(suffix) - 2)
     shown = f" {_FSI}{name}{_PDI}" if name else ""
     return f"{seat.value}{shown}{suffix}"
 
@@ -465,7 +462,7 @@ def deal_frames(
         f" · dealer {deal.dealer.value} · {preset_of(match.rules)}"
     )
     heading = f"{where} · score {score_words(before or dict.fromkeys(Team, 0))}{view}"
-    names = {s: printable(player_name(p)) for s, p in match.players.items()}
+    names = {s: player_name(p) for s, p in match.players.items()}
     review = None
     if annotations:
         review = deal_review(match, audited, deal_number, annotations, steps[-1].auction, seat)

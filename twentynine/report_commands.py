@@ -31,7 +31,7 @@ from twentynine.outputs import refuse_overwrite
 from twentynine.replay import audit_match
 from twentynine.reports.html.annotations import Analysed, Coverage, read_analysed
 from twentynine.reports.html.match import match_report
-from twentynine.reports.html.players import Scope, players_report
+from twentynine.reports.html.players import SECTIONS_SHOWN, Scope, players_report
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
 from twentynine.reports.warehouse.readback import read_match
@@ -200,10 +200,16 @@ def examples_folder(out: Path) -> Path:
 
 
 def write_players_report(
-    db: Path, out: Path, min_deals: int, examples: int, scope: Scope | None = None
+    db: Path,
+    out: Path,
+    min_deals: int,
+    examples: int,
+    scope: Scope | None = None,
+    sections: int = SECTIONS_SHOWN,
 ) -> list[Path]:
-    """Write the players report of the warehouse ``db`` to ``out``, and the match reports of
-    up to ``examples`` matches its statistics link to; returns those match reports' paths.
+    """Write the players report of the warehouse ``db`` to ``out`` (a section for at most
+    ``sections`` players), and the match reports of up to ``examples`` matches its
+    statistics link to; returns those match reports' paths.
 
     Every page is made before the first is written; a failure to write removes what this
     call wrote (and the examples' folder when it made it). Raises the warehouse's errors and
@@ -221,7 +227,7 @@ def write_players_report(
 
     pages: list[tuple[Path, str]] = []
     with open_warehouse(db, read_only=True) as wh:
-        page = players_report(wh, min_deals, link, scope)
+        page = players_report(wh, min_deals, link, scope, section_cap=sections)
         for match_id in sorted(chosen):
             match = read_match(wh, match_id)
             html = match_report(match, audit_match(match), *read_analysed(wh, match_id))
@@ -276,6 +282,16 @@ def players_command(
     ] = None,
     since: SinceOption = None,
     until: UntilOption = None,
+    sections: Annotated[
+        int,
+        typer.Option(
+            "--sections",
+            min=0,
+            metavar="N",
+            help="A section for at most this many players with --min-deals deals or more, "
+            "those with the most deals; the page says how many were left out.",
+        ),
+    ] = SECTIONS_SHOWN,
 ) -> None:
     """Player and partnership statistics with intervals, sortable tables and charts.
 
@@ -291,7 +307,7 @@ def players_command(
         raise _fail(f"--since {since} is after --until {until}: no match begins in between")
     scope = Scope(preset.value if preset is not None else None, since, until)
     try:
-        examples_written = write_players_report(db, out, min_deals, examples, scope)
+        examples_written = write_players_report(db, out, min_deals, examples, scope, sections)
     except WarehouseError as exc:
         raise _fail(str(exc)) from None
     except OSError as exc:

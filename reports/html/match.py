@@ -33,7 +33,14 @@ from twentynine.reports.html.judged import (
     seat_summaries,
     unreal_finding,
 )
-from twentynine.reports.html.render import figure_json, plotly_bundle, render, script_json
+from twentynine.reports.html.render import (
+    bidi_balanced,
+    figure_json,
+    plotly_bundle,
+    render,
+    script_json,
+    whole_name,
+)
 from twentynine.reports.html.viewer import (
     CARD_LABELS,
     deal_data,
@@ -42,7 +49,7 @@ from twentynine.reports.html.viewer import (
     suit_words,
 )
 from twentynine.schema.cards import SEATS, Card, Suit, Team, cards_as_read
-from twentynine.schema.log import MatchLog, PlayAction
+from twentynine.schema.log import MatchLog, PlayAction, player_name
 from twentynine.schema.words import plural, signed
 
 _RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
@@ -178,9 +185,13 @@ class DealView:
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
+    """A seat of the players' table: its player's name as shown (:func:`render.shown_name`),
+    and the whole name when that one is cut (else empty)."""
+
     seat: str
     team: str
     name: str
+    whole: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,7 +497,15 @@ def match_context(
     return MatchContext(
         title=f"Match {audited.match_id}",
         match_id=audited.match_id,
-        players=tuple(PlayerView(s.value, s.team.value, names[s.value]) for s in SEATS),
+        players=tuple(
+            PlayerView(
+                s.value,
+                s.team.value,
+                names[s.value],
+                bidi_balanced(whole_name(player_name(match.players[s]))),
+            )
+            for s in SEATS
+        ),
         rules=rules,
         preset=_preset(match),
         result=f"NS {score[Team.NS]}, EW {score[Team.EW]}: {winner} won",

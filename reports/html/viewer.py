@@ -40,7 +40,7 @@ from twentynine.reports.html.judged import (
     unreal_finding,
     worst_label,
 )
-from twentynine.reports.html.render import bidi_balanced, isolate
+from twentynine.reports.html.render import bidi_balanced, isolate, shown_name
 from twentynine.reports.html.words import result_words, standing_words
 from twentynine.reports.warehouse.predicted import deal_prediction
 from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit, Team, as_held, cards_as_read
@@ -376,7 +376,8 @@ def _chance(deal: Deal, audited: AuditedMatch, facts: DealFacts) -> dict[str, st
 
 
 def seat_names(match: MatchLog) -> dict[str, str]:
-    """Each seat's player name, for the viewer, its bidirectional controls balanced
+    """Each seat's player name as the report shows it (:func:`render.shown_name`: what
+    shows nothing made visible, a long name cut), its bidirectional controls balanced
     (:func:`render.bidi_balanced`: the page shows each name isolated).
 
     >>> from twentynine.replay import random_match
@@ -384,4 +385,6 @@ def seat_names(match: MatchLog) -> dict[str, str]:
     >>> seat_names(random_match(Rules.preset("pagat"), seed=1))["N"]
     'Bot N'
     """
-    return {seat.value: bidi_balanced(player_name(match.players[seat])) for seat in SEATS}
+    return {
+        seat.value: bidi_balanced(shown_name(player_name(match.players[seat]))) for seat in SEATS
+    }

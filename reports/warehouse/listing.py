@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -154,11 +154,20 @@ def _stored_order(row: tuple[Any, ...]) -> tuple[Any, ...]:
     )
 
 
-def stored_matches(wh: Warehouse) -> QueryResult:
-    """Every stored match, oldest first (then in the order loaded), numbered from 1."""
+def stored_matches(wh: Warehouse, shown: Callable[[str], str] = str) -> QueryResult:
+    """Every stored match, oldest first (then in the order loaded), numbered from 1; each
+    player's name as ``shown`` writes it (a terminal table cuts a long one)."""
     rows = [
         match_row(
-            i, match_id, started, preset, names, deals, {"NS": ns, "EW": ew}, winner, findings
+            i,
+            match_id,
+            started,
+            preset,
+            [shown(name) for name in names],
+            deals,
+            {"NS": ns, "EW": ew},
+            winner,
+            findings,
         )
         for i, (match_id, started, preset, names, deals, ns, ew, winner, findings, *_) in (
             enumerate(sorted(wh.query(_STORED).rows, key=_stored_order), 1)
@@ -167,12 +176,13 @@ def stored_matches(wh: Warehouse) -> QueryResult:
     return match_table(rows)
 
 
-def run_matches(*, db: str | Path = DEFAULT_DB) -> QueryResult:
-    """``twentynine matches --db FILE``: the stored matches, read-only."""
+def run_matches(*, db: str | Path = DEFAULT_DB, shown: Callable[[str], str] = str) -> QueryResult:
+    """``twentynine matches --db FILE``: the stored matches, read-only (names as ``shown``
+    writes them)."""
     from twentynine.reports.warehouse.store import open_warehouse
 
     with open_warehouse(db, read_only=True) as wh:
-        return stored_matches(wh)
+        return stored_matches(wh, shown)
 
 
 def stored_match(wanted: str | None, *, db: str | Path = DEFAULT_DB) -> MatchLog:
