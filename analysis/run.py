@@ -31,8 +31,7 @@ from twentynine.analysis.judge.cards import fair_cards
 from twentynine.analysis.judge.words import tell
 from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.models.contract import shipped_model as shipped_contract_model
-from twentynine.analysis.models.dealing import DealingModel
-from twentynine.analysis.models.dealing import shipped_model as shipped_dealing
+from twentynine.analysis.models.dealing import DealingModel, dealing_name
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.models.others import shipped_model as shipped_others
 from twentynine.analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
@@ -88,7 +87,8 @@ class AnalysisOptions(NamedTuple):
     model: ContractModel | None = None
     auction_model: AuctionModel | None = None
     dealing: DealingModel | None = None
-    """How the deals were dealt (None: as the rules say, the Bhoos server's for its rules)."""
+    """The dealing the layouts follow (None: a fair shuffle, for every preset; the server's,
+    ``analyze --dealing server``, applies to the games under its rules only)."""
     deal: int | None = None
     """Only this deal of each match (None: every deal)."""
 
@@ -96,8 +96,9 @@ class AnalysisOptions(NamedTuple):
 def run_record(options: AnalysisOptions) -> str:
     """What a match's annotations were worked out with, as the warehouse keeps it for
     ``analyze --resume``: the kinds, samples, seed, first trick and the models' versions
-    (the contract model, the calls', the Bhoos server's dealing; the deal picked is not
-    part of it). The same options give the same text.
+    (the contract model, the calls') and the dealing (``fair``, or the server's version:
+    ``--resume`` never mixes the two; the deal picked is not part of it). The same options
+    give the same text.
 
     >>> run_record(AnalysisOptions(seed=7)) == run_record(AnalysisOptions(seed=7, deal=2))
     True
@@ -113,7 +114,7 @@ def run_record(options: AnalysisOptions) -> str:
         "from_trick": options.from_trick,
         "model": model.version,
         "others": others.version,
-        "dealing": (options.dealing or shipped_dealing()).version,
+        "dealing": dealing_name(options.dealing),
     }
     return json.dumps(record, separators=(",", ":"))
 

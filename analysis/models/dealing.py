@@ -200,6 +200,55 @@ def server_dealing(rules: Rules) -> DealingModel | None:
     return shipped_model()
 
 
+FAIR: Final = "fair"
+"""What a run, a note or a file records for a fair shuffle where it would name a dealing's
+version (``analyze --dealing fair``, the default)."""
+
+DEALINGS: Final = (FAIR, "server")
+"""The dealings ``analyze --dealing`` takes: a fair shuffle, or as the server deals where the
+rules are its own (:func:`server_dealing`)."""
+
+SERVER_WORDS: Final = "dealt as the Bhoos server deals"
+"""What a note judged on layouts dealt as the server deals says in words."""
+
+
+def dealing_name(model: DealingModel | None) -> str:
+    """What a record names ``model`` by: its version, or :data:`FAIR` for a fair shuffle.
+
+    >>> dealing_name(None), dealing_name(shipped_model()).startswith("dealing-")
+    ('fair', True)
+    """
+    return FAIR if model is None else model.version
+
+
+def asked_dealing(name: str) -> DealingModel | None:
+    """The dealing ``analyze --dealing name`` asks for (None: a fair shuffle; ``server``: the
+    shipped server's, which :func:`dealt_as` applies to the server's rules only);
+    ``ValueError`` names another name.
+
+    >>> asked_dealing("fair") is None, asked_dealing("server") is shipped_model()
+    (True, True)
+    """
+    if name not in DEALINGS:
+        raise ValueError(f"unknown dealing {name!r} (known: {', '.join(DEALINGS)})")
+    return None if name == FAIR else shipped_model()
+
+
+def dealt_as(asked: DealingModel | None, rules: Rules) -> DealingModel | None:
+    """How the layouts of a game under ``rules`` are dealt when ``asked`` (None: a fair
+    shuffle, the default) is the dealing asked for: ``asked`` where the rules are the
+    server's (:func:`server_dealing`), a fair shuffle for any other.
+
+    >>> dealt_as(shipped_model(), Rules.preset("bhoos")) is shipped_model()
+    True
+    >>> dealt_as(shipped_model(), Rules.preset("pagat")), dealt_as(None, Rules.preset("bhoos"))
+    (None, None)
+    """
+    if asked is None or server_dealing(rules) is None:
+        return None
+    return asked
+
+
 def dealt_by(model: DealingModel) -> Callable[[Rules], DealingModel | None]:
     """:func:`server_dealing` with ``model`` for the server's (one refitted on some files).
 
