@@ -4,8 +4,8 @@ fair shuffles (docs/analysis.md, "The dealing audit").
 Sets of fair deals are dealt by the simulator's shuffle (``replay.simulate.deal_cards``, the
 dealer going round), each set audited on its own (``analysis.dealing_audit``), and the share
 of sets rejected at the level is printed with its standard error: it must be at most the
-level plus two standard errors. The statistic's mean over the sets is printed too (217, the
-degrees of freedom, on fair shuffles).
+level plus two standard errors. The statistic's mean and variance over the sets are printed
+too (217 and 434 on fair shuffles: the chi-square's).
 
     nice python bench/bench_dealing_audit.py                       # 1,000 sets of 500 deals
     nice python bench/bench_dealing_audit.py --sets 200 --deals 100
@@ -65,12 +65,14 @@ def main() -> int:
     error = math.sqrt(args.level * (1 - args.level) / args.sets)
     bound = args.level + 2 * error
     mean = sum(statistics) / len(statistics)
+    variance = sum((x - mean) ** 2 for x in statistics) / max(len(statistics) - 1, 1)
     print(
         f"{args.sets:,} sets of {args.deals:,} fair deals ({args.preset}, seed {args.seed}): "
         f"{alarms} rejected at the {args.level:g} level, a false-alarm rate of {rate:.4f} "
         f"(the level plus two standard errors: {bound:.4f}: "
         f"{'within' if rate <= bound else 'OVER'}); the statistic's mean {mean:.1f} "
-        f"(217 expected); {time.perf_counter() - start:.0f} s"
+        f"(217 expected) and variance {variance:.0f} (434 expected); "
+        f"{time.perf_counter() - start:.0f} s"
     )
     return 0 if rate <= bound else 1
 

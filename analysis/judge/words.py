@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from twentynine.analysis.annotate import Annotation, choice_words
 from twentynine.analysis.models.dealing import FAIR as FAIR_DEALING
-from twentynine.analysis.models.dealing import SERVER_WORDS
+from twentynine.analysis.models.dealing import SERVER_WORDS, note_dealing
 from twentynine.schema.cards import Seat
 from twentynine.schema.words import decimal, plural, signed
 
@@ -80,9 +80,7 @@ def explain(
 def _dealt(note: Annotation, text: str) -> str:
     """``text``, saying so where the note rests on the server's dealing (its layouts, or the
     contract model's view of the bidder's side: ``analyze --dealing server``)."""
-    detail = _detail(note)
-    dealings = (detail.get("dealing", FAIR_DEALING), detail.get("model_dealing", FAIR_DEALING))
-    if all(d == FAIR_DEALING for d in dealings):
+    if note_dealing(note.detail) == FAIR_DEALING:
         return text
     return f"{text} ({SERVER_WORDS})"
 

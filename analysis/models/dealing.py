@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -210,6 +210,48 @@ rules are its own (:func:`server_dealing`)."""
 
 SERVER_WORDS: Final = "dealt as the Bhoos server deals"
 """What a note judged on layouts dealt as the server deals says in words."""
+
+
+def note_dealing(detail: Mapping[str, Any] | str) -> str:
+    """The dealing a note rests on, from its ``detail`` (or its JSON text): the server's
+    version where its layouts (``dealing``) or the contract model's view of the bidder's
+    side (``model_dealing``) were dealt as the server deals, else :data:`FAIR`.
+
+    >>> note_dealing({"dealing": "fair", "model_dealing": "dealing-1"}), note_dealing("{}")
+    ('dealing-1', 'fair')
+    """
+    if isinstance(detail, str):
+        try:
+            detail = json.loads(detail)
+        except ValueError:
+            return FAIR
+        if not isinstance(detail, dict):
+            return FAIR
+    for key in ("dealing", "model_dealing"):
+        name = detail.get(key, FAIR)
+        if name != FAIR:
+            return str(name)
+    return FAIR
+
+
+def dealing_words(names: Iterable[str]) -> str:
+    """How the layouts behind some notes were dealt, in words, from the dealings they rest
+    on (:func:`note_dealing`): what the match and players reports say of the analysis.
+
+    >>> dealing_words(["fair"]), dealing_words(["dealing-1", "dealing-1"])
+    ('layouts dealt as fair shuffles', 'layouts dealt as the Bhoos server deals (dealing-1)')
+    >>> dealing_words(["fair", "dealing-1"])
+    'layouts dealt as fair shuffles, and for some notes as the Bhoos server deals (dealing-1)'
+    """
+    seen = set(names)
+    server = ", ".join(sorted(seen - {FAIR}))
+    if not server:
+        return "layouts dealt as fair shuffles"
+    if FAIR not in seen:
+        return f"layouts {SERVER_WORDS} ({server})"
+    return (
+        f"layouts dealt as fair shuffles, and for some notes as the Bhoos server deals ({server})"
+    )
 
 
 def dealing_name(model: DealingModel | None) -> str:

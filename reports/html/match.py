@@ -22,6 +22,7 @@ import plotly.graph_objects as go
 from markupsafe import Markup
 
 from twentynine.analysis.annotate import Annotation
+from twentynine.analysis.models.dealing import dealing_words, note_dealing
 from twentynine.replay import AuditedMatch, DealFacts, Finding
 from twentynine.reports.html.judged import (
     Legend,
@@ -194,6 +195,8 @@ class MatchContext:
     match_findings: tuple[FindingView, ...]
     analyzed: bool
     notes_count: int
+    dealing: str
+    """How the layouts of the sampled notes were dealt, in words (``analyze --dealing``)."""
     summary: tuple[SummaryRow, ...]
     legend: Legend
     deals: tuple[DealView, ...]
@@ -464,6 +467,7 @@ def match_context(
         match_findings=tuple(_finding(f) for f in audited.findings if f.deal is None),
         analyzed=annotations is not None,
         notes_count=len(kept),
+        dealing=_dealing(notes),
         summary=summary,
         legend=legend(),
         deals=tuple(_deal_view(match, audited, n, viewer_deals[n - 1], notes) for n in numbers),
@@ -471,6 +475,11 @@ def match_context(
         viewer_data=script_json(viewer),
         plotly=plotly_bundle(),
     )
+
+
+def _dealing(notes: list[Annotation]) -> str:
+    """How the sampled notes' layouts were dealt (:func:`dealing_words`)."""
+    return dealing_words(note_dealing(note.detail) for note in notes if note.method == "sampled")
 
 
 def _preset(match: MatchLog) -> str:
