@@ -289,7 +289,8 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
             "DOUBLE",
             "The caller's chance to make the call, from its view at its last bid (its first "
             "four cards, its position, the auction, the call), by the contract model "
-            "(docs/analysis.md); NULL without a call or the caller's first four, and for a "
+            "(docs/analysis.md), the deal taken as a fair shuffle whatever the preset; NULL "
+            "without a call or the caller's first four, and for a "
             "single hand (schema 7).",
         ),
         _c("make_model", "VARCHAR", "The version of the contract model behind it."),
