@@ -6,11 +6,13 @@ second four. On a fair shuffle every card is as likely to land in any of the eig
 The Bhoos "Smart Bots 2023" server does not deal so: on the 3,668 deals of its archive the
 K of diamonds is always the last card dealt (the second four of the seat before the dealer),
 and every other card lands about twice as often in one packet as in the others, each suit
-mostly with one seat (docs/analysis.md, "How the server deals"). A layout of what a seat
-could not see is drawn as the server deals (:mod:`analysis.sampling`): each unseen card goes
-to a packet with chance in proportion to the packet's room times the card's weight for it,
-the weight being how much more often than fair the card lands there. The weights are data:
-``dealing_model.json`` beside this module, written by ``bench/fit_dealing_model.py``.
+mostly with one seat (docs/analysis.md, "How the server deals"). The layouts of what a seat
+could not see are a fair shuffle unless the server's dealing is asked for (``analyze
+--dealing server``: :func:`asked_dealing`, :func:`dealt_as`); then, for a game under the
+server's rules, they are drawn as the server deals (:mod:`analysis.sampling`): each unseen
+card goes to a packet with chance in proportion to the packet's room times the card's weight
+for it, the weight being how much more often than fair the card lands there. The weights are
+data: ``dealing_model.json`` beside this module, written by ``bench/fit_dealing_model.py``.
 
 >>> model = shipped_model()
 >>> king = Card.parse("KD")
@@ -188,7 +190,8 @@ def shipped_model() -> DealingModel:
 def server_dealing(rules: Rules) -> DealingModel | None:
     """How the deals of a game under ``rules`` were dealt, where the product knows: the Bhoos
     server's model for its rules (the ``bhoos`` preset, whatever the match target, stake or
-    stop), None (a fair shuffle) for any other.
+    stop), None (a fair shuffle) for any other. The analysis follows it only when asked
+    (:func:`dealt_as`); the contract model's fit reads it (``analysis.models.fit``).
 
     >>> server_dealing(Rules.preset("bhoos")) is shipped_model()
     True
