@@ -31,8 +31,7 @@ from twentynine.analysis.judge.cards import fair_cards
 from twentynine.analysis.judge.words import tell
 from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.models.contract import shipped_model as shipped_contract_model
-from twentynine.analysis.models.dealing import DealingModel
-from twentynine.analysis.models.dealing import shipped_model as shipped_dealing
+from twentynine.analysis.models.dealing import DealingModel, dealing_name
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.models.others import shipped_model as shipped_others
 from twentynine.analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
@@ -88,7 +87,8 @@ class AnalysisOptions(NamedTuple):
     model: ContractModel | None = None
     auction_model: AuctionModel | None = None
     dealing: DealingModel | None = None
-    """How the deals were dealt (None: as the rules say, the Bhoos server's for its rules)."""
+    """The dealing the layouts follow (None: a fair shuffle, for every preset; the server's,
+    ``analyze --dealing server``, applies to the games under its rules only)."""
     deal: int | None = None
     """Only this deal of each match (None: every deal)."""
 
@@ -123,7 +123,7 @@ RUN_OPTIONS: tuple[RunOption, ...] = (
     RunOption(
         "others", "others' calls model", lambda o: (o.auction_model or shipped_others()).version
     ),
-    RunOption("dealing", "dealing model", lambda o: (o.dealing or shipped_dealing()).version),
+    RunOption("dealing", "--dealing", lambda o: dealing_name(o.dealing)),
 )
 """The options that shape a match's annotations: THE one place a run's configuration is
 made of. Each is kept with the match's annotations (:func:`run_record`), compared when a

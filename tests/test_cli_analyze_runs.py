@@ -234,5 +234,5 @@ def test_every_run_option_is_recorded_compared_and_named() -> None:
     )
     older = {k: v for k, v in stored.items() if k != "dealing"}  # before the option existed
     assert config_difference(older, stored) == (
-        f"dealing model (not recorded) stored, dealing model {stored['dealing']} asked"
+        f"--dealing (not recorded) stored, --dealing {stored['dealing']} asked"
     )

@@ -102,7 +102,7 @@ def test_a_schema_4_file_gains_the_table(tmp_path: Path) -> None:
         con.execute("DROP TABLE annotations")
         con.execute("UPDATE warehouse_info SET value = '4' WHERE key = 'schema_version'")
     with open_warehouse(db) as wh:
-        assert wh.schema_version == ddl.SCHEMA_VERSION == 7
+        assert wh.schema_version == ddl.SCHEMA_VERSION == 8
         assert wh.query("SELECT count(*) FROM annotations").rows == [(0,)]
         assert wh.query("SELECT count(*) FROM player_analysis").rows == [(0,)]
         assert wh.query("SELECT count(*) FROM matches").rows == [(1,)]

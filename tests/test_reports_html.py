@@ -170,6 +170,7 @@ def test_annotations_from_the_warehouse_are_shown_with_labels(tmp_path: Path) ->
     assert "not analyzed (run twentynine analyze" not in page.text
     # written without a run record: the deals with annotations are the ones analysed
     assert "deal 1 analyzed, the others not analyzed; options not recorded" in page.text
+    assert "judged on layouts dealt as fair shuffles" in page.text  # the default dealing
     assert "Passing keeps the partner's 17 open " + EVIL in page.text
     labels = [e.content for e in page.all("span", "label")]
     assert labels == ["mistake"]
@@ -354,7 +355,18 @@ def test_players_report_shows_what_the_analysis_judged(tmp_path: Path) -> None:
     assert north[-2:] == ["1.5 (n=2)", "-"]  # (0 + 3) / 2 cards; no sampled decision
     assert east[-2:] == ["-", "100% 1/1 21%-100%"]  # E's sampled bid, labelled a mistake
     assert "not analyzed" not in page.text
+    assert "judged on layouts dealt as fair shuffles" in page.text
     assert page.json("chart-lost-data")["data"][0]["y"]
+    with duckdb.connect(str(db)) as con:  # analysed with --dealing server
+        con.execute(
+            'UPDATE annotations SET detail = \'{"dealing": "dealing-0a1b2c3d"}\' '
+            "WHERE method = 'sampled'"
+        )
+    server = "judged on layouts dealt as the Bhoos server deals (dealing-0a1b2c3d)"
+    for args in (["players", "--min-deals", "1"], ["match", str(SAMPLES / "pagat.json")]):
+        again = runner.invoke(app, ["report", *args, "--db", str(db), "-o", str(out)])
+        assert again.exit_code == 0, again.output
+        assert server in Page(out.read_text()).text, args
 
 
 @pytest.mark.parametrize("command", ["match", "players"])

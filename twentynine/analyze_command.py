@@ -26,6 +26,7 @@ from rich.console import Console
 from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.hindsight import HINDSIGHT_KINDS, unjudged
 from twentynine.analysis.models.contract import ModelError, load_model
+from twentynine.analysis.models.dealing import FAIR, asked_dealing
 from twentynine.analysis.run import (
     DEFAULT_SAMPLES,
     ONLY_GROUPS,
@@ -146,6 +147,15 @@ def analyze_command(
             help="Judge the bids by this contract model (`twentynine calibration --fit`).",
         ),
     ] = None,
+    dealing: Annotated[
+        str,
+        typer.Option(
+            "--dealing",
+            metavar="fair|server",
+            help="The layouts dealt as a fair shuffle (the default), or as the Bhoos server "
+            "deals, for the games under its rules (docs/analysis.md, 'How the server deals').",
+        ),
+    ] = FAIR,
     match_id: Annotated[
         str | None,
         typer.Option(
@@ -198,6 +208,10 @@ def analyze_command(
         model = load_model(model_file) if model_file is not None else None
     except ModelError as exc:
         raise _fail(str(exc)) from None
+    try:
+        asked = asked_dealing(dealing)
+    except ValueError as exc:
+        raise _fail(f"--dealing: {exc}") from None
     if resume and db is None:
         raise _fail("--resume needs --db FILE: the warehouse holds what was analysed")
     if cluster is not None and jobs != 1:
@@ -205,7 +219,7 @@ def analyze_command(
             f"--jobs {jobs} and --cluster ask two things: the cluster's workers run the deals; "
             "give one"
         )
-    options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed, model=model)
+    options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed, model=model, dealing=asked)
     options = options._replace(deal=deal_number)
     if db is not None:
         refuse_overwrite([db, *companions(db)[:1]], inputs=paths)

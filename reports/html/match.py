@@ -22,6 +22,7 @@ import plotly.graph_objects as go
 from markupsafe import Markup
 
 from twentynine.analysis.annotate import Annotation
+from twentynine.analysis.models.dealing import dealing_words, note_dealing
 from twentynine.replay import AuditedMatch, DealFacts, Finding
 from twentynine.reports.html.annotations import Coverage
 from twentynine.reports.html.judged import (
@@ -210,6 +211,8 @@ class MatchContext:
     notes_count: int
     coverage: str
     """Which deals were analysed, when not every one, and the options, in words."""
+    dealing: str
+    """How the layouts of the sampled notes were dealt, in words (``analyze --dealing``)."""
     summary: tuple[SummaryRow, ...]
     legend: Legend
     deals: tuple[DealView, ...]
@@ -514,6 +517,7 @@ def match_context(
         analyzed=annotations is not None,
         notes_count=len(kept),
         coverage=_coverage_words(coverage, len(match.deals)),
+        dealing=_dealing(notes),
         summary=summary,
         legend=legend(),
         deals=tuple(_deal_view(match, audited, n, viewer_deals[n - 1], notes) for n in numbers),
@@ -521,6 +525,11 @@ def match_context(
         viewer_data=script_json(viewer),
         plotly=plotly_bundle(),
     )
+
+
+def _dealing(notes: list[Annotation]) -> str:
+    """How the sampled notes' layouts were dealt (:func:`dealing_words`)."""
+    return dealing_words(note_dealing(note.detail) for note in notes if note.method == "sampled")
 
 
 def _preset(match: MatchLog) -> str:

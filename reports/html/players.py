@@ -23,6 +23,7 @@ from markupsafe import Markup
 from twentynine.analysis.annotate import FIELDS, Annotation
 from twentynine.analysis.judge.words import note_text
 from twentynine.analysis.labels import GAME_POINT_SCALE
+from twentynine.analysis.models.dealing import FAIR, dealing_words, note_dealing
 from twentynine.reports.html.annotations import configurations, has_table
 from twentynine.reports.html.judged import MARKS, Legend, legend, method_words
 from twentynine.reports.html.render import (
@@ -186,6 +187,8 @@ class PlayersContext:
     min_deals: int
     analyzed: bool
     unanalyzed: str
+    dealing: str
+    """How the layouts of the sampled notes in scope were dealt, in words."""
     tables: tuple[Table, ...]
     sections: tuple[PlayerSection, ...]
     charts: tuple[Chart, ...]
@@ -581,6 +584,18 @@ def _mean_bars(
 
 _NOT_ANALYZED: Final = "not analyzed: run twentynine analyze with --db on this warehouse"
 _NONE_IN_SCOPE: Final = "not analyzed: none of these matches was; others in this warehouse were"
+
+
+def _dealing(wh: Warehouse) -> str:
+    """How the layouts of the sampled notes in scope were dealt (``analyze --dealing``)."""
+    rows = wh.query(
+        "SELECT DISTINCT json_extract_string(detail, '$.dealing'), "
+        "json_extract_string(detail, '$.model_dealing') FROM annotations "
+        "WHERE method = 'sampled' ORDER BY ALL"
+    ).rows
+    return dealing_words(
+        note_dealing({"dealing": d or FAIR, "model_dealing": m or FAIR}) for d, m in rows
+    )
 
 
 def _unanalyzed(wh: Warehouse) -> str:
@@ -1114,6 +1129,7 @@ def players_context(
         min_deals=min_deals,
         analyzed=analysis is not None,
         unanalyzed="" if analysis is not None else _unanalyzed(wh).partition(": ")[2],
+        dealing=_dealing(wh) if analysis is not None else "",
         tables=tables,
         sections=sections,
         charts=_charts(wh, by_role, analysis, min_deals),
