@@ -46,6 +46,7 @@ from twentynine.reports.warehouse import ddl
 from twentynine.reports.warehouse.errors import (
     LoadFailedError,
     NotAWarehouseError,
+    NotDuckDBError,
     QueryFailedError,
     QueryRefusedError,
     WarehouseCorruptError,
@@ -898,10 +899,8 @@ def open_warehouse(
                 raise WarehouseMissingError(name)
             if not path.parent.is_dir():
                 raise WarehouseError(name, f"cannot create it: no folder {path.parent}")
-        elif _is_sqlite(path):
-            raise WarehouseError(
-                name, "a SQLite database, not a DuckDB warehouse; nothing was changed"
-            )
+        else:
+            _check_header(path, name)
     except OSError as exc:
         raise WarehouseError(name, f"cannot open it: {exc.strerror or exc}") from None
     config: dict[str, Any] = {
@@ -954,9 +953,16 @@ def _check_local(name: str) -> None:
         )
 
 
-def _is_sqlite(path: Path) -> bool:
+def _check_header(path: Path, name: str) -> None:
+    """Refuse a file that does not begin as a DuckDB database does (its magic ``DUCK`` at
+    byte 8): DuckDB would open a JSON, CSV or Parquet file as a view of its data. An empty
+    file is left to DuckDB."""
     with path.open("rb") as stream:
-        return stream.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER
+        head = stream.read(16)
+    if head.startswith(_SQLITE_HEADER):
+        raise WarehouseError(name, "a SQLite database, not a DuckDB warehouse; nothing was changed")
+    if head and head[8:12] != b"DUCK":
+        raise NotDuckDBError(name)
 
 
 def _allow_only(con: duckdb.DuckDBPyConnection, folder: Path) -> None:
