@@ -165,18 +165,18 @@ class LoadSummary:
         hidden = len(self.duplicate_lines) - len(shown) + self.dropped_lines
         out = [*(prefix + problem for problem in self.problems), *shown]
         if hidden:
-            out.append(f"... and {hidden} more lines like these")
+            out.append(f"... and {hidden:,} more lines like these")
         if self.read and not self.stored and self.duplicates == self.read:
             out.append(f"nothing new: every match read was already stored in {self.database}")
         if self.discarded:
             out.append(f"nothing stored: {self.database} was not created")
-        replaced = f", {self.replaced} replaced" if self.replaced else ""
-        unread = f" ({self.unreadable} not read)" if self.unreadable else ""
+        replaced = f", {self.replaced:,} replaced" if self.replaced else ""
+        unread = f" ({self.unreadable:,} not read)" if self.unreadable else ""
         out.append(
             f"{plural(self.read, 'match')} read from {plural(self.files, 'file')}{unread}: "
-            f"{self.stored} stored ({plural(self.deals, 'deal')}, "
-            f"{plural(self.findings, 'finding')}{replaced}), {self.duplicates} "
-            f"already stored, {self.skipped} skipped -> {self.database}"
+            f"{self.stored:,} stored ({plural(self.deals, 'deal')}, "
+            f"{plural(self.findings, 'finding')}{replaced}), {self.duplicates:,} "
+            f"already stored, {self.skipped:,} skipped -> {self.database}"
         )
         return out
 
