@@ -464,7 +464,9 @@ def test_an_uncertain_fit_gives_wide_intervals_even_near_0_and_1() -> None:
 
 
 def test_a_model_fitted_on_few_calls_is_said_to_be(tmp_path: Path) -> None:
-    from twentynine.analysis.models.contract import FEW_CALLS, few_calls
+    from twentynine.analysis.models.contract import FEW_CALLS, few_calls, few_calls_text
+
+    assert few_calls_text(1).startswith("fitted on 1 call, ")  # was "1 call are few"
 
     assert few_calls(shipped_model()) is None
     assert few_calls(_uncertain(-26.0, 1e9)) == (
