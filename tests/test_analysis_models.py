@@ -393,6 +393,13 @@ def test_a_covariance_not_positive_semi_definite_is_refused(tmp_path: Path) -> N
         _written(tmp_path, _versioned({**body, "covariance": lopsided})),
         "the covariance is not symmetric",
     )
+    huge = [
+        [1e308 if i in (0, 1) and j in (0, 1) else 0.0 for j in range(size)] for i in range(size)
+    ]
+    _one_line_refusal(
+        _written(tmp_path, _versioned({**body, "covariance": huge})),
+        "the covariance's numbers are too large to use",
+    )
 
 
 _FEATURES_NOW = _shipped_body()["features"]

@@ -616,10 +616,14 @@ def _check_covariance(covariance: Sequence[Sequence[float]]) -> None:
     """Refuse a covariance that no fit makes: not symmetric, or not positive semi-definite
     (a direction of negative variance), each up to the rounding of a model file's digits."""
     matrix = np.array(covariance, dtype=np.float64)
-    scale = np.sqrt(np.outer(np.diag(matrix), np.diag(matrix)))
-    if np.any(np.abs(matrix - matrix.T) > 1e-5 * scale + 1e-12):
+    with np.errstate(all="ignore"):  # numbers too large: said below
+        scale = np.sqrt(np.outer(np.diag(matrix), np.diag(matrix)))
+        lopsided = np.any(np.abs(matrix - matrix.T) > 1e-5 * scale + 1e-12)
+        values = np.linalg.eigvalsh(matrix)
+    if lopsided:
         raise ModelError("the covariance is not symmetric")
-    values = np.linalg.eigvalsh(matrix)
+    if not np.all(np.isfinite(values)):
+        raise ModelError("the covariance's numbers are too large to use")
     if values[0] < -1e-6 * max(float(values[-1]), 0.0) - 1e-12:
         raise ModelError(
             "the covariance is not positive semi-definite (a combination of the parameters "
