@@ -479,3 +479,24 @@ def test_a_model_fitted_on_few_calls_is_said_to_be(tmp_path: Path) -> None:
     assert few_calls(_uncertain(-26.0, 1e9)) == (
         f"fitted on 3 calls, fewer than {FEW_CALLS:,}: its chances are mostly noise"
     )
+
+
+def test_a_bid_s_loss_interval_holds_an_uncertain_fit_s_doubt_on_both_sides() -> None:
+    """Issue 36 §2: with a model fitted on 3 calls (every chance near 0%), a bid's loss kept
+    the sampling's narrow interval and was labelled a blunder."""
+    from twentynine.analysis.auction import with_model_uncertainty
+    from twentynine.analysis.judging import Judgement
+
+    # the bid chosen, a pass best: the loss is the bid's shortfall, 1 - 2p at p near 0
+    verdict = Judgement("bid 18", "pass", {}, {}, 1.0, 0.9, 1.1, 32)
+    own = {"bid 18": ContractView(cards("7S 9C 7C 9D"), 1, 18)}
+    wide = with_model_uncertainty(verdict, _uncertain(-26.0, 1e9), own, 1)
+    assert wide.low < -0.5  # p may be anything: the bid may have been the better call
+    assert wide.high == pytest.approx(1.1)  # nothing makes it worse than a sure failure
+    sure = with_model_uncertainty(verdict, _uncertain(-26.0, 1e-6), own, 1)
+    assert sure.low == pytest.approx(0.9) and sure.high == pytest.approx(1.1)
+    # the other way round, the doubt lies above the loss only
+    other = with_model_uncertainty(
+        verdict._replace(chosen="pass", best="bid 18"), _uncertain(-26.0, 1e9), own, 1
+    )
+    assert other.low == pytest.approx(0.9) and other.high > 2.5
