@@ -374,3 +374,18 @@ def test_report_help_has_an_example_and_no_raw_types(command: str) -> None:
     text = runner.invoke(app, ["report", command, "--help"], terminal_width=100).stdout
     assert f"Example: twentynine report {command}" in text
     assert not re.findall(r"<(?:str|int|float|bool|path|[a-z]+ range)>", text)
+
+
+def test_a_short_match_s_score_chart_ticks_whole_deals() -> None:
+    """Issue 36 §3: a one-deal match's chart had its x axis in fifths of a deal."""
+    import json
+
+    from twentynine.reports.html.match import match_context
+
+    match = _sample("bhoos.json")
+    one = match.model_copy(update={"deals": match.deals[:1]})
+    layout = json.loads(str(match_context(one, audit_match(one), None).score_figure))["layout"]
+    assert layout["xaxis"]["tickmode"] == "linear"
+    assert (layout["xaxis"]["tick0"], layout["xaxis"]["dtick"]) == (0, 1)
+    whole = json.loads(str(match_context(match, audit_match(match), None).score_figure))
+    assert "dtick" not in whole["layout"]["xaxis"]  # 23 deals: plotly's ticks, on whole deals

@@ -25,7 +25,7 @@ from rich.console import Console
 
 from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.hindsight import HINDSIGHT_KINDS, unjudged
-from twentynine.analysis.models.contract import ModelError, load_model
+from twentynine.analysis.models.contract import ModelError, few_calls, load_model
 from twentynine.analysis.models.dealing import FAIR, asked_dealing
 from twentynine.analysis.run import (
     DEFAULT_SAMPLES,
@@ -212,6 +212,8 @@ def analyze_command(
         asked = asked_dealing(dealing)
     except ValueError as exc:
         raise _fail(f"--dealing: {exc}") from None
+    if model is not None and (few := few_calls(model)) is not None:
+        typer.echo(warning_line(f"{model_file}: {few}; its notes keep wide intervals"), err=True)
     if resume and db is None:
         raise _fail("--resume needs --db FILE: the warehouse holds what was analysed")
     if cluster is not None and jobs != 1:

@@ -35,6 +35,7 @@ from twentynine.options import (
     RulesOption,
     TableFormat,
     TableFormatOption,
+    at_option,
     fail,
     named_file,
     named_file_or_dash,
@@ -535,12 +536,7 @@ def replay_command(
         int | None,
         typer.Option("--deal", min=1, metavar="N", help="The deal, from 1 (default: 1)."),
     ] = None,
-    at: Annotated[
-        int | None,
-        typer.Option(
-            "--at", min=0, metavar="K", help="Start at this action (the numbers of `audit`)."
-        ),
-    ] = None,
+    at: Annotated[int | None, at_option("Start at this action (the numbers of `audit`).")] = None,
     finding: Annotated[
         bool, typer.Option("--finding", help="Start at the first finding (of --deal, if given).")
     ] = False,

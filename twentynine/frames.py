@@ -158,6 +158,7 @@ def _standing(step: StepView) -> list[str]:
         needs=step.needs,
         single=step.single_hand,
         winners=[trick.winner for trick in step.tricks],
+        unshown=step.unshown,
     )
     return textwrap.wrap(words, _PANEL_WIDTH) or [""]
 

@@ -18,8 +18,9 @@ from twentynine.options import FromOption, TableFormat, TableFormatOption, fail,
 from twentynine.replay import audit_match
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.listing import match_row, match_table, run_matches
-from twentynine.reports.warehouse.rows import preset_of, started_at
+from twentynine.reports.warehouse.rows import preset_of
 from twentynine.schema.cards import Seat
+from twentynine.schema.dates import started_at
 from twentynine.textout import error_line, print_result, shown_name, unreadable_lines
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from twentynine.analysis.models.files import read_body
+from twentynine.analysis.models.files import ModelFileError, number, numbers, read_body
 from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat
 from twentynine.schema.rules import Rules
 from twentynine.schema.shapes import DealLike
@@ -57,8 +57,8 @@ _SERVER_RULES: Final = ("match_target", "stake", "end_when_decided")
 """Options a Bhoos game's rules may change and still be the server's game."""
 
 
-class DealingFileError(ValueError):
-    """A model file that cannot be used: says what is wrong, in one line."""
+DealingFileError = ModelFileError
+"""This model's name for a model file that cannot be used (one class for every model's)."""
 
 
 def packet(seat: Seat, dealer: Seat, second: bool) -> int:
@@ -165,20 +165,42 @@ def fit_model(deals: Iterable[DealLike]) -> DealingModel:
                     counts[card.index][packet(seat, deal.dealer, i >= 4)] += 1
     fair = (used + PRIOR) / PACKETS
     weights = tuple(tuple(round((n + PRIOR / PACKETS) / fair, 4) for n in row) for row in counts)
+    return DealingModel(weights_version(weights), weights, used)
+
+
+def weights_version(weights: Iterable[Iterable[float]]) -> str:
+    """A version named after the weights: the same weights, the same version; a file whose
+    version is not its weights' is refused.
+
+    >>> weights_version([[1.0] * PACKETS] * 32)
+    'dealing-f1e30162'
+    """
     text = json.dumps([list(row) for row in weights])
-    version = "dealing-" + hashlib.sha256(text.encode()).hexdigest()[:8]
-    return DealingModel(version, weights, used)
+    return "dealing-" + hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
 def load_model(path: Path) -> DealingModel:
-    """The model in ``path``; :class:`DealingFileError` says in one line what is wrong."""
-    body = read_body(path, FORMAT, DealingFileError)
+    """The model in ``path``; :class:`ModelFileError` says in one line what is wrong."""
+    body = read_body(path, FORMAT)
     try:
+        unknown = [k for k in body if k not in ("format", "version", "deals", "packets", "weights")]
+        if unknown:
+            raise ModelFileError(f"unknown key {unknown[0][:40]!r}")
         table = body["weights"]
-        weights = tuple(tuple(float(w) for w in table[card.text]) for card in ALL_CARDS)
-        return DealingModel(str(body["version"]), weights, int(body["deals"]))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise DealingFileError(f"{path}: {exc}") from None
+        if not isinstance(table, dict):
+            raise ModelFileError("weights: not an object of cards")
+        weights = tuple(numbers(table[card.text], f"weights.{card.text}") for card in ALL_CARDS)
+        deals = number(body["deals"], "deals")
+        if deals != int(deals) or deals < 0:
+            raise ModelFileError("deals: not a count of deals")
+        model = DealingModel(str(body["version"]), weights, int(deals))
+    except KeyError as exc:
+        raise ModelFileError(f"{path}: the model has no {exc.args[0]!r}") from None
+    except ModelFileError as exc:
+        raise ModelFileError(f"{path}: {exc}") from None
+    if model.version != weights_version(weights):
+        raise ModelFileError(f"{path}: its version is not the one its weights make")
+    return model
 
 
 @functools.cache

@@ -421,6 +421,11 @@ def _points_text(facts: DealFacts) -> str:
     )
 
 
+_EVERY_DEAL_TICKED: Final = 11
+"""Up to this many points on the score chart (the start and ten deals), each deal gets its
+tick; beyond, plotly's own ticks fall on whole deals."""
+
+
 def _score_figure(audited: AuditedMatch) -> Markup:
     deals = list(range(len(audited.deals) + 1))
     figure = go.Figure()
@@ -431,6 +436,8 @@ def _score_figure(audited: AuditedMatch) -> Markup:
     # A match is won at +target and lost at -target (the rules' match_target).
     figure.add_hline(y=target, line_dash="dot", annotation_text=f"won at {target}")
     figure.add_hline(y=-target, line_dash="dot", annotation_text=f"lost at {-target}")
+    if len(deals) <= _EVERY_DEAL_TICKED:  # else plotly ticks at fifths of a deal
+        figure.update_xaxes(tickmode="linear", tick0=0, dtick=1)
     figure.update_layout(
         title="Match score after each deal",
         xaxis_title="deal",

@@ -12,6 +12,7 @@ single deal: the Bhoos archive) is reported by role instead, and the page says w
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -168,13 +169,14 @@ def period_days(period: str) -> tuple[dt.date, dt.date]:
 
     >>> period_days("2024-02"), period_days("2025")[1]
     ((datetime.date(2024, 2, 1), datetime.date(2024, 2, 29)), datetime.date(2025, 12, 31))
+    >>> period_days("9999-12")[1]
+    datetime.date(9999, 12, 31)
     """
     year, _, month = period.partition("-")
     if not month:
         return dt.date(int(year), 1, 1), dt.date(int(year), 12, 31)
     first = dt.date(int(year), int(month), 1)
-    after = dt.date(first.year + first.month // 12, first.month % 12 + 1, 1)
-    return first, after - dt.timedelta(days=1)
+    return first, first.replace(day=calendar.monthrange(first.year, first.month)[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -879,7 +881,7 @@ def scope_to(wh: Warehouse, scope: Scope) -> int:
     if scope.since is not None:
         conditions.append("started_at >= $since")
         params["since"] = dt.datetime.combine(scope.since, dt.time())
-    if scope.until is not None:
+    if scope.until is not None and scope.until < dt.date.max:  # nothing begins after 9999
         conditions.append("started_at < $until")
         params["until"] = dt.datetime.combine(scope.until + dt.timedelta(days=1), dt.time())
     database = str(wh.query("SELECT current_database()").rows[0][0])

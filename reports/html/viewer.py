@@ -22,7 +22,7 @@ from typing import Any, Final
 from twentynine.analysis.annotate import Annotation, choice_words
 from twentynine.analysis.judge.words import note_text
 from twentynine.replay import AuditedMatch, DealFacts, DealState, describe, walk_deal
-from twentynine.replay.steps import side_needs, step_hands
+from twentynine.replay.steps import may_be_thrown_in, side_needs, step_hands
 from twentynine.reports.html.graph import graph_data
 from twentynine.reports.html.judged import (
     card_values,
@@ -203,6 +203,7 @@ def _step(
             needs=side_needs(state),
             single=public.single,
             winners=public.winners,
+            unshown=may_be_thrown_in(state),
         ),
         "hands": hands,
         "trump": trump,

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from twentynine.reports.warehouse import DEFAULT_DB
+from twentynine.schema.dates import date_text
 from twentynine.schema.log import MatchLog
 
 if TYPE_CHECKING:  # the store imports DuckDB: pick_match, which solve uses, needs none of it
@@ -61,8 +62,10 @@ def match_row(
     >>> match_row(1, "m", dt.datetime(2026, 11, 29, 13, 30), "bhoos", "NESW", 1,
     ...           {"NS": 0, "EW": 0}, None, 2)[2:]
     ('2026-11-29 13:30', 'bhoos', 'N & S v E & W', 1, 'no winner (NS 0, EW 0)', 2)
+    >>> match_row(1, "m", dt.datetime(1, 1, 1), "bhoos", "NESW", 1, {"NS": 0, "EW": 0}, None, 0)[2]
+    '0001-01-01 00:00'
     """
-    date = started.strftime("%Y-%m-%d %H:%M") if started is not None else "-"
+    date = date_text(started, minutes=True) if started is not None else "-"
     north, east, south, west = names
     players = f"{north} & {south} v {east} & {west}"
     figures = f"NS {score['NS']}, EW {score['EW']}"
