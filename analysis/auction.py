@@ -303,12 +303,12 @@ def with_model_uncertainty(
     stands: Mapping[str, float] | None = None,
 ) -> Judgement:
     """``verdict`` with the contract model's own uncertainty added to the sampling's: the
-    loss's interval widened by the fit's 95% half-width of the gain of the best call's own
+    loss's interval widened by the fit's 95% interval of the gain of the best call's own
     chance over the chosen one's (each call worth ``stake x (2p - 1)`` in the share
-    ``stands[call]`` of the runs in which it stands, 1 when not given; a pass 0), the two
-    half-widths added in quadrature. The sampling measures how the others' hands and calls
-    vary; the model's half-width, how sure the fit is of what the bidder's cards are worth,
-    which matters only where its call stands.
+    ``stands[call]`` of the runs in which it stands, 1 when not given; a pass 0), the
+    half-widths below and above each added in quadrature to the sampling's. The sampling
+    measures how the others' hands and calls vary; the model's interval, how sure the fit is
+    of what the bidder's cards are worth, which matters only where its call stands.
 
     >>> from twentynine.analysis.judging import Judgement
     >>> from twentynine.analysis.models.contract import cards, shipped_model
@@ -329,12 +329,11 @@ def with_model_uncertainty(
             constant -= weight * stake
     if not terms or verdict.best == verdict.chosen:
         return verdict
-    mean, low, _ = model.combination(terms, constant)
-    model_half = mean - low
+    mean, low, high = model.combination(terms, constant)
     below, above = verdict.loss - verdict.low, verdict.high - verdict.loss
-    return verdict._replace(
-        low=verdict.loss - math.hypot(below, model_half),
-        high=verdict.loss + math.hypot(above, model_half),
+    return verdict._replace(  # each side its own: near 0 or 1 the model's interval is lopsided
+        low=verdict.loss - math.hypot(below, mean - low),
+        high=verdict.loss + math.hypot(above, high - mean),
     )
 
 

@@ -59,7 +59,7 @@ def fair_deal(
     auction out unless it is 1 (tests use endings, cheap to solve). ``model``: the contract
     model that gives each call's chance to make, ``auction_model``: the model of the others'
     calls that bids are judged with and the layouts drawn by (None: the shipped ones);
-    ``dealing``: how the deal was dealt (None: as the rules say, ``server_dealing``).
+    ``dealing``: the dealing asked for (None: a fair shuffle; DealContext.dealing).
     """
     notes: list[Annotation] = []
     rules = full_play_rules(rules)

@@ -21,7 +21,7 @@ from typing import NamedTuple
 from twentynine.analysis.annotate import Alternative, Annotation, detail_json
 from twentynine.analysis.labels import MIN_LABEL_SAMPLES, THRESHOLDS, estimate, label_of
 from twentynine.analysis.models.contract import ContractModel
-from twentynine.analysis.models.dealing import DealingModel, server_dealing
+from twentynine.analysis.models.dealing import DealingModel, dealing_name, dealt_as
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.models.others import shipped_model as shipped_others
 from twentynine.analysis.positions import Position
@@ -265,13 +265,13 @@ class DealContext(NamedTuple):
     auction_model: AuctionModel | None = None
     """The model of the others' calls (None: the shipped one)."""
     dealing: DealingModel | None = None
-    """How the deal was dealt (None: as :func:`~analysis.models.dealing.server_dealing`
-    says for the rules)."""
+    """The dealing asked for (None: a fair shuffle; ``analyze --dealing server``: the
+    server's, for a game under its rules, :func:`~analysis.models.dealing.dealt_as`)."""
 
     @property
     def dealt_as(self) -> DealingModel | None:
         """The dealing the layouts follow (None: a fair shuffle)."""
-        return self.dealing or server_dealing(self.rules)
+        return dealt_as(self.dealing, self.rules)
 
     @property
     def others(self) -> AuctionModel:
@@ -290,12 +290,10 @@ class DealContext(NamedTuple):
         **extra: object,
     ) -> Annotation:
         """:func:`make_annotation` for a decision of this deal; its ``detail`` names the
-        model of the calls (``others``) the layouts were drawn with, and the server's
-        dealing (``dealing``) where they were dealt as a server deals (``blind``: the
-        layouts were :meth:`layout`'s blind ones, dealt fairly)."""
-        dealing = None if blind else self.dealt_as
-        if dealing is not None:
-            extra = {**extra, "dealing": dealing.version}
+        model of the calls (``others``) the layouts were drawn with, and their dealing
+        (``dealing``: ``fair``, or the server's version where they were dealt as a server
+        deals; ``blind``: the layouts were :meth:`layout`'s blind ones, dealt fairly)."""
+        extra = {**extra, "dealing": dealing_name(None if blind else self.dealt_as)}
         return make_annotation(
             self.match_id,
             self.number,

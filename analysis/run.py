@@ -32,8 +32,7 @@ from twentynine.analysis.judge.reasons import with_reasons
 from twentynine.analysis.judge.words import tell
 from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.models.contract import shipped_model as shipped_contract_model
-from twentynine.analysis.models.dealing import DealingModel
-from twentynine.analysis.models.dealing import shipped_model as shipped_dealing
+from twentynine.analysis.models.dealing import DealingModel, dealing_name
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.models.others import shipped_model as shipped_others
 from twentynine.analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
@@ -89,34 +88,111 @@ class AnalysisOptions(NamedTuple):
     model: ContractModel | None = None
     auction_model: AuctionModel | None = None
     dealing: DealingModel | None = None
-    """How the deals were dealt (None: as the rules say, the Bhoos server's for its rules)."""
+    """The dealing the layouts follow (None: a fair shuffle, for every preset; the server's,
+    ``analyze --dealing server``, applies to the games under its rules only)."""
     deal: int | None = None
     """Only this deal of each match (None: every deal)."""
 
 
+def _only_words(kinds: object) -> str:
+    """The ``--only`` groups a stored list of kinds makes (every group: ``all``)."""
+    chosen = frozenset(kinds) if isinstance(kinds, list) else frozenset()
+    if chosen == frozenset(KINDS):
+        return "all"
+    groups = [name for name, group in ONLY_GROUPS.items() if group <= chosen]
+    if {kind for g in groups for kind in ONLY_GROUPS[g]} == chosen:
+        return ",".join(groups)
+    return ",".join(sorted(map(str, chosen)))
+
+
+class RunOption(NamedTuple):
+    """One option that shapes the annotations: its key in the run's record, its name as
+    messages and reports give it, its value in the record (JSON), and the value in words."""
+
+    key: str
+    name: str
+    value: Callable[[AnalysisOptions], object]
+    words: Callable[[object], str] = str
+
+
+RUN_OPTIONS: tuple[RunOption, ...] = (
+    RunOption("kinds", "--only", lambda o: sorted(o.kinds), _only_words),
+    RunOption("samples", "--samples", lambda o: o.samples),
+    RunOption("seed", "--seed", lambda o: o.seed),
+    RunOption("from_trick", "first trick", lambda o: o.from_trick),
+    RunOption("model", "contract model", lambda o: (o.model or shipped_contract_model()).version),
+    RunOption(
+        "others", "others' calls model", lambda o: (o.auction_model or shipped_others()).version
+    ),
+    RunOption("dealing", "--dealing", lambda o: dealing_name(o.dealing)),
+)
+"""The options that shape a match's annotations: THE one place a run's configuration is
+made of. Each is kept with the match's annotations (:func:`run_record`), compared when a
+run would add to them (``analyze --resume``, ``--deal``: :func:`config_difference`) and
+named in the reports (:func:`config_words`); a new option of the analysis is one entry
+here. The deal picked (``--deal``) is not part of it: the warehouse keeps which deals a
+match's annotations cover beside it."""
+
+
+def run_config(options: AnalysisOptions) -> dict[str, object]:
+    """The value of each of :data:`RUN_OPTIONS` for ``options``, by key, in order."""
+    return {option.key: option.value(options) for option in RUN_OPTIONS}
+
+
 def run_record(options: AnalysisOptions) -> str:
     """What a match's annotations were worked out with, as the warehouse keeps it for
-    ``analyze --resume``: the kinds, samples, seed, first trick and the models' versions
-    (the contract model, the calls', the Bhoos server's dealing; the deal picked is not
-    part of it). The same options give the same text.
+    ``analyze --resume``: :func:`run_config` as JSON. The same options give the same text.
 
     >>> run_record(AnalysisOptions(seed=7)) == run_record(AnalysisOptions(seed=7, deal=2))
     True
     >>> run_record(AnalysisOptions(seed=7)) == run_record(AnalysisOptions(seed=8))
     False
     """
-    model = options.model or shipped_contract_model()
-    others = options.auction_model or shipped_others()
-    record = {
-        "kinds": sorted(options.kinds),
-        "samples": options.samples,
-        "seed": options.seed,
-        "from_trick": options.from_trick,
-        "model": model.version,
-        "others": others.version,
-        "dealing": (options.dealing or shipped_dealing()).version,
-    }
-    return json.dumps(record, separators=(",", ":"))
+    return json.dumps(run_config(options), separators=(",", ":"))
+
+
+def _option_words(key: str, value: object = None, *, missing: bool = False) -> str:
+    """``name value`` of one stored option (an option this version does not know: by key);
+    ``missing``: the option is not in the record."""
+    known = next((option for option in RUN_OPTIONS if option.key == key), None)
+    name = key if known is None else known.name
+    if missing:
+        return f"{name} (not recorded)"
+    return f"{name} {value if known is None else known.words(value)}"
+
+
+def config_words(config: dict[str, Any]) -> str:
+    """A stored configuration in words, each option as :data:`RUN_OPTIONS` names it.
+
+    >>> config_words({"kinds": ["bid"], "samples": 8, "seed": 3})
+    '--only bids, --samples 8, --seed 3'
+    """
+    return ", ".join(_option_words(key, value) for key, value in config.items())
+
+
+def config_difference(stored: dict[str, Any], asked: dict[str, Any]) -> str | None:
+    """How the configuration ``asked`` differs from the ``stored`` one, in words; None when
+    they are the same (an option one of them lacks differs: it was not recorded).
+
+    >>> config_difference({"seed": 0, "samples": 32}, {"seed": 1, "samples": 32})
+    '--seed 0 stored, --seed 1 asked'
+    >>> config_difference({"seed": 0}, {"seed": 0}) is None
+    True
+    """
+    keys = [*stored, *(key for key in asked if key not in stored)]
+    differ = [key for key in keys if stored.get(key, _MISSING) != asked.get(key, _MISSING)]
+    if not differ:
+        return None
+
+    def side(config: dict[str, Any]) -> str:
+        return ", ".join(
+            _option_words(key, config.get(key), missing=key not in config) for key in differ
+        )
+
+    return f"{side(stored)} stored, {side(asked)} asked"
+
+
+_MISSING: Any = object()
 
 
 class DealTask(NamedTuple):

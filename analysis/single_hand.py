@@ -165,7 +165,7 @@ def single_hand_deal(
 ) -> list[Annotation]:
     """The single-hand annotation of one deal (none where the rules have no single hand, the
     play never began, or nobody could reasonably have played alone); the layouts drawn by
-    ``auction_model`` and ``dealing`` (None: the shipped ones)."""
+    ``auction_model`` (None: the shipped one) and ``dealing`` (None: a fair shuffle)."""
     if not rules.single_hand:
         return []
     rules = full_play_rules(rules)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import statistics
 import sys
@@ -83,7 +84,16 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def report(preset: str, what: str, timing: Timing) -> None:
+Figures = dict[str, dict[str, float]]
+"""Per preset and what was solved: the median and 99th percentile ms, and the nodes."""
+
+FLOOR = Path(__file__).resolve().parent / "solver_floor.json"
+"""Today's figures on a quiet machine, which no change may worsen by more than
+:data:`MARGIN` (``--floor``)."""
+MARGIN = 0.10
+
+
+def report(preset: str, what: str, timing: Timing, figures: Figures) -> None:
     ms, nodes, digest = timing
     if ms:
         print(
@@ -91,6 +101,36 @@ def report(preset: str, what: str, timing: Timing) -> None:
             f" {percentile(ms, 0.9):>7.2f} {percentile(ms, 0.99):>7.2f} {max(ms):>7.1f}"
             f" {nodes:>11,}  {digest}"
         )
+        figures[f"{preset} {what}"] = {
+            "deals": len(ms),
+            "median_ms": round(statistics.median(ms), 2),
+            "p99_ms": round(percentile(ms, 0.99), 2),
+            "nodes": nodes,
+        }
+
+
+def worse_than_floor(figures: Figures, floor: Figures) -> list[str]:
+    """Each figure of the floor that ``figures`` worsen by more than :data:`MARGIN`, said
+    in a line; figures measured on another number of deals are not compared.
+
+    >>> floor = {"bhoos value only": {"deals": 200, "median_ms": 2.0, "p99_ms": 40.0, "nodes": 9}}
+    >>> now = {"bhoos value only": {"deals": 200, "median_ms": 2.3, "p99_ms": 41.0, "nodes": 9}}
+    >>> worse_than_floor(now, floor)
+    ['bhoos value only: median_ms 2.3 against 2 (+15%, more than +10%)']
+    """
+    lines = []
+    for what, wanted in floor.items():
+        got = figures.get(what)
+        if got is None or got["deals"] != wanted["deals"]:
+            continue
+        for key in ("median_ms", "p99_ms", "nodes"):
+            if got[key] > wanted[key] * (1 + MARGIN):
+                change = got[key] / wanted[key] - 1
+                lines.append(
+                    f"{what}: {key} {got[key]:g} against {wanted[key]:g} "
+                    f"({change:+.0%}, more than {MARGIN:+.0%})"
+                )
+    return lines
 
 
 def main() -> None:
@@ -101,7 +141,13 @@ def main() -> None:
     parser.add_argument("--presets", default="bangladesh,bhoos")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--engine", default="compiled", help="compiled (numba before it)")
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help=f"compare with {FLOOR.name} (exit 1 when a figure is more than 10%% worse)",
+    )
     args = parser.parse_args()
+    figures: Figures = {}
     presets = args.presets.split(",")
     engine = args.engine
 
@@ -120,17 +166,30 @@ def main() -> None:
         states = [first_lead(rules, args.seed + i) for i in range(args.deals)]
         # The same deals twice, the table made to forget them in between: neither run
         # learns from the other.
-        report(name, "value only", timed(states, engine, value_only=True))
+        report(name, "value only", timed(states, engine, value_only=True), figures)
         forget_deals()
-        report(name, "value and every legal lead", timed(states, engine))
+        report(name, "value and every legal lead", timed(states, engine), figures)
         # Other deals than those solved above: the table must not know them yet.
         fresh = [first_lead(rules, args.seed + 100_000 + i) for i in range(args.walk_deals)]
-        report(name, "every position of a deal", timed_walks(fresh, engine))
+        report(name, "every position of a deal", timed_walks(fresh, engine), figures)
         sample = states[: args.python_deals]
         if sample:
             forget_deals()
-            report(name, "every legal lead, pure Python", timed(sample, "python"))
+            report(name, "every legal lead, pure Python", timed(sample, "python"), figures)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
+    if args.floor:
+        floor: Figures = json.loads(FLOOR.read_text(encoding="utf-8"))["figures"]
+        worse = worse_than_floor(figures, floor)
+        for line in worse:
+            print(f"WORSE THAN THE FLOOR: {line}")
+        compared = [what for what, got in figures.items() if what in floor
+                    and got["deals"] == floor[what]["deals"]]  # fmt: skip
+        if not worse:
+            print(
+                f"{len(compared)} of the floor's {len(floor)} figures compared "
+                f"(the same deals): none more than {MARGIN:.0%} worse than {FLOOR.name}"
+            )
+        sys.exit(1 if worse else 0)
 
 
 if __name__ == "__main__":

@@ -56,6 +56,7 @@ from twentynine.analysis.judge.cards import card_classes
 from twentynine.analysis.judge.playout import play_out, reached
 from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.models.dealing import DealingModel
+from twentynine.analysis.models.dealing import shipped_model as shipped_dealing
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.positions import deal_positions, full_play_rules
 from twentynine.analysis.run import AnalysisOptions, DealTask, annotate_deal
@@ -151,13 +152,17 @@ Models = tuple[ContractModel, AuctionModel, DealingModel] | None
 the server's dealing), or None: the shipped ones."""
 
 
-def analyse(task: tuple[str, MatchLog, int, int, frozenset[str], Models]) -> dict[str, Any]:
-    """One game's line: its annotations and its real outcome."""
-    name, match, samples, seed, kinds, models = task
+def analyse(
+    task: tuple[str, MatchLog, int, int, frozenset[str], Models, bool],
+) -> dict[str, Any]:
+    """One game's line: its annotations and its real outcome (``server``: the layouts dealt
+    as the server deals, the fold's or the shipped table; else a fair shuffle)."""
+    name, match, samples, seed, kinds, models, server = task
     rules = match.resolved_rules()
     deal = match.deals[0]
     started = time.process_time()
     contract, others, dealing = models if models is not None else (None, None, None)
+    dealing = (dealing or shipped_dealing()) if server else None
     options = AnalysisOptions(
         kinds=kinds,
         samples=samples,
@@ -545,6 +550,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="judge each file's games with the models fitted on the other files (the contract "
         "model, the calls', the server's dealing): no model behind a note then saw its game",
     )
+    parser.add_argument(
+        "--dealing",
+        choices=("fair", "server"),
+        default="fair",
+        help="the layouts dealt as fair shuffles (analyze's default) or as the server deals "
+        "(analyze --dealing server; with --folds, the table fitted on the other files)",
+    )
     parser.add_argument("--kinds", default=",".join(sorted(KINDS)), help="kinds to annotate")
     parser.add_argument("--name", default="judge", help="the saved files' prefix (bench/out/)")
     args = parser.parse_args(argv)
@@ -568,7 +580,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             every = read_files(args.archive)
             folds = {name: fold_models(every, name) for name in sorted({n for n, _ in games})}
         tasks = [
-            (n, m, args.samples, args.seed, kinds, folds.get(n))
+            (n, m, args.samples, args.seed, kinds, folds.get(n), args.dealing == "server")
             for n, m in games
             if m.match_id not in done
         ]

@@ -286,6 +286,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--games", type=int, default=0, help="games per file (0: all)")
     parser.add_argument("--tables-only", action="store_true")
+    parser.add_argument(
+        "--dealing",
+        choices=("fair", "server"),
+        default="fair",
+        help="the bidders' side_trump from a fair shuffle (analyze's default) or from the "
+        "server's dealing fitted on the other files (analyze --dealing server)",
+    )
     parser.add_argument("--resume", action="store_true", help="keep the games already saved")
     args = parser.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
@@ -314,7 +321,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                     seed=args.seed,
                     model=contract,
                     auction_model=others,
-                    dealing=dealing,
+                    dealing=dealing if args.dealing == "server" else None,
                 )
                 tasks = [(held, m, options) for m in games]
                 with ProcessPoolExecutor(max_workers=args.jobs) as pool:

@@ -37,6 +37,7 @@ from twentynine.replay.deal import (
 from twentynine.replay.findings import LARGEST_RECORDED, AuditError, Finding, make_finding
 from twentynine.replay.match import MatchState
 from twentynine.schema.cards import Card, Seat, Team
+from twentynine.schema.dates import unreadable_start
 from twentynine.schema.fastlog import recorded_thrown_in
 from twentynine.schema.rules import Rules
 from twentynine.schema.shapes import DealLike, DealResultLike, MatchLike
@@ -377,6 +378,9 @@ def audit_match(
         facts.append(_facts(state, number, thrown_in, change, dict(table.score), outcome))
     findings.extend(_compare_match(match, table))
     findings.extend(_match_out_of_range(match))
+    unreadable = unreadable_start(match.meta)
+    if unreadable is not None:
+        findings.append(make_finding("DATE_UNREADABLE", None, None, unreadable))
     if strict:
         _raise_first_error(findings, 0)
     # Made without the frozen dataclass's __init__, which runs in Python

@@ -346,6 +346,16 @@ CATALOGUE: Final[dict[str, Code]] = {
         "Throw-in reasons the engine gives: zero_point, redeal, all_pass, "
         "seventh_no_scoring_trump, opponents_no_trump, never_shown.",
     ),
+    "DATE_UNREADABLE": _c(
+        "warning",
+        "The match's meta names when it began (start, started_at, start_time, started or date) "
+        "but not as a date it can be read as: the match has no date, and `--since`, `--until` "
+        "and the reports' periods leave it out.",
+        "meta.date '2026-02-30' is not a date (YYYY-MM-DD, or an ISO 8601 time): the match "
+        "has no date",
+        "LOG-FORMAT: meta is free provenance; a start under those keys is read as ISO 8601 "
+        "(a day alone: midnight UTC).",
+    ),
     "MATCH_ABANDONED": _c(
         "warning",
         "The log's last deal stops before it is decided and records no result: the match was "

@@ -86,6 +86,8 @@ class StepView:
     tricks: tuple[PastTrick, ...] = ()
     single_hand: Seat | None = None
     order: tuple[Seat, ...] = SEATS
+    unshown: bool = False
+    """The deal may still be thrown in, the trump never shown (:func:`may_be_thrown_in`)."""
 
 
 def deal_steps(
@@ -248,6 +250,24 @@ def _view(
         tricks=tricks,
         single_hand=SEATS[state.single] if state.single >= 0 else None,
         order=state.order,
+        unshown=may_be_thrown_in(state),
+    )
+
+
+def may_be_thrown_in(state: DealState) -> bool:
+    """Whether reaching (or stopping) the call does not yet settle the deal: the trump not
+    shown under rules that throw in a deal that never shows it (``never_shown``).
+
+    >>> from twentynine.replay.script import run_script
+    >>> from twentynine.schema import Rules
+    >>> may_be_thrown_in(run_script(Rules.preset("pagat"), "N", None, "E:16 S:p W:p N:p"))
+    True
+    """
+    return (
+        state.caller >= 0
+        and state.single < 0
+        and not state.shown
+        and state.rules.never_shown == "throw_in"
     )
 
 

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from twentynine.analysis.fair import fair_deal
+from twentynine.analysis.judge.words import tell
 from twentynine.analysis.models.dealing import (
     DealingModel,
     fit_model,
@@ -97,20 +98,51 @@ def test_the_first_four_are_dealt_by_the_packet_weights_too() -> None:
     assert sum(hidden in layout.hands[target][:4] for layout in layouts) >= 38
 
 
-def test_every_sampled_note_names_the_models_its_layouts_followed() -> None:
-    for preset, dealt in (("bhoos", True), ("bangladesh", False)):
+def test_every_sampled_note_names_its_dealing_fair_unless_the_server_is_asked() -> None:
+    """Fair shuffles for every preset by default; the server's table only when asked, and
+    then only for the games under its rules, every note made under it saying so in words."""
+    server = shipped_model()
+    for preset, asked, dealt in (
+        ("bhoos", None, False),
+        ("bangladesh", None, False),
+        ("bhoos", server, True),
+        ("bangladesh", server, False),
+    ):
         log = random_match(Rules.preset(preset), seed=2)
-        notes = fair_deal(log.match_id, log.resolved_rules(), log.deals[0], 1, samples=8)
+        notes = tell(
+            fair_deal(log.match_id, log.resolved_rules(), log.deals[0], 1, samples=8, dealing=asked)
+        )
         sampled = [n for n in notes if n.method == "sampled"]
         assert sampled, preset
         for note in sampled:
             detail = json.loads(note.detail)
             assert detail["others"] == shipped_others().version
-            # the bids are judged on blind layouts (docs/analysis.md says why)
-            assert ("dealing" in detail) is (dealt and note.kind != "bid")
-            if "dealing" in detail:
-                assert detail["dealing"] == shipped_model().version
-    assert json.loads(run_record(AnalysisOptions()))["dealing"] == shipped_model().version
+            # the bids are judged on blind layouts (docs/analysis.md says why), their
+            # chances by a contract model that knows the dealing asked for
+            layouts = dealt and note.kind != "bid"
+            assert detail["dealing"] == (server.version if layouts else "fair"), note
+            if note.kind == "bid":
+                assert detail.get("model_dealing", "fair") == (server.version if dealt else "fair")
+            assert note.explanation.endswith("(dealt as the Bhoos server deals)") is dealt, note
+    assert json.loads(run_record(AnalysisOptions()))["dealing"] == "fair"
+    server_run = run_record(AnalysisOptions(dealing=server))
+    assert json.loads(server_run)["dealing"] == server.version
+
+
+def test_the_server_table_changes_the_layouts_of_a_bhoos_game() -> None:
+    log = random_match(Rules.preset("bhoos"), seed=2)
+    rules, deal = log.resolved_rules(), log.deals[0]
+    seat = deal.actions[0].seat
+    fair = sample_layouts(rules, deal, 1, 0, seat, random.Random(4), 20)
+    fair_again = sample_layouts(rules, deal, 1, 0, seat, random.Random(4), 20)
+    served = sample_layouts(rules, deal, 1, 0, seat, random.Random(4), 20, dealing=shipped_model())
+    assert [x.hands for x in fair] == [x.hands for x in fair_again]
+    assert [x.hands for x in fair] != [x.hands for x in served]
+    # the K of diamonds, when unseen, is last under the server's table, anywhere when fair
+    last = SEATS[(SEATS.index(deal.dealer) + 3) % 4]
+    if KING not in (deal.hands or {}).get(seat, [])[:4]:
+        assert all(KING in x.hands[last][4:] for x in served)
+        assert not all(KING in x.hands[last][4:] for x in fair)
 
 
 def test_a_seats_side_shares_follow_the_packet_weights() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from twentynine.analysis.models.contract import (
     cards,
     load_model,
     model_from_json,
+    parameters_version,
     shipped_model,
     tally,
     view_at_last_bid,
@@ -304,3 +306,197 @@ def test_the_summed_logits_are_the_features_times_the_weights() -> None:
             x = model.vector(view, suit)
             plain = model.intercept + sum(b * v for b, v in zip(model.coefficients, x, strict=True))
             assert model.logit(view, suit) == pytest.approx(plain, abs=1e-9)
+
+
+# ------------------------------------------------- issue 36 §2: files the product can trust
+def _written(tmp_path: Path, body: dict[str, Any]) -> Path:
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(body), encoding="utf-8")
+    return path
+
+
+def _one_line_refusal(path: Path, message: str) -> None:
+    with pytest.raises(ModelError) as caught:
+        load_model(path)
+    text = str(caught.value)
+    assert text.startswith(f"{path}: ") and message in text and "\n" not in text, text
+
+
+def test_the_version_is_the_parameters_covariance_included(tmp_path: Path) -> None:
+    body = _shipped_body()
+    made = parameters_version(
+        body["features"], body["trump"], body["intercept"], body["coefficients"], body["covariance"]
+    )
+    assert body["version"] == made  # the shipped file carries its parameters' version
+    edited = {**body, "coefficients": [1.0, *body["coefficients"][1:]]}
+    _one_line_refusal(_written(tmp_path, edited), "its version is not the one its parameters make")
+    wider = [list(row) for row in body["covariance"]]
+    wider[0][0] *= 2
+    _one_line_refusal(
+        _written(tmp_path, {**body, "covariance": wider}),
+        "its version is not the one its parameters make",
+    )
+    # with the version its parameters make, the edited model is another model, taken
+    edited["version"] = parameters_version(
+        edited["features"], "best", edited["intercept"], edited["coefficients"], body["covariance"]
+    )
+    assert load_model(_written(tmp_path, edited)).version == edited["version"]
+
+
+def test_the_other_shipped_models_carry_their_parameters_version(tmp_path: Path) -> None:
+    from twentynine.analysis.models import dealing, others
+
+    auction = json.loads(others.SHIPPED_PATH.read_text(encoding="utf-8"))
+    assert others.load_model(others.SHIPPED_PATH).version == auction["version"]
+    auction["jump"] = 0.5
+    with pytest.raises(ModelError, match="its version is not the one its parameters make"):
+        others.load_model(_written(tmp_path, auction))
+    deals = json.loads(dealing.SHIPPED_PATH.read_text(encoding="utf-8"))
+    assert dealing.load_model(dealing.SHIPPED_PATH).version == deals["version"]
+    deals["weights"]["KD"][0] = 5.0
+    with pytest.raises(ModelError, match="its version is not the one its weights make"):
+        dealing.load_model(_written(tmp_path, deals))
+    deals = json.loads(dealing.SHIPPED_PATH.read_text(encoding="utf-8"))
+    deals["deals"] = 10**400
+    with pytest.raises(ModelError, match="deals: a number of 401 digits is too large"):
+        dealing.load_model(_written(tmp_path, deals))
+
+
+def _versioned(body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` with the version its parameters make (so that only the change is judged)."""
+    try:
+        version = parameters_version(
+            body["features"],
+            body["trump"],
+            float(body["intercept"]),
+            [float(b) for b in body["coefficients"]],
+            [[float(v) for v in row] for row in body["covariance"]],
+        )
+    except (TypeError, ValueError, OverflowError):
+        return body
+    return {**body, "version": version}
+
+
+def test_a_covariance_not_positive_semi_definite_is_refused(tmp_path: Path) -> None:
+    body = _shipped_body()
+    size = len(body["covariance"])
+    negative = [[1.0 if i == j else 0.0 for j in range(size)] for i in range(size)]
+    negative[0][1] = negative[1][0] = 2.0  # variances of 1, a covariance of 2: not a fit's
+    _one_line_refusal(
+        _written(tmp_path, _versioned({**body, "covariance": negative})),
+        "the covariance is not positive semi-definite",
+    )
+    lopsided = [row[:] for row in negative]
+    lopsided[0][1] = 0.5
+    lopsided[1][0] = 0.0
+    _one_line_refusal(
+        _written(tmp_path, _versioned({**body, "covariance": lopsided})),
+        "the covariance is not symmetric",
+    )
+    huge = [
+        [1e308 if i in (0, 1) and j in (0, 1) else 0.0 for j in range(size)] for i in range(size)
+    ]
+    _one_line_refusal(
+        _written(tmp_path, _versioned({**body, "covariance": huge})),
+        "the covariance's numbers are too large to use",
+    )
+
+
+_FEATURES_NOW = _shipped_body()["features"]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"intercept": True}, "intercept: true is not a number"),
+        ({"coefficients": ["1"] * _SHIPPED_FEATURES}, 'coefficients[0]: "1" is not a number'),
+        ({"comment": "mine"}, "unknown key 'comment'"),
+        ({"fit": [1, 2]}, "fit must be an object: the record of the fit, not a list"),
+        ({"fit": {"calls": "many"}}, "fit.calls must be a count of calls"),
+        (
+            {"features": [], "coefficients": [], "covariance": [[0.01]]},
+            "the model has no features",
+        ),
+        ({"coefficients": [700.0] * _SHIPPED_FEATURES}, "a parameter of 700 log-odds"),
+        ({"intercept": 10**400}, "intercept: a number of 401 digits is too large"),
+    ],
+)
+def test_what_is_not_a_model_is_refused(
+    tmp_path: Path, change: dict[str, Any], message: str
+) -> None:
+    body = _versioned({**_shipped_body(), **change})
+    _one_line_refusal(_written(tmp_path, body), message)
+
+
+def test_a_number_too_long_to_read_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "long.json"
+    text = SHIPPED_PATH.read_text(encoding="utf-8")
+    path.write_text(text.replace('"intercept": -3.396787', '"intercept": ' + "9" * 4400))
+    _one_line_refusal(path, "a number too long to read")
+
+
+def _uncertain(intercept: float, variance: float) -> ContractModel:
+    """A model like one fitted on 3 calls: a far intercept, a huge variance."""
+    features = ("level",)
+    cov = ((variance, 0.0), (0.0, variance))
+    return ContractModel(
+        parameters_version(features, "best", intercept, (0.0,), cov),
+        features,
+        intercept,
+        (0.0,),
+        cov,
+        fit={"calls": 3},
+    )
+
+
+def test_an_uncertain_fit_gives_wide_intervals_even_near_0_and_1() -> None:
+    view = ContractView(cards("JH 9H AS 7C"), 1, 16)
+    model = _uncertain(-26.0, 1e9)
+    assert model.chance(view) < 1e-10
+    low, high = model.interval(view)
+    assert low < 0.01 and high > 0.99
+    # a bid worth 2p - 1, and the gain of one bid over another: as wide as can be
+    mean, low, high = model.combination([(2.0, view)], -1.0)
+    assert mean == pytest.approx(-1.0) and low == pytest.approx(-1.0) and high > 0.9
+    mean, low, high = model.combination([(1.0, view), (-1.0, view._replace(level=17))])
+    assert low < -0.5 and high > 0.5
+    # a sure fit keeps a narrow one, as the delta method gives it
+    sure = _uncertain(0.0, 1e-6)
+    mean, low, high = sure.combination([(2.0, view)], -1.0)
+    assert mean == pytest.approx(0.0) and high - low == pytest.approx(
+        2 * 1.959964 * 2 * 0.25 * math.sqrt(1e-6), rel=0.1
+    )
+    # the same terms, the same interval, whichever process asks
+    assert model.combination([(1.0, view)]) == _uncertain(-26.0, 1e9).combination([(1.0, view)])
+
+
+def test_a_model_fitted_on_few_calls_is_said_to_be(tmp_path: Path) -> None:
+    from twentynine.analysis.models.contract import FEW_CALLS, few_calls, few_calls_text
+
+    assert few_calls_text(1).startswith("fitted on 1 call, ")  # was "1 call are few"
+
+    assert few_calls(shipped_model()) is None
+    assert few_calls(_uncertain(-26.0, 1e9)) == (
+        f"fitted on 3 calls, fewer than {FEW_CALLS:,}: its chances are mostly noise"
+    )
+
+
+def test_a_bid_s_loss_interval_holds_an_uncertain_fit_s_doubt_on_both_sides() -> None:
+    """Issue 36 §2: with a model fitted on 3 calls (every chance near 0%), a bid's loss kept
+    the sampling's narrow interval and was labelled a blunder."""
+    from twentynine.analysis.auction import with_model_uncertainty
+    from twentynine.analysis.judging import Judgement
+
+    # the bid chosen, a pass best: the loss is the bid's shortfall, 1 - 2p at p near 0
+    verdict = Judgement("bid 18", "pass", {}, {}, 1.0, 0.9, 1.1, 32)
+    own = {"bid 18": ContractView(cards("7S 9C 7C 9D"), 1, 18)}
+    wide = with_model_uncertainty(verdict, _uncertain(-26.0, 1e9), own, 1)
+    assert wide.low < -0.5  # p may be anything: the bid may have been the better call
+    assert wide.high == pytest.approx(1.1)  # nothing makes it worse than a sure failure
+    sure = with_model_uncertainty(verdict, _uncertain(-26.0, 1e-6), own, 1)
+    assert sure.low == pytest.approx(0.9) and sure.high == pytest.approx(1.1)
+    # the other way round, the doubt lies above the loss only
+    other = with_model_uncertainty(
+        verdict._replace(chosen="pass", best="bid 18"), _uncertain(-26.0, 1e9), own, 1
+    )
+    assert other.low == pytest.approx(0.9) and other.high > 2.5

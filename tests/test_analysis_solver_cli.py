@@ -90,3 +90,38 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None
     assert message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.output
+
+
+def test_a_single_hand_is_said_to_need_every_trick_not_a_target() -> None:
+    """Issue 36 §3: deal 4 of the standard sample, a single hand by E, said "target 19"."""
+    result = runner.invoke(app, ["solve", str(SAMPLES / "standard.json"), "--deal", "4"])
+    assert result.exit_code == 0, result.output
+    caller = next(line for line in result.stdout.splitlines() if line.startswith("caller:"))
+    assert caller == "caller:  E (EW), single hand by E: must win every trick"
+
+
+@pytest.mark.parametrize("command", ["solve", "replay"])
+def test_a_negative_at_is_the_same_usage_error_in_solve_and_replay(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 36 §3: `--at -1` was a usage error in `replay` but the file's own line in `solve`."""
+    from tests.console import usage_error_line
+
+    line = usage_error_line([command, BHOOS, "--deal", "1", "--at", "-1"], monkeypatch)
+    assert line == (
+        "twentynine: Invalid value for '--at': Input should be greater than or equal to 0 "
+        f"(see twentynine {command} --help)"
+    )
+
+
+def test_the_load_line_groups_thousands_in_every_count() -> None:
+    """Issue 36 §3: "3,668 matches read ... 3668 stored"."""
+    from twentynine.reports.warehouse.store import LoadSummary
+
+    summary = LoadSummary(
+        "w.duckdb", files=7, read=4668, stored=2000, duplicates=1668, skipped=1000, deals=2000
+    )
+    assert summary.lines()[-1] == (
+        "4,668 matches read from 7 files: 2,000 stored (2,000 deals, 0 findings), 1,668 already "
+        "stored, 1,000 skipped -> w.duckdb"
+    )

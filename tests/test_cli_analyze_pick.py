@@ -164,11 +164,18 @@ def test_resume_skips_what_is_analysed_with_the_same_options(
     assert "3 matches, 6 deals" in rest.stderr
     assert "1 match already analysed with these options, skipped" in rest.stderr
     assert _rows(db) == _rows(whole_db)
-    other = ["analyze", str(logs), *ONLY, "--db", str(db), "--resume", "--seed", "5"]
-    reseeded = runner.invoke(app, other)  # another seed: every match again
+    other = ["analyze", str(logs), *ONLY, "--db", str(db), "--seed", "5"]
+    refused = runner.invoke(app, [*other, "--resume"])  # another seed: not the stopped run's
+    assert refused.exit_code == 2, refused.output
+    assert "--seed 0 stored, --seed 5 asked" in refused.stderr
+    assert _rows(db) == _rows(whole_db)
+    reseeded = runner.invoke(app, other)  # without --resume: every match again, and said
     assert reseeded.exit_code == 0, reseeded.output
     assert "4 matches, 8 deals" in reseeded.stderr and "skipped" not in reseeded.stderr
-    after = runner.invoke(app, other)
+    assert "the annotations of 4 matches, worked out with other options, replaced" in (
+        reseeded.stderr
+    )
+    after = runner.invoke(app, [*other, "--resume"])
     assert "4 matches already analysed with these options, skipped" in after.stderr
 
 

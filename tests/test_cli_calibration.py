@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -14,6 +15,7 @@ from twentynine.cli import app
 from twentynine.importers.formats import write_matches
 from twentynine.replay.selfplay import simulate_matches
 from twentynine.schema import Rules
+from twentynine.schema.log import MatchLog
 
 runner = CliRunner()
 
@@ -171,3 +173,78 @@ def test_a_negative_seed_is_a_usage_error(logs: list[Path]) -> None:
     assert result.exit_code == 2, result.output
     assert "Invalid value for '--seed': Input should be greater than or equal to 0" in result.stderr
     assert result.stdout == "" and "Traceback" not in result.output
+
+
+# ------------------------------------------------- issue 36 §2: files the product can trust
+@pytest.fixture(scope="module")
+def all_made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two one-deal matches whose calls were both made: no failed call to rank against."""
+    from twentynine.analysis.models.fit import contract_rows
+
+    made: list[MatchLog] = []
+    for match in simulate_matches(Rules.preset("bhoos"), matches=5, seed=1):
+        for k in range(len(match.deals)):
+            one = match.model_copy(update={"deals": match.deals[k : k + 1], "id": f"m{k}"})
+            rows = contract_rows([one])
+            if rows and all(r.made for r in rows):
+                made.append(one.model_copy(update={"id": f"made{len(made)}"}))
+                break
+    path = tmp_path_factory.mktemp("made") / "made.jsonl"
+    write_matches(made[:2], str(path))
+    return path
+
+
+def _no_nan(text: str) -> Any:
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_a_fit_where_every_call_was_made_writes_a_null_auc_and_says_why(
+    all_made: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "made-model.json"
+    result = runner.invoke(app, ["calibration", str(all_made), "--fit", "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    body = _no_nan(path.read_text(encoding="utf-8"))
+    assert body["fit"]["metrics"]["auc"] is None
+    assert "AUC none (every call made, or every call failed: no pair to rank)" in result.stdout
+    assert "nan" not in result.stdout.lower()
+    # ... and a model fitted on two calls is said to be, when analyze is given it
+    assert "the refit is fitted on 2 calls, fewer than 1,000" in result.stderr
+    analyzed = runner.invoke(
+        app, ["analyze", str(all_made), "--only", "bids", "--limit", "1", "--model", str(path)]
+    )
+    assert analyzed.exit_code == 0, analyzed.output
+    assert analyzed.stderr.splitlines()[0] == (
+        f"twentynine: warning: {path}: fitted on 2 calls, fewer than 1,000: its chances are "
+        "mostly noise; its notes keep wide intervals"
+    )
+
+
+def test_a_bad_model_file_is_one_line_for_both_commands(logs: list[Path], tmp_path: Path) -> None:
+    log = str(logs[0])
+    text = SHIPPED_PATH.read_text(encoding="utf-8")
+    huge = tmp_path / "huge.json"
+    huge.write_text(text.replace('"intercept": -3.396787', '"intercept": 1' + "0" * 400))
+    longer = tmp_path / "longer.json"
+    longer.write_text(text.replace('"intercept": -3.396787', '"intercept": 1' + "0" * 4400))
+    forged = tmp_path / "forged.json"
+    body = json.loads(text)
+    forged.write_text(json.dumps({**body, "version": "contract-x\ntwentynine: forged"}))
+    for command in ("calibration", "analyze"):
+        _refused(
+            [command, log, "--model", str(huge)],
+            f"{huge}: intercept: a number of 401 digits is too large",
+        )
+        _refused(
+            [command, log, "--model", str(longer)],
+            f"{longer}: a number too long to read (thousands of digits): not a model file",
+        )
+        _refused(
+            [command, log, "--model", str(forged)],
+            f"{forged}: its version is not the one its parameters make "
+            f"({shipped_model().version}): a model edited by hand is not taken under "
+            "another's name; refit it (twentynine calibration --fit)",
+        )

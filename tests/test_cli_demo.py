@@ -43,13 +43,15 @@ def test_demo_runs_every_step_from_any_folder(
 
 def test_demo_fails_when_a_sample_breaks_its_promise(tmp_path: Path) -> None:
     samples = tmp_path / "samples"
-    shutil.copytree(SAMPLES, samples)
+    # Without the league (four fifths of the demo's work), whose absence it reports too.
+    shutil.copytree(SAMPLES, samples, ignore=shutil.ignore_patterns("league.jsonl"))
     expected = samples / "bad" / "revoke.expected"
     expected.write_text(expected.read_text().replace("REVOKE", "OUT_OF_TURN"))
     result = runner.invoke(app, ["demo", "--samples", str(samples), "--out", str(tmp_path / "o")])
     assert result.exit_code == 1
     assert "revoke.json: " in result.stdout and "DIFFERENT from expected" in result.stdout
     assert "demo: revoke.json did not give its expected findings" in result.stderr
+    assert "demo: the league should have eight players" in result.stderr
 
 
 def test_demo_outside_the_checkout_says_where_to_run(tmp_path: Path) -> None:

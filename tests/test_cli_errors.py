@@ -6,6 +6,7 @@ the quiet end on a closed pipe and shell completion live there, not in the Typer
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import subprocess
@@ -380,3 +381,21 @@ def test_csv_keeps_the_escape_sequences_of_its_data(tmp_path: Path) -> None:
     )
     listed = runner.invoke(app, ["matches", str(log), "--format", "csv"]).stdout
     assert "\x1b[1mJohn & Peter" in listed
+
+
+@pytest.mark.parametrize("dask", [True, False])
+def test_the_cluster_module_s_doctest_passes_with_or_without_dask(
+    dask: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 36 §3: the doctest of twentynine/cluster.py failed without the cluster extra,
+    while the tests that need it skip."""
+    import doctest
+
+    import twentynine.cluster
+
+    if not dask:
+        monkeypatch.setitem(sys.modules, "distributed", None)  # an import of it fails
+    elif importlib.util.find_spec("distributed") is None:
+        pytest.skip("the cluster extra is not installed")
+    results = doctest.testmod(twentynine.cluster)
+    assert results.attempted >= 3 and results.failed == 0

@@ -127,3 +127,36 @@ def test_stats_since_counts_the_later_matches(
     later = sum(len(log.deals) for log in logs[1:])
     assert {row["name"] for row in rows} == set(NAMES.values())
     assert {(row["matches"], row["deals"]) for row in rows} == {(2, later)}
+
+
+@pytest.mark.parametrize("written", ["2026-02-30", "not a date", "2026-13-01"])
+def test_an_unreadable_date_is_an_audit_warning(written: str, tmp_path: Path) -> None:
+    """Issue 36 §3: an unreadable date silently became "no date"."""
+    match = random_match(Rules.preset("pagat"), 3).model_copy(update={"meta": {"date": written}})
+    found = [f for f in audit_match(match).findings if f.code == "DATE_UNREADABLE"]
+    assert [(f.severity, f.deal, f.action) for f in found] == [("warning", None, None)]
+    assert found[0].message == (
+        f"meta.date {written!r} is not a date (YYYY-MM-DD, or an ISO 8601 time): the match has "
+        "no date"
+    )
+    path = tmp_path / "m.json"
+    path.write_bytes(dump_match(match))
+    audited = runner.invoke(app, ["audit", str(path)])
+    assert f"DATE_UNREADABLE meta.date {written!r} is not a date" in audited.stdout
+    readable = match.model_copy(update={"meta": {"date": "2026-02-28", "start": written}})
+    assert not [f for f in audit_match(readable).findings if f.code == "DATE_UNREADABLE"]
+
+
+def test_year_1_is_listed_with_four_digits(tmp_path: Path) -> None:
+    """Issue 36 §3: a match of year 1 was listed as 1-01-01."""
+    match = random_match(Rules.preset("pagat"), 3).model_copy(
+        update={"meta": {"date": "0001-01-01"}}
+    )
+    path = tmp_path / "m.json"
+    path.write_bytes(dump_match(match))
+    [row] = _listed([str(path)])
+    assert row["date"] == "0001-01-01 00:00"
+    db = tmp_path / "w.duckdb"
+    assert runner.invoke(app, ["load", str(path), "--db", str(db)]).exit_code == 0
+    [stored] = _listed(["--db", str(db)])
+    assert stored["date"] == "0001-01-01 00:00"

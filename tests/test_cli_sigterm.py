@@ -64,3 +64,49 @@ def test_sigterm_ends_the_workers_with_the_command(tmp_path: Path) -> None:
     process.communicate(timeout=30)
     assert process.returncode == -signal.SIGTERM
     _wait_for(lambda: _group_gone(process), 10, "a worker outlived the command")
+
+
+def _has_open(pid: int, path: Path) -> bool:
+    """Whether process ``pid`` has ``path`` open (Linux: its /proc/PID/fd links)."""
+    try:
+        links = [str(fd.readlink()) for fd in Path(f"/proc/{pid}/fd").iterdir()]
+    except OSError:
+        return False
+    return str(path) in links
+
+
+def test_an_interrupted_load_leaves_no_warehouse_it_made_and_stored_nothing_in(
+    tmp_path: Path,
+) -> None:
+    """Issue 36 §3: Ctrl-C early in `load` (the warehouse made, no match stored yet) left a
+    new empty warehouse file behind. One that was there is left as it was."""
+    for there in (False, True):
+        db = tmp_path / "new.duckdb"
+        if there:
+            pagat = str(ROOT / "sample_logs" / "pagat.json")
+            subprocess.run(
+                [sys.executable, "-m", "twentynine", "load", pagat, "--db", str(db)],
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                capture_output=True,
+                check=True,
+            )
+        before = db.read_bytes() if there else None
+        process = subprocess.Popen(
+            [sys.executable, "-m", "twentynine", "load", "-", "--db", str(db)],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stdin=subprocess.PIPE,  # kept open: the load waits for its first match
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        _wait_for(lambda: _has_open(process.pid, db), 60, "load never opened its warehouse")  # noqa: B023
+        time.sleep(0.5)  # the load is waiting for standard input, its warehouse open
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+        assert process.returncode != 0, err
+        assert "Traceback" not in err, err
+        if there:
+            assert db.read_bytes() == before
+        else:
+            assert sorted(p.name for p in tmp_path.iterdir()) == [], err

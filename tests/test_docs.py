@@ -22,18 +22,22 @@ worktree's own (``python -m twentynine``), so the test works from any clone.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
+from tests.fork_server import SNAPSHOT_SUFFIX
 from twentynine.importers.canonical import read_stream
 from twentynine.replay import audit_match
 
@@ -45,6 +49,7 @@ SKIP_MARK = re.compile(r"^<!-- not run by tests/test_docs\.py: (.+\S) -->$")
 EXIT_COMMENT = re.compile(r"\s+# exit (\d+)$")
 WILDCARD = "[...]"
 COMMAND_TIMEOUT = 120
+FORK_CLIENT = ROOT / "tests" / "fork_client.py"
 
 
 @dataclass
@@ -163,17 +168,26 @@ def output_matches(expected: list[str], got: str) -> bool:
     return re.fullmatch(pattern, have, flags=re.DOTALL) is not None
 
 
-def _shims(folder: Path) -> dict[str, str]:
-    """An environment whose ``twentynine`` and ``python`` are this checkout's."""
+def _shims(folder: Path, server: Path | None = None) -> dict[str, str]:
+    """An environment whose ``twentynine`` and ``python`` are this checkout's; with a
+    ``server`` (tests/fork_server.py's socket), ``twentynine`` runs in a fork of it."""
     bin_dir = folder / ".bin"
     bin_dir.mkdir()
+    twentynine = f'exec "{sys.executable}" -m twentynine "$@"\n'
+    if server is not None:
+        twentynine = f'exec "{sys.executable}" -S -E "{FORK_CLIENT}" "{server}" "$@"\n'
     for name, target in (
-        ("twentynine", f'exec "{sys.executable}" -m twentynine "$@"\n'),
+        ("twentynine", twentynine),
         ("python", f'exec "{sys.executable}" "$@"\n'),
     ):
         shim = bin_dir / name
         shim.write_text("#!/bin/sh\n" + target, encoding="utf-8")
         shim.chmod(0o755)
+    return _environment(bin_dir)
+
+
+def _environment(bin_dir: Path) -> dict[str, str]:
+    """The examples' environment: this checkout first, as a terminal shows output."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -240,7 +254,7 @@ def test_every_block_names_its_language(page: Path) -> None:
     assert not wrong, "\n".join(wrong)
 
 
-def run_page(page: Path, folder: Path) -> list[str]:
+def run_page(page: Path, folder: Path, server: Path | None = None) -> list[str]:
     """Run a page's examples in order in ``folder``; what went wrong, one entry per command."""
     blocks = read_blocks(page)
     shutil.copytree(ROOT / "sample_logs", folder / "sample_logs")
@@ -249,7 +263,7 @@ def run_page(page: Path, folder: Path) -> list[str]:
             target = folder / block.file_name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text("\n".join(block.lines) + "\n", encoding="utf-8")
-    env = _shims(folder)
+    env = _shims(folder, server)
     return [
         failure
         for block in blocks
@@ -259,12 +273,41 @@ def run_page(page: Path, folder: Path) -> list[str]:
     ]
 
 
+@contextlib.contextmanager
+def fork_server(folder: Path) -> Iterator[Path]:
+    """tests/fork_server.py running in the examples' environment, until the block ends: the
+    socket its clients connect to."""
+    socket_path = folder / "twentynine.sock"
+    snapshot = Path(f"{socket_path}{SNAPSHOT_SUFFIX}")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tests.fork_server", str(socket_path)],
+        cwd=ROOT,
+        env=_environment(folder),
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + COMMAND_TIMEOUT
+        while not snapshot.exists():
+            assert server.poll() is None, "tests/fork_server.py ended at its start"
+            assert time.monotonic() < deadline, "tests/fork_server.py did not start"
+            time.sleep(0.05)
+        yield socket_path
+    finally:
+        server.terminate()
+        server.wait(timeout=COMMAND_TIMEOUT)
+
+
 @pytest.fixture(scope="module")
 def page_failures(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, list[str]]:
-    """Every page run at once, each in its own folder (the pages do not share files)."""
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+    """Every page run at once, each in its own folder (the pages do not share files), each
+    command in a fork of one process that imported the package (tests/fork_server.py)."""
+    with (
+        fork_server(tmp_path_factory.mktemp("fork-server")) as server,
+        ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool,
+    ):
         futures = {
-            page: pool.submit(run_page, page, tmp_path_factory.mktemp(page.stem)) for page in PAGES
+            page: pool.submit(run_page, page, tmp_path_factory.mktemp(page.stem), server)
+            for page in PAGES
         }
         return {page: future.result() for page, future in futures.items()}
 

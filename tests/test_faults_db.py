@@ -69,6 +69,34 @@ def test_a_sqlite_file_is_refused_untouched(command: str, lite: Path) -> None:
     assert hashlib.sha256(lite.read_bytes()).hexdigest() == before
 
 
+def _data_file(tmp_path: Path, kind: str) -> Path:
+    import duckdb
+
+    path = tmp_path / f"data.{kind}"
+    if kind == "parquet":
+        with duckdb.connect() as con:
+            con.execute(f"COPY (SELECT 1 AS a) TO '{path}' (FORMAT parquet)")
+    else:
+        path.write_text('{"a": 1}\n' if kind == "json" else "a,b\n1,2\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("kind", ["json", "csv", "parquet"])
+@pytest.mark.parametrize("command", ["load", "query", "stats", "matches"])
+def test_a_json_csv_or_parquet_file_is_not_a_duckdb_database(
+    kind: str, command: str, tmp_path: Path
+) -> None:
+    """Issue 36 §3: DuckDB opens such a file as a view of its data, so `load` said "a DuckDB
+    database but not a twentynine warehouse" and `stats` "Cannot launch in-memory database in
+    read-only mode!"."""
+    path = _data_file(tmp_path, kind)
+    before = path.read_bytes()
+    args = {"load": ["load", PAGAT], "query": ["query", "SELECT 1"]}.get(command, [command])
+    line = _one_line_exit_2([*args, "--db", str(path)])
+    assert line == f"twentynine: {path}: not a DuckDB database; nothing was changed"
+    assert path.read_bytes() == before
+
+
 @pytest.mark.parametrize("read_only", [False, True])
 def test_every_connection_loads_and_installs_no_extension(tmp_path: Path, read_only: bool) -> None:
     db = tmp_path / "w.duckdb"

@@ -79,7 +79,8 @@ def test_player_names_are_escaped_in_stats_and_query_tables(tmp_path: Path) -> N
         ["stats", "--player", f"Evil{TITLE}\u202eName"],
         ["query", 'SELECT name, name AS "x\x1by" FROM players'],
     ):
-        result = runner.invoke(app, [*args, "--db", str(db)])
+        # wide enough for the name as printed, escapes and all (80 columns cut it: stats fits)
+        result = runner.invoke(app, [*args, "--db", str(db)], env={"COLUMNS": "120"})
         assert result.exit_code == 0, result.output
         _clean(result.stdout)
         assert "Evil\\x1b]0;pwned\\x07\\u202eName" in result.stdout
@@ -97,3 +98,48 @@ def test_replay_escapes_names_and_ids(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     _clean(result.stdout)
     assert "Evil\\x1b" in result.stdout and "id\\x1b]0;pwned\\x07" in result.stdout
+
+
+LONG = "L" * 10_000
+
+
+def test_a_long_name_is_cut_in_every_terminal_table(tmp_path: Path) -> None:
+    log = tmp_path / "long.jsonl"
+    log.write_text(json.dumps(_with_name(LONG)) + "\n", encoding="utf-8")
+    db = tmp_path / "w.duckdb"
+    assert runner.invoke(app, ["load", str(log), "--db", str(db)]).exit_code == 0
+    for args in (
+        ["matches", str(log)],
+        ["matches", "--db", str(db)],
+        ["stats", "--db", str(db)],
+        ["stats", "--db", str(db), "--columns", "all"],
+        ["stats", "--db", str(db), "--player", LONG],
+        ["replay", str(log), "--deal", "1", "--at", "0"],
+    ):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        assert "L" * 32 not in result.stdout, args  # cut: at most 31 letters and the …
+        assert "LLLL…" in result.stdout, args
+        if args[0] == "matches":  # 10,141 characters a line before
+            assert max(map(len, result.stdout.splitlines())) <= 160
+    data = runner.invoke(app, ["matches", str(log), "--format", "csv"])
+    assert LONG in data.stdout  # as data: whole
+
+
+def test_zero_width_characters_are_shown_and_keep_the_columns(tmp_path: Path) -> None:
+    match = _with_name("Anne")
+    match["players"].update({"E": "An\u200bne", "S": "Ann\u200de", "W": "\ufeffAnne"})
+    log = tmp_path / "anne.jsonl"
+    log.write_text(json.dumps(match) + "\n", encoding="utf-8")
+    db = tmp_path / "w.duckdb"
+    assert runner.invoke(app, ["load", str(log), "--db", str(db)]).exit_code == 0
+    for args in (["stats", "--db", str(db)], ["matches", str(log)]):
+        out = runner.invoke(app, args).stdout
+        for char in "\u200b\u200c\u200d\ufeff":
+            assert char not in out
+        for shown in ("An\\u200bne", "Ann\\u200de", "\\ufeffAnne"):
+            assert shown in out
+    header, _, *rows = runner.invoke(app, ["stats", "--db", str(db)]).stdout.splitlines()
+    assert len(rows) == 4
+    at = header.index("deals")  # each row's deals under the heading: the names' columns
+    assert all(row[at - 2 : at] == "  " and row[at].isdigit() for row in rows), rows

@@ -102,7 +102,25 @@ def test_a_schema_4_file_gains_the_table(tmp_path: Path) -> None:
         con.execute("DROP TABLE annotations")
         con.execute("UPDATE warehouse_info SET value = '4' WHERE key = 'schema_version'")
     with open_warehouse(db) as wh:
-        assert wh.schema_version == ddl.SCHEMA_VERSION == 7
+        assert wh.schema_version == ddl.SCHEMA_VERSION == 8
         assert wh.query("SELECT count(*) FROM annotations").rows == [(0,)]
         assert wh.query("SELECT count(*) FROM player_analysis").rows == [(0,)]
         assert wh.query("SELECT count(*) FROM matches").rows == [(1,)]
+
+
+def test_a_deal_keeps_one_configuration_in_its_match(tmp_path: Path) -> None:
+    from twentynine.reports.warehouse.annotations import StoredRun, stored_run
+
+    a = _match("a")
+    seed0 = '{"seed":0}'
+    with open_warehouse(tmp_path / "w.duckdb") as wh:
+        wh.load([a])
+        replace_annotations(wh, a, [_note("a", 1)], record=seed0, deal=1)
+        assert stored_run(wh, "a") == StoredRun({"seed": 0}, frozenset({1}))
+        second = _note("a", 2)._replace(deal=2)
+        replace_annotations(wh, a, [second], record=seed0, deal=2)  # the same: both kept
+        assert stored_run(wh, "a") == StoredRun({"seed": 0}, None)  # every deal covered
+        replace_annotations(wh, a, [_note("a", 3)], record='{"seed":1}', deal=1)
+        kept = wh.query("SELECT deal, action FROM annotations").rows
+        assert kept == [(1, 3)]  # another seed: the match's whole analysis replaced
+        assert stored_run(wh, "a") == StoredRun({"seed": 1}, frozenset({1}))

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from tests.htmlpage import Page
+from tests.htmlpage import Element, Page
 from tests.test_reports_html import COLUMNS
 from twentynine.analysis.hindsight import hindsight_deal
 from twentynine.cli import app
@@ -22,7 +22,7 @@ from twentynine.importers.formats import read_any
 from twentynine.replay import audit_match, random_match
 from twentynine.report_commands import match_file_name
 from twentynine.reports.html.match import match_report
-from twentynine.reports.html.render import bidi_balanced
+from twentynine.reports.html.render import bidi_balanced, plotly_text, shown_name
 from twentynine.schema import Rules
 from twentynine.schema.cards import SEATS, Seat
 from twentynine.schema.log import MatchLog, PlayAction
@@ -95,7 +95,8 @@ def test_player_names_reach_the_charts_as_text(tmp_path: Path) -> None:
     named = [text for text in shown if "example.invalid" in text]
     assert named  # the players are in the charts, each name with its tags as entities
     assert all("<" not in text and "&lt;a href" in text for text in named)
-    assert all("B &amp; C" in text for text in named)
+    # each as the report shows a name (cut at 40 characters), then escaped for plotly
+    assert set(named) <= {plotly_text(shown_name(name)) for name in names.values()}
 
 
 def test_names_are_isolated_wherever_the_match_report_shows_them() -> None:
@@ -218,3 +219,47 @@ def test_the_terminal_replay_isolates_a_name(tmp_path: Path, name: str) -> None:
     output = runner.invoke(app, ["replay", str(path), "--deal", "1", "--at", "0"]).stdout
     assert RLO not in output
     assert f"N {FSI}" in output and f"{PDI}" in output
+
+
+LONG = "L" * 10_000
+ANNES = {Seat.N: LONG, Seat.E: "An\u200bne", Seat.S: "Anne", Seat.W: "Ann\u200de"}
+INVISIBLE = "\u200b\u200c\u200d\ufeff"
+
+
+def test_a_long_name_is_cut_and_invisible_characters_show_in_both_reports(
+    tmp_path: Path,
+) -> None:
+    match = _named(ANNES)
+    html = match_report(match, audit_match(match), None)
+    assert not any(char in html for char in INVISIBLE)
+    assert html.count(LONG) == 1  # in the players table's title, nowhere else
+    page = Page(html)
+    cells = [c for c in page.elements if c.parent and c.parent.attrs.get("class") == "player-name"]
+    assert [c.content for c in cells] == ["L" * 39 + "…", "An\\u200bne", "Anne", "Ann\\u200de"]
+    assert cells[0].attrs["title"] == LONG and "title" not in cells[1].attrs
+    assert page.json("viewer-data")["names"]["E"] == "An\\u200bne"
+    db = _warehouse(tmp_path, [match])
+    out = tmp_path / "p.html"
+    made = runner.invoke(
+        app, ["report", "players", "--db", str(db), "--min-deals", "1", "-o", str(out)]
+    )
+    assert made.exit_code == 0, made.output
+    html = out.read_text()
+    assert not any(char in html for char in INVISIBLE)
+    page = Page(html)
+    first = {cell.content: cell for cell in _first_cells(page, "players")}
+    assert set(first) == {"L" * 39 + "…", "An\\u200bne", "Anne", "Ann\\u200de"}
+    assert first["L" * 39 + "…"].attrs["title"] == LONG
+    assert [d.content for d in page.all("dd", "whole-name")] == [LONG]  # in its section
+    pairs = _first_cells(page, "partnerships")
+    assert pairs and all(LONG not in p.content and len(p.content) < 100 for p in pairs)
+
+
+def _first_cells(page: Page, table_id: str) -> list[Element]:
+    """The first cell of each body row of a table."""
+    rows = [e for e in page.elements if e.tag == "tr" and e.within(table_id)]
+    return [
+        next(c for c in page.elements if c.parent is row and c.tag == "td")
+        for row in rows
+        if any(c.parent is row and c.tag == "td" for c in page.elements)
+    ]

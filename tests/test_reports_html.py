@@ -167,7 +167,10 @@ def test_annotations_from_the_warehouse_are_shown_with_labels(tmp_path: Path) ->
     )
     assert result.exit_code == 0, result.output
     page = Page(out.read_text())
-    assert "not analyzed" not in page.text
+    assert "not analyzed (run twentynine analyze" not in page.text
+    # written without a run record: the deals with annotations are the ones analysed
+    assert "deal 1 analyzed, the others not analyzed; options not recorded" in page.text
+    assert "judged on layouts dealt as fair shuffles" in page.text  # the default dealing
     assert "Passing keeps the partner's 17 open " + EVIL in page.text
     labels = [e.content for e in page.all("span", "label")]
     assert labels == ["mistake"]
@@ -352,7 +355,18 @@ def test_players_report_shows_what_the_analysis_judged(tmp_path: Path) -> None:
     assert north[-2:] == ["1.5 (n=2)", "-"]  # (0 + 3) / 2 cards; no sampled decision
     assert east[-2:] == ["-", "100% 1/1 21%-100%"]  # E's sampled bid, labelled a mistake
     assert "not analyzed" not in page.text
+    assert "judged on layouts dealt as fair shuffles" in page.text
     assert page.json("chart-lost-data")["data"][0]["y"]
+    with duckdb.connect(str(db)) as con:  # analysed with --dealing server
+        con.execute(
+            'UPDATE annotations SET detail = \'{"dealing": "dealing-0a1b2c3d"}\' '
+            "WHERE method = 'sampled'"
+        )
+    server = "judged on layouts dealt as the Bhoos server deals (dealing-0a1b2c3d)"
+    for args in (["players", "--min-deals", "1"], ["match", str(SAMPLES / "pagat.json")]):
+        again = runner.invoke(app, ["report", *args, "--db", str(db), "-o", str(out)])
+        assert again.exit_code == 0, again.output
+        assert server in Page(out.read_text()).text, args
 
 
 @pytest.mark.parametrize("command", ["match", "players"])
@@ -360,3 +374,18 @@ def test_report_help_has_an_example_and_no_raw_types(command: str) -> None:
     text = runner.invoke(app, ["report", command, "--help"], terminal_width=100).stdout
     assert f"Example: twentynine report {command}" in text
     assert not re.findall(r"<(?:str|int|float|bool|path|[a-z]+ range)>", text)
+
+
+def test_a_short_match_s_score_chart_ticks_whole_deals() -> None:
+    """Issue 36 §3: a one-deal match's chart had its x axis in fifths of a deal."""
+    import json
+
+    from twentynine.reports.html.match import match_context
+
+    match = _sample("bhoos.json")
+    one = match.model_copy(update={"deals": match.deals[:1]})
+    layout = json.loads(str(match_context(one, audit_match(one), None).score_figure))["layout"]
+    assert layout["xaxis"]["tickmode"] == "linear"
+    assert (layout["xaxis"]["tick0"], layout["xaxis"]["dtick"]) == (0, 1)
+    whole = json.loads(str(match_context(match, audit_match(match), None).score_figure))
+    assert "dtick" not in whole["layout"]["xaxis"]  # 23 deals: plotly's ticks, on whole deals

@@ -259,7 +259,7 @@ def test_a_schema_1_file_is_migrated_to_the_same_rows(
         before = {view: _rows(wh, view) for view in (*COMPARED, "player_stats", "show_decisions")}
     _as_schema_1(db)
     with open_warehouse(db) as wh:
-        assert wh.schema_version == ddl.SCHEMA_VERSION == 7
+        assert wh.schema_version == ddl.SCHEMA_VERSION == 8
         after = {view: _rows(wh, view) for view in before}
         tables = {r[0] for r in wh.query("SELECT table_name FROM duckdb_tables()").rows}
     assert tables == set(ddl.TABLES)

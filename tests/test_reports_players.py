@@ -284,3 +284,34 @@ def test_a_since_after_the_until_is_refused(tmp_path: Path) -> None:
         "twentynine: --since 2025-06-02 is after --until 2025-06-01: no match begins in between"
     ]
     assert not out.exists()
+
+
+def test_sections_past_the_cap_are_counted_with_the_way_to_see_them(
+    analyzed_db: Path, tmp_path: Path
+) -> None:
+    with duckdb.connect(str(analyzed_db), read_only=True) as con:
+        every = con.execute("SELECT count(*) FROM player_stats").fetchone()
+    assert every is not None and every[0] > 2
+    page = _report(analyzed_db, tmp_path / "p.html", "--min-deals", "1", "--sections", "2")
+    assert len(page.all("section", "player")) == 2
+    line = page.by_id("sections-left-out").content
+    assert line.startswith(f"{every[0] - 2} more players with 1 deal or more have no section")
+    assert f"--sections {every[0]} gives each of them one" in line
+    linked = [a for a in page.all("a") if a.within("players") and a.attrs["href"][:8] == "#player-"]
+    assert len(linked) == 2  # only the names with a section link to one
+
+
+def test_the_last_day_there_is_and_a_match_dated_9999_make_a_report(tmp_path: Path) -> None:
+    """Issue 36 §3: `--until 9999-12-31`, or a match of 9999 beside another preset or period,
+    was an OverflowError traceback (the day after the last day there is)."""
+    folder = tmp_path / "late"
+    folder.mkdir()
+    for seed, (preset, day) in enumerate([("pagat", "9999-12-31"), ("standard", "2026-12-01")]):
+        match = random_match(Rules.preset(preset), seed + 1)
+        match = match.model_copy(update={"meta": {"date": day}, "id": f"m-{day}"})
+        (folder / f"{seed}.json").write_bytes(dump_match(match))
+    db = tmp_path / "late.duckdb"
+    _load(db, folder)
+    assert _matches(_report(db, tmp_path / "all.html")) == 2
+    assert _matches(_report(db, tmp_path / "until.html", "--until", "9999-12-31")) == 2
+    assert _matches(_report(db, tmp_path / "since.html", "--since", "9999-12-31")) == 1

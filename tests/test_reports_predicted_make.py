@@ -11,7 +11,6 @@ import duckdb
 import pytest
 
 from twentynine.analysis.models.contract import caller_view, shipped_model
-from twentynine.analysis.models.dealing import server_dealing
 from twentynine.replay import audit_match, random_match
 from twentynine.reports.warehouse import ddl
 from twentynine.reports.warehouse.store import Warehouse, open_warehouse
@@ -53,8 +52,8 @@ def test_every_contract_gets_the_models_chance(tmp_path: Path, logs: list[MatchL
             if facts.caller is None or facts.single_hand or facts.thrown_in:
                 continue
             deal = log.deals[facts.number - 1]
-            dealing = server_dealing(rules)  # bhoos: the server's dealing, others a fair one
-            view = caller_view(deal, rules.direction, facts.caller, rules.min_bid, dealing)
+            # a fair shuffle for every preset (the server's dealing only when asked)
+            view = caller_view(deal, rules.direction, facts.caller, rules.min_bid)
             assert view is not None  # the simulator records every hand
             expected[(log.match_id, facts.number)] = (model.chance(view), model.version)
     assert len(expected) > 10
@@ -93,4 +92,32 @@ def test_a_schema_6_file_gains_the_same_predictions(tmp_path: Path, logs: list[M
         if before[2] is None:
             assert after[2] is None
         else:
+            assert after[2] == pytest.approx(before[2], abs=1e-12)
+
+
+def test_a_schema_7_file_gets_fair_predictions(tmp_path: Path, logs: list[MatchLog]) -> None:
+    """Schema 7 took a Bhoos game's deals as the server deals: a writer opening such a file
+    works the predictions out again, as a fair shuffle (issue 33)."""
+    db = tmp_path / "w.duckdb"
+    with open_warehouse(db) as wh:
+        wh.load(logs)
+        fair = _rows(wh, PREDICTED)
+    with duckdb.connect(str(db)) as con:  # what schema 7 stored for the Bhoos games
+        con.execute(
+            "UPDATE deals SET predicted_make = 0.5 WHERE predicted_make IS NOT NULL "
+            "AND match_id LIKE 'bhoos-%'"
+        )
+        con.execute("UPDATE warehouse_info SET value = '7' WHERE key = 'schema_version'")
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM deals WHERE predicted_make = 0.5").fetchone() != (
+            0,
+        )
+    with open_warehouse(db) as wh:
+        assert wh.schema_version == ddl.SCHEMA_VERSION == 8
+        migrated = _rows(wh, PREDICTED)
+    assert [r[:2] for r in migrated] == [r[:2] for r in fair]
+    for after, before in zip(migrated, fair, strict=True):
+        assert after[3] == before[3]
+        assert (after[2] is None) is (before[2] is None)
+        if before[2] is not None:
             assert after[2] == pytest.approx(before[2], abs=1e-12)

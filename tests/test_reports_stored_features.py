@@ -200,7 +200,7 @@ def test_a_schema_5_file_is_migrated_in_place(tmp_path: Path, logs: list[MatchLo
         partials = _rows(wh, "SELECT * FROM match_stats")
     _as_schema_5(db)
     with open_warehouse(db) as wh:
-        assert wh.schema_version == ddl.SCHEMA_VERSION == 7
+        assert wh.schema_version == ddl.SCHEMA_VERSION == 8
         after = {view: _rows(wh, f"SELECT * FROM {view}") for view in VIEWS}
         assert _rows(wh, "SELECT match_id, deal_no, hand_features FROM deal_cards") == packed
         assert _rows(wh, "SELECT * FROM match_stats") == partials

@@ -104,3 +104,26 @@ def test_every_doubling_step_shows_the_first_four_in_the_replay_and_the_viewer(
         ladder_steps
     )
     assert sorted(len(steps[-1].hands[s]) for s in SEATS) == [7, 8, 8, 8]  # E leads from 8
+
+
+def test_a_deal_thrown_in_with_the_trump_never_shown_never_says_the_call_is_made() -> None:
+    """Issue 36 §3: deal 15 of the bhoos sample (the trump never shown, thrown in) said "NS
+    reached it, the call is made" from trick 5 on, then "Thrown in ... Nobody scores"."""
+    from twentynine.frames import _standing
+
+    match = _sample("bhoos.json")
+    audited = audit_match(match)
+    assert audited.deals[14].thrown_in == "never_shown"
+    data = deal_data(match, audited, 15, None)
+    said = [step["standing"] for step in data["steps"]]
+    said += [" ".join(_standing(step)) for step in deal_steps(match, 15, rules=audited.rules)]
+    assert not any("the call is made" in words for words in said)
+    assert any("NS reached it; unless the trump is shown the deal is thrown in" in w for w in said)
+    # where the trump is shown, reaching the target still makes the call
+    shown = next(
+        n
+        for n, facts in enumerate(audited.deals, start=1)
+        if facts.made and facts.thrown_in is None and facts.single_hand is None
+    )
+    steps = deal_data(match, audited, shown, None)["steps"]
+    assert any("the call is made" in step["standing"] for step in steps)

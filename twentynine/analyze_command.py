@@ -25,13 +25,15 @@ from rich.console import Console
 
 from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.hindsight import HINDSIGHT_KINDS, unjudged
-from twentynine.analysis.models.contract import ModelError, load_model
+from twentynine.analysis.models.contract import ModelError, few_calls, load_model
+from twentynine.analysis.models.dealing import FAIR, asked_dealing
 from twentynine.analysis.run import (
     DEFAULT_SAMPLES,
     ONLY_GROUPS,
     SEEDS,
     AnalysisOptions,
     annotate_matches,
+    config_difference,
     parse_only,
     run_record,
 )
@@ -46,9 +48,12 @@ from twentynine.options import named_file
 from twentynine.outputs import refuse_overwrite
 from twentynine.reports.warehouse import companions
 from twentynine.reports.warehouse.annotations import (
-    analysed_record,
+    StoredRun,
     annotations_refusal,
+    parse_record,
     replace_annotations,
+    stored_configs,
+    stored_run,
 )
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.listing import MatchNotFoundError, pick_match
@@ -142,6 +147,15 @@ def analyze_command(
             help="Judge the bids by this contract model (`twentynine calibration --fit`).",
         ),
     ] = None,
+    dealing: Annotated[
+        str,
+        typer.Option(
+            "--dealing",
+            metavar="fair|server",
+            help="The layouts dealt as a fair shuffle (the default), or as the Bhoos server "
+            "deals, for the games under its rules (docs/analysis.md, 'How the server deals').",
+        ),
+    ] = FAIR,
     match_id: Annotated[
         str | None,
         typer.Option(
@@ -169,7 +183,8 @@ def analyze_command(
         typer.Option(
             "--resume",
             help="With --db: skip the matches it holds annotated with the same options, "
-            "seed and models (a stopped run goes on where it stopped).",
+            "seed and models (a stopped run goes on where it stopped); refused when it "
+            "holds matches analysed with others.",
         ),
     ] = False,
 ) -> None:
@@ -193,6 +208,12 @@ def analyze_command(
         model = load_model(model_file) if model_file is not None else None
     except ModelError as exc:
         raise _fail(str(exc)) from None
+    try:
+        asked = asked_dealing(dealing)
+    except ValueError as exc:
+        raise _fail(f"--dealing: {exc}") from None
+    if model is not None and (few := few_calls(model)) is not None:
+        typer.echo(warning_line(f"{model_file}: {few}; its notes keep wide intervals"), err=True)
     if resume and db is None:
         raise _fail("--resume needs --db FILE: the warehouse holds what was analysed")
     if cluster is not None and jobs != 1:
@@ -200,7 +221,7 @@ def analyze_command(
             f"--jobs {jobs} and --cluster ask two things: the cluster's workers run the deals; "
             "give one"
         )
-    options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed, model=model)
+    options = AnalysisOptions(kinds=kinds, samples=samples, seed=seed, model=model, dealing=asked)
     options = options._replace(deal=deal_number)
     if db is not None:
         refuse_overwrite([db, *companions(db)[:1]], inputs=paths)
@@ -248,7 +269,8 @@ def analyze_command(
             raise _fail(f"{exc}; nothing analysed") from None
         kept = f"stored in {db}" if db is not None else "written"
         raise _fail(f"{exc}; {plural(done, 'match')} analysed before it, each {kept}") from None
-    typer.echo(tally.summary(inputs.read, inputs.deals, db, inputs.resumed), err=True)
+    replaced = output.replaced if isinstance(output, _Stored) else 0
+    typer.echo(tally.summary(inputs.read, inputs.deals, db, inputs.resumed, replaced), err=True)
     if inputs.missing is not None:
         raise _fail(inputs.missing)
     if inputs.unreadable or inputs.refused:
@@ -425,11 +447,32 @@ def _output(
     made = not _exists(db)
     stored: _Stored | None = None
     try:
-        with open_warehouse(db) as wh, _Stored(wh, record, deal, resume) as stored:
-            yield stored
+        with open_warehouse(db) as wh:
+            refusal = _resume_refusal(wh, record) if resume else None
+            if refusal is not None:
+                raise _fail(f"--resume: {db} {refusal}")
+            with _Stored(wh, record, deal, resume) as stored:
+                yield stored
     finally:
         if made and (stored is None or not stored.count):  # nothing stored: no new file left
             _discard(db)
+
+
+def _resume_refusal(wh: Warehouse, record: str) -> str | None:
+    """Why ``--resume`` with the options of ``record`` may not go on in ``wh``: it holds a
+    match analysed with others (a resume goes on with the run that stopped; it would
+    replace that match's annotations, or mix two configurations in it); None when it may."""
+    asked = parse_record(record).config
+    assert asked is not None
+    for match_id, config in stored_configs(wh):
+        difference = config_difference(config, asked)
+        if difference is not None:
+            return (
+                f"holds matches analysed with other options (match {match_id!r}: "
+                f"{difference}): nothing analysed; give the stored options to go on, or "
+                "leave out --resume to analyse again and replace their annotations"
+            )
+    return None
 
 
 class _Stored(Output):
@@ -453,20 +496,29 @@ class _Stored(Output):
         self._stop = threading.Event()
         self._timer = threading.Thread(target=self._store_late, name="store", daemon=True)
         self._taken: set[str] = set()
+        self._config = parse_record(record).config
         self.count = 0
+        self.replaced = 0
+        """Matches whose annotations, worked out with other options, this run replaces."""
 
     def admit(self, batch: list[SourcedMatch]) -> list[Admission]:
         """Store the matches of ``batch`` at once (in one transaction: a match's store costs
         the warehouse about what a batch's does) and say whether the annotations of each may
         follow: refused (named in one line) for a match the warehouse refuses or another
-        match under an id it holds, again for a match already admitted in this run (analysed
-        once), done for one it holds analysed with the same options (``--resume``)."""
+        match under an id it holds, or, with ``--deal``, one whose annotations were worked
+        out with other options (the deal would mix two configurations in one match); again
+        for a match already admitted in this run (analysed once); done for one it holds
+        analysed with the same options, the deal asked included (``--resume``)."""
         assert all(isinstance(s.match, MatchLog) for s in batch)  # analysis needs the models
         with self._lock:  # the reading thread and the storing ones share the connection
             summary = self._wh.load(batch)
             self.count += len(batch)
             refusals = [annotations_refusal(self._wh, s.match) for s in batch]  # type: ignore[arg-type]
-            records = self._records([s.match.match_id for s in batch]) if self._resume else {}
+            runs = {s.match.match_id: stored_run(self._wh, s.match.match_id) for s in batch}
+        for index, sourced in enumerate(batch):  # --deal adds to a match of these options only
+            match_id = sourced.match.match_id
+            if refusals[index] is None and match_id not in self._taken:
+                refusals[index] = self._mixing(match_id, runs[match_id])
         lines = list(summary.problems)
         for sourced, refusal in zip(batch, refusals, strict=True):
             named = any(
@@ -486,12 +538,30 @@ class _Stored(Output):
                 verdicts.append(Admission.AGAIN)
             else:
                 self._taken.add(match_id)
-                done = records.get(match_id) == self._record
-                verdicts.append(Admission.DONE if done else Admission.ANALYSE)
+                run = runs[match_id]
+                same = run is not None and run.config == self._config
+                if self._resume and same and run is not None and run.covers(self._deal):
+                    verdicts.append(Admission.DONE)
+                    continue
+                self.replaced += run is not None and not same
+                verdicts.append(Admission.ANALYSE)
         return verdicts
 
-    def _records(self, match_ids: list[str]) -> dict[str, str | None]:
-        return {match_id: analysed_record(self._wh, match_id) for match_id in match_ids}
+    def _mixing(self, match_id: str, run: StoredRun | None) -> str | None:
+        """Why ``--deal`` may not add to a match's stored annotations: they were worked out
+        with other options (or with options not recorded); None when it may."""
+        if self._deal is None or run is None or run.config == self._config:
+            return None
+        assert self._config is not None
+        if run.config is None:
+            held = "annotations whose options are not recorded"
+        else:
+            difference = config_difference(run.config, self._config)
+            held = f"annotations worked out with other options ({difference})"
+        return (
+            f"match {match_id!r} holds {held}: deal {self._deal} with these would mix two "
+            "runs in one match; analyse the whole match (without --deal) to replace them"
+        )
 
     def __enter__(self) -> _Stored:
         self._timer.start()
@@ -705,7 +775,9 @@ class _Tally:
                 self.cards += 1
                 self.card_loss += note.loss
 
-    def summary(self, matches: int, deals: int, db: Path | None, resumed: int = 0) -> str:
+    def summary(
+        self, matches: int, deals: int, db: Path | None, resumed: int = 0, replaced: int = 0
+    ) -> str:
         """The line ``analyze`` ends with."""
         counts = self.counts
         total = sum(v for k, v in counts.items() if k not in LABEL_WORDS)
@@ -719,6 +791,11 @@ class _Tally:
             text += "; " + ", ".join(labels)
         if resumed:
             text += f"; {plural(resumed, 'match')} already analysed with these options, skipped"
+        if replaced:
+            text += (
+                f"; the annotations of {plural(replaced, 'match')}, worked out with other "
+                "options, replaced"
+            )
         if db is not None:
             text += f" -> {db}"
         return text

@@ -8,6 +8,7 @@ this module prints the tables. cli.py registers :func:`calibration_command`.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,9 +17,11 @@ from typing import Annotated
 import typer
 
 from twentynine.analysis.models.contract import (
+    FEW_CALLS,
     SHIPPED_PATH,
     ContractModel,
     ModelError,
+    few_calls_text,
     load_model,
     shipped_model,
 )
@@ -43,8 +46,8 @@ from twentynine.schema.log import MatchLog
 from twentynine.schema.words import plural, signed
 from twentynine.textout import error_line, printable, text_table, warning_line
 
-FEW_CALLS = 1000
-"""Fewer scored calls than this make a refit mostly noise: said in a warning."""
+NO_AUC = "none (every call made, or every call failed: no pair to rank)"
+"""What the AUC is said to be when the calls leave it undefined."""
 
 MAX_FOLDS = 10
 """Out-of-fold checks of a refit on one file: the matches dealt into this many folds."""
@@ -116,7 +119,8 @@ def calibration_command(
     if not rows:
         raise fail("no scored contract with the caller's first four cards in the input")
     files = sorted(set(sources))
-    name = f"{model.version} ({'shipped' if model_file is None else printable(str(model_file))})"
+    where = "shipped" if model_file is None else printable(str(model_file))
+    name = f"{printable(model.version)} ({where})"
     typer.echo(
         f"{plural(len(files), 'file')}, {plural(len(matches), 'match')}: "
         f"{plural(len(rows), 'scored contract')}"
@@ -126,21 +130,24 @@ def calibration_command(
     if output is not None:
         if len(rows) < FEW_CALLS:
             typer.echo(warning_line(_few(len(rows))), err=True)
-        refit = _refit(rows, files, seed)
+        try:
+            refit = _refit(rows, files, seed)
+        except ModelError as exc:  # a fit no model file could hold (a parameter beyond bounds)
+            raise fail(f"the refit is not a usable model: {exc}") from None
         try:
             with atomic_file(output) as stream:
                 stream.write(refit.dumps().encode())
         except OSError as exc:
             raise fail(f"{output}: cannot write the model: {exc.strerror}") from None
-        typer.echo(f"wrote {printable(str(output))} ({refit.version})", err=True)
+        typer.echo(f"wrote {printable(str(output))} ({printable(refit.version)})", err=True)
     if unreadable:
         raise typer.Exit(2)
 
 
 def _few(calls: int) -> str:
     fit = shipped_model().fit or {}
-    shipped = f" (the shipped model's: {fit['calls']:,})" if "calls" in fit else ""
-    return f"{plural(calls, 'call')} are few to fit on{shipped}: compare the figures out of fold"
+    shipped = f" (the shipped model: {fit['calls']:,})" if "calls" in fit else ""
+    return f"the refit is {few_calls_text(calls)}; compare the figures out of fold{shipped}"
 
 
 def _read(paths: list[str], from_format: str | None) -> tuple[list[MatchLog], list[str], int]:
@@ -207,8 +214,9 @@ def _tables(e: Evaluation) -> str:
         rows = [[b[0], f"{b[1]:.3f}", f"{b[2]:.3f}", str(b[3])] for b in bands]
         return text_table([title, "predicted", "observed", "calls"], rows)
 
+    auc = f"{e.auc:.3f}" if math.isfinite(e.auc) else NO_AUC
     lines = [
-        f"made {e.made:.3f}; AUC {e.auc:.3f}; Brier {e.brier:.4f} against {e.base_brier:.4f} "
+        f"made {e.made:.3f}; AUC {auc}; Brier {e.brier:.4f} against {e.base_brier:.4f} "
         f"for the base rate: {signed(e.brier_gain, 4)} "
         f"(95% {signed(e.gain_low, 4)} to {signed(e.gain_high, 4)})",
         f"calibration error {100 * e.ece:.1f} points, largest band gap {100 * e.max_gap:.1f}",

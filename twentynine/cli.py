@@ -35,6 +35,7 @@ from twentynine.options import (
     RulesOption,
     TableFormat,
     TableFormatOption,
+    at_option,
     fail,
     named_file,
     named_file_or_dash,
@@ -109,6 +110,7 @@ COMMANDS: Final = (
     "export",
     "analyze",
     "calibration",
+    "dealing",
     "demo",
     "matches",
     "stats",
@@ -121,6 +123,7 @@ LAZY_COMMANDS: Final = {
     "solve": "twentynine.solve_command:solve_command",
     "analyze": "twentynine.analyze_command:analyze_command",
     "calibration": "twentynine.calibration_command:calibration_command",
+    "dealing": "twentynine.dealing_command:dealing_command",
     "matches": "twentynine.matches_command:matches_command",
     "stats": "twentynine.stats_command:stats_command",
     "report": "twentynine.report_commands:report_app",
@@ -533,12 +536,7 @@ def replay_command(
         int | None,
         typer.Option("--deal", min=1, metavar="N", help="The deal, from 1 (default: 1)."),
     ] = None,
-    at: Annotated[
-        int | None,
-        typer.Option(
-            "--at", min=0, metavar="K", help="Start at this action (the numbers of `audit`)."
-        ),
-    ] = None,
+    at: Annotated[int | None, at_option("Start at this action (the numbers of `audit`).")] = None,
     finding: Annotated[
         bool, typer.Option("--finding", help="Start at the first finding (of --deal, if given).")
     ] = False,
@@ -574,7 +572,7 @@ def replay_command(
     from twentynine.frames import deal_frames, finding_frames, first_finding
     from twentynine.pager import show_deals, show_frames
     from twentynine.replay import audit_match
-    from twentynine.reports.html.annotations import read_annotations
+    from twentynine.reports.html.annotations import Analysed, read_analysed
     from twentynine.reports.warehouse.errors import WarehouseError
     from twentynine.reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
     from twentynine.reports.warehouse.store import open_warehouse
@@ -589,7 +587,7 @@ def replay_command(
     if at is not None and finding:
         raise fail(f"--at {at} and --finding ask two things: give one")
     skipped = Skipping()
-    notes = None
+    stored = Analysed(None, None)
     try:
         if path is None:
             assert db is not None
@@ -599,7 +597,7 @@ def replay_command(
             chosen = pick_match(match_id, skipped.readable(records))
         if db is not None:
             with open_warehouse(db, read_only=True) as wh:  # the review's marks, if analyzed
-                notes = read_annotations(wh, chosen.match_id)
+                stored = read_analysed(wh, chosen.match_id)
     except MatchNotFoundError as exc:
         raise skipped.not_found(f"{path or db}: {exc}") from None
     except WarehouseError as exc:
@@ -623,8 +621,16 @@ def replay_command(
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
 
     def frames_of(number: int) -> list[str]:
+        notes, coverage = stored
+        analysed = notes is not None and (coverage is None or coverage.covers(number))
         return deal_frames(
-            chosen, number, seat=seat, rules=rules, color=interactive, annotations=notes
+            chosen,
+            number,
+            seat=seat,
+            rules=rules,
+            color=interactive,
+            annotations=notes if analysed else None,
+            analyzed=analysed if db is not None else None,
         )
 
     if interactive:

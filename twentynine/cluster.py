@@ -7,13 +7,18 @@ answer, the run says so every :data:`~twentynine.limits.WAIT_NOTICE_SECONDS` and
 after ``wait`` seconds; a scheduler that goes away, or workers that die running a task,
 end it at once. Each failure is a :class:`ClusterError`, one line naming the address; the
 caller keeps what was done before it. Dask's own log lines are kept off standard error.
+Without the ``cluster`` extra (Dask distributed), every address is refused so, in one line:
+``--cluster needs Dask distributed: install the 'cluster' extra``.
 
->>> try:
-...     with cluster_executor("tcp://[::1", wait=1, say=print):
-...         pass
-... except ClusterError as exc:
-...     print(str(exc).split(" (")[0])
---cluster tcp://[::1: not a scheduler's address
+>>> def refusal(address: str) -> str:
+...     try:
+...         with cluster_executor(address, wait=1, say=print):
+...             return "connected"
+...     except ClusterError as exc:
+...         return str(exc)
+>>> said = refusal("tcp://[::1")  # with Dask: "--cluster tcp://[::1: not a scheduler's address"
+>>> said.startswith("--cluster "), "\\n" in said
+(True, False)
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import Final
 
 import orjson
 
-from twentynine.analysis.run import AnalysisOptions, annotate_deal, match_tasks
+from twentynine.analysis.run import AnalysisOptions, annotate_deal, match_tasks, run_record
 from twentynine.frames import render_step
 from twentynine.importers.formats import expand_inputs, import_paths, read_any, write_matches
 from twentynine.loading import load_paths
@@ -23,7 +23,7 @@ from twentynine.replay import Finding, audit_match, deal_steps
 from twentynine.replay.selfplay import simulate_matches
 from twentynine.replay.summary import AuditSummary
 from twentynine.report_commands import examples_folder, write_match_report, write_players_report
-from twentynine.reports.html.annotations import read_annotations
+from twentynine.reports.html.annotations import read_analysed
 from twentynine.reports.warehouse import companions
 from twentynine.reports.warehouse.annotations import replace_annotations
 from twentynine.reports.warehouse.export import export_parquet, format_result
@@ -234,7 +234,7 @@ def _analyze(match_file: Path, database: Path, echo: Echo, result: DemoResult) -
     options = AnalysisOptions(samples=DEMO_SAMPLES, seed=0, deal=DEMO_DEAL)
     notes = [note for task in match_tasks(match, options) for note in annotate_deal(task)]
     with open_warehouse(database) as wh:
-        replace_annotations(wh, match, notes)  # the stored match's, for that deal
+        replace_annotations(wh, match, notes, record=run_record(options), deal=DEMO_DEAL)
     kinds = sorted({note.kind for note in notes})
     labelled = [note for note in notes if note.label]
     echo(
@@ -259,8 +259,8 @@ def _render_reports(
     echo("\n== 11. render the HTML reports (twentynine report match, report players)")
     match = next(r.match for r in read_any(match_file) if r.match)
     with open_warehouse(database, read_only=True) as wh:
-        annotations = read_annotations(wh, match.match_id)
-    write_match_report(match, match_html, annotations)
+        annotations, coverage = read_analysed(wh, match.match_id)
+    write_match_report(match, match_html, annotations, coverage)
     analyzed = "not analyzed" if annotations is None else plural(len(annotations), "annotation")
     echo(
         f"   match report of {match_file.name} ({plural(len(match.deals), 'deal')}, "

@@ -39,7 +39,7 @@ from twentynine.schema.log import (
 )
 from twentynine.schema.rules import Rules
 from twentynine.schema.words import signed
-from twentynine.textout import printable
+from twentynine.textout import printable, shown_name
 
 if TYPE_CHECKING:
     from twentynine.analysis.annotate import Annotation
@@ -163,6 +163,7 @@ def _standing(step: StepView) -> list[str]:
         needs=step.needs,
         single=step.single_hand,
         winners=[trick.winner for trick in step.tricks],
+        unshown=step.unshown,
     )
     return textwrap.wrap(words, _PANEL_WIDTH) or [""]
 
@@ -190,13 +191,10 @@ def outcome_text(facts: DealFacts, before: Mapping[Team, int] | None = None) -> 
 
 def _label(seat: Seat, names: Mapping[Seat, str], unseen: str, step: StepView) -> str:
     """``N Asha (4 unseen) <``: the seat, its player (cut to fit the column, isolated), how
-    many of its cards are unseen, and ``<`` when it is that seat's turn; ``names`` as
-    :func:`textout.printable` writes them."""
+    many of its cards are unseen, and ``<`` when it is that seat's turn; each name as
+    :func:`textout.shown_name` writes it, in the room the column leaves."""
     suffix = (f" ({unseen})" if unseen else "") + (" <" if step.current_seat is seat else "")
-    room = _SIDE - 1 - len(suffix) - 2
-    name = names.get(seat, "")
-    if len(name) > room:
-        name = name[: room - 1] + "…"
+    name = shown_name(names.get(seat, ""), _SIDE - 1 - len(suffix) - 2)
     shown = f" {_FSI}{name}{_PDI}" if name else ""
     return f"{seat.value}{shown}{suffix}"
 
@@ -458,10 +456,12 @@ def deal_frames(
     rules: Rules | None = None,
     color: bool = False,
     annotations: Sequence[Annotation] | None = None,
+    analyzed: bool | None = None,
 ) -> list[str]:
     """Every frame of deal ``deal_number`` (from 1): the start, one per action, then the
     result. ``annotations`` (the match's, when it was analyzed) set the review's marks
-    beside the decisions and say what each marked one was.
+    beside the decisions and say what each marked one was; ``analyzed`` False: the heading
+    says the deal is not analyzed (None: not known, nothing said).
 
     >>> from twentynine.replay import random_match
     >>> from twentynine.schema import Rules
@@ -482,12 +482,14 @@ def deal_frames(
     before = audited.deals[deal_number - 2].score_after if deal_number > 1 else None
     deal = match.deals[deal_number - 1]
     view = f" · seen by {seat.value}" if seat else ""
+    if analyzed is False:
+        view += " · not analyzed"
     where = (
         f"match {printable(match.match_id)} · deal {deal_number} of {len(match.deals)}"
         f" · dealer {deal.dealer.value} · {preset_of(match.rules)}"
     )
     heading = f"{where} · score {score_words(before or dict.fromkeys(Team, 0))}{view}"
-    names = {s: printable(player_name(p)) for s, p in match.players.items()}
+    names = {s: player_name(p) for s, p in match.players.items()}
     review = None
     if annotations:
         review = deal_review(match, audited, deal_number, annotations, steps[-1].auction, seat)

@@ -27,6 +27,7 @@ from twentynine.importers.canonical import Match, Record
 from twentynine.importers.errors import no_such_path, unknown_format
 from twentynine.importers.formats import FORMAT_NAMES, FORMATS, Reading, read_paths
 from twentynine.limits import LOAD_JOBS
+from twentynine.reports.warehouse.errors import WarehouseError, WarehouseLockedError
 from twentynine.reports.warehouse.store import (
     BATCH_DEALS,
     DEFAULT_DB,
@@ -91,7 +92,12 @@ def load_paths(
     records = read_paths(paths, from_format, fast=True, reading=reading)
     made = not _exists(Path(db))
     load = _load_beside if jobs == 2 else _load_here
-    summary = load(records, reading, db, progress, batch_deals, replace)
+    try:
+        summary = load(records, reading, db, progress, batch_deals, replace)
+    except BaseException:  # Ctrl-C, or a refusal: a warehouse this load made, left empty, goes
+        if made and not _holds_matches(Path(db)):
+            _discard(Path(db))
+        raise
     if made and not summary.stored:
         _discard(Path(db))
         summary.discarded = True
@@ -141,6 +147,21 @@ def _discard(db: Path) -> None:
     """Remove a warehouse file the load made (closed), and its write-ahead log if any."""
     for path in (db, db.with_name(db.name + ".wal")):
         path.unlink(missing_ok=True)
+
+
+def _holds_matches(db: Path) -> bool:
+    """Whether the warehouse file ``db`` holds a match (one locked by another process
+    counts: it is not this load's to remove; one that cannot be read as a warehouse, half
+    made when the load stopped, does not)."""
+    if not db.exists():
+        return False
+    try:
+        with open_warehouse(db, read_only=True) as wh:
+            return bool(wh.query("SELECT count(*) FROM matches").rows[0][0])
+    except WarehouseLockedError:
+        return True
+    except WarehouseError:
+        return False
 
 
 def _exists(path: Path) -> bool:

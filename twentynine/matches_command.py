@@ -6,6 +6,7 @@ on the app by :mod:`twentynine.cli`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,9 +18,10 @@ from twentynine.options import FromOption, TableFormat, TableFormatOption, fail,
 from twentynine.replay import audit_match
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.listing import match_row, match_table, run_matches
-from twentynine.reports.warehouse.rows import preset_of, started_at
+from twentynine.reports.warehouse.rows import preset_of
 from twentynine.schema.cards import Seat
-from twentynine.textout import error_line, print_result, unreadable_lines
+from twentynine.schema.dates import started_at
+from twentynine.textout import error_line, print_result, shown_name, unreadable_lines
 
 
 def matches_command(
@@ -49,9 +51,11 @@ def matches_command(
     """
     if (db is None) == (not paths):
         raise fail("give files or folders of match logs, or --db FILE (not both)")
+    # a table shows each name as a terminal does (a long one cut); CSV and JSON keep it whole
+    shown = shown_name if output is TableFormat.table else str
     if db is not None:
         try:
-            table = run_matches(db=db)
+            table = run_matches(db=db, shown=shown)
         except WarehouseError as exc:
             raise fail(str(exc), exc.exit_code) from None
         print_result(table, output.value)
@@ -62,7 +66,7 @@ def matches_command(
         if record.match is None:
             unreadable.extend(unreadable_lines(record))
             continue
-        rows.append(_row(len(rows) + 1, record))
+        rows.append(_row(len(rows) + 1, record, shown))
     print_result(match_table(rows), output.value)
     for line in unreadable:
         typer.echo(error_line(line), err=True)
@@ -70,12 +74,12 @@ def matches_command(
         raise typer.Exit(2)
 
 
-def _row(number: int, record: Record[Match]) -> tuple[Any, ...]:
+def _row(number: int, record: Record[Match], shown: Callable[[str], str]) -> tuple[Any, ...]:
     match = record.match
     assert match is not None
     audited = audit_match(match)
     players = [match.players[seat] for seat in Seat]
-    names = [p if isinstance(p, str) else p.name for p in players]
+    names = [shown(p if isinstance(p, str) else p.name) for p in players]
     score = {team.value: points for team, points in audited.score.items()}
     winner = audited.winner.value if audited.winner else None
     return match_row(

@@ -16,7 +16,7 @@ import datetime as dt
 import os
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Final
+from typing import Annotated, Any, Final
 
 import typer
 
@@ -141,6 +141,18 @@ UntilOption = Annotated[
         "--until", metavar="YYYY-MM-DD", help="Only matches begun on or before it.", parser=iso_date
     ),
 ]
+
+
+def at_option(help_text: str) -> Any:
+    """``--at K``, an action of a deal (0-based, as the audit numbers them), as every command
+    that takes one reads it: a negative K is a usage error.
+
+    >>> at_option("Start here.").min
+    0
+    """
+    return typer.Option("--at", min=0, metavar="K", help=help_text)
+
+
 MatchOption = Annotated[
     str | None,
     typer.Option(

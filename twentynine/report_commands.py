@@ -29,9 +29,9 @@ from twentynine.options import (
 )
 from twentynine.outputs import refuse_overwrite
 from twentynine.replay import audit_match
-from twentynine.reports.html.annotations import read_annotations
+from twentynine.reports.html.annotations import Analysed, Coverage, read_analysed
 from twentynine.reports.html.match import match_report
-from twentynine.reports.html.players import Scope, players_report
+from twentynine.reports.html.players import SECTIONS_SHOWN, Scope, players_report
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
 from twentynine.reports.warehouse.readback import read_match
@@ -91,12 +91,12 @@ def _write(path: Path, text: str) -> None:
         stream.write(text.encode())
 
 
-def _annotations(db: Path | None, match_id: str) -> list[Annotation] | None:
+def _annotations(db: Path | None, match_id: str) -> Analysed:
     if db is None:
-        return None
+        return Analysed(None, None)
     try:
         with open_warehouse(db, read_only=True) as wh:
-            return read_annotations(wh, match_id)
+            return read_analysed(wh, match_id)
     except WarehouseError as exc:
         raise _fail(str(exc)) from None
 
@@ -121,9 +121,15 @@ def find_match(path: str, match_id: str | None, skipped: Skipping) -> MatchLog:
         raise skipped.not_found(f"{path}: {exc}") from None
 
 
-def write_match_report(match: MatchLog, out: Path, annotations: list[Annotation] | None) -> None:
-    """Audit ``match`` and write its report to ``out``."""
-    _write(out, match_report(match, audit_match(match), annotations))
+def write_match_report(
+    match: MatchLog,
+    out: Path,
+    annotations: list[Annotation] | None,
+    coverage: Coverage | None = None,
+) -> None:
+    """Audit ``match`` and write its report to ``out`` (``coverage``: what the annotations
+    cover, :func:`~reports.html.annotations.read_coverage`)."""
+    _write(out, match_report(match, audit_match(match), annotations, coverage))
 
 
 @report_app.command("match")
@@ -177,7 +183,7 @@ def match_command(
         except WarehouseError as exc:
             raise _fail(str(exc)) from None
     try:
-        write_match_report(match, out, _annotations(db, match.match_id))
+        write_match_report(match, out, *_annotations(db, match.match_id))
     except OSError as exc:
         raise _fail(f"cannot write {out}: {exc.strerror or exc}") from None
     typer.echo(f"match report ({plural(len(match.deals), 'deal')}) -> {out}", err=True)
@@ -194,10 +200,16 @@ def examples_folder(out: Path) -> Path:
 
 
 def write_players_report(
-    db: Path, out: Path, min_deals: int, examples: int, scope: Scope | None = None
+    db: Path,
+    out: Path,
+    min_deals: int,
+    examples: int,
+    scope: Scope | None = None,
+    sections: int = SECTIONS_SHOWN,
 ) -> list[Path]:
-    """Write the players report of the warehouse ``db`` to ``out``, and the match reports of
-    up to ``examples`` matches its statistics link to; returns those match reports' paths.
+    """Write the players report of the warehouse ``db`` to ``out`` (a section for at most
+    ``sections`` players), and the match reports of up to ``examples`` matches its
+    statistics link to; returns those match reports' paths.
 
     Every page is made before the first is written; a failure to write removes what this
     call wrote (and the examples' folder when it made it). Raises the warehouse's errors and
@@ -215,10 +227,10 @@ def write_players_report(
 
     pages: list[tuple[Path, str]] = []
     with open_warehouse(db, read_only=True) as wh:
-        page = players_report(wh, min_deals, link, scope)
+        page = players_report(wh, min_deals, link, scope, section_cap=sections)
         for match_id in sorted(chosen):
             match = read_match(wh, match_id)
-            html = match_report(match, audit_match(match), read_annotations(wh, match_id))
+            html = match_report(match, audit_match(match), *read_analysed(wh, match_id))
             pages.append((folder / match_file_name(match_id), html))
     made_folder = False
     written: list[Path] = []
@@ -270,6 +282,16 @@ def players_command(
     ] = None,
     since: SinceOption = None,
     until: UntilOption = None,
+    sections: Annotated[
+        int,
+        typer.Option(
+            "--sections",
+            min=0,
+            metavar="N",
+            help="A section for at most this many players with --min-deals deals or more, "
+            "those with the most deals; the page says how many were left out.",
+        ),
+    ] = SECTIONS_SHOWN,
 ) -> None:
     """Player and partnership statistics with intervals, sortable tables and charts.
 
@@ -285,7 +307,7 @@ def players_command(
         raise _fail(f"--since {since} is after --until {until}: no match begins in between")
     scope = Scope(preset.value if preset is not None else None, since, until)
     try:
-        examples_written = write_players_report(db, out, min_deals, examples, scope)
+        examples_written = write_players_report(db, out, min_deals, examples, scope, sections)
     except WarehouseError as exc:
         raise _fail(str(exc)) from None
     except OSError as exc:

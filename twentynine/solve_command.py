@@ -17,7 +17,7 @@ import typer
 from twentynine.analysis import Solution, caller_team, solve
 from twentynine.analysis.solver import playable
 from twentynine.frames import card_text, hand_text, trump_text
-from twentynine.options import MatchOption
+from twentynine.options import MatchOption, at_option
 from twentynine.replay import DealState
 from twentynine.schema.cards import SEATS, Seat, Suit, Team
 from twentynine.schema.log import Action, MatchLog
@@ -98,7 +98,7 @@ def render_text(state: DealState, solution: Solution, heading: str, *, colour: b
         "",
         f"trick:   {trick}",
         f"trump:   {trump_text(state.trump_status())}",
-        f"caller:  {caller.value if caller else '-'} ({team.value}), target {state.target}",
+        f"caller:  {caller.value if caller else '-'} ({team.value}), {_goal(state)}",
         "points:  " + ", ".join(f"{t.value} {state.points_of(t)}" for t in Team),
         f"to play: {turn.value if turn else '- (the deal is over)'}",
         f"value:   {solution.value} (the card points {team.value} take with best play{early})",
@@ -107,6 +107,13 @@ def render_text(state: DealState, solution: Solution, heading: str, *, colour: b
         rows = [[_action_text(action), str(value)] for action, value in solution.actions]
         lines += ["", text_table(["move", "value"], rows)]
     return "\n".join(lines)
+
+
+def _goal(state: DealState) -> str:
+    """What the caller's side plays for: the target, or a single hand's every trick."""
+    if state.single >= 0:
+        return f"single hand by {SEATS[state.single].value}: must win every trick"
+    return f"target {state.target}"
 
 
 def solve_command(
@@ -120,11 +127,9 @@ def solve_command(
     match_id: MatchOption = None,
     at: Annotated[
         int | None,
-        typer.Option(
-            "--at",
-            metavar="K",
-            help="Solve the position before this action of the deal (0-based, as the "
-            "audit numbers them); default: the first card led.",
+        at_option(
+            "Solve the position before this action of the deal (0-based, as the audit numbers "
+            "them); default: the first card led."
         ),
     ] = None,
     output: Annotated[SolveFormat, typer.Option("--format", help="text or json.")] = (

@@ -25,7 +25,8 @@ from twentynine.reports.warehouse import DEFAULT_DB
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.stats import StatsRequest, intervals_beside, run_stats_report
 from twentynine.reports.warehouse.store import QueryResult
-from twentynine.textout import print_result
+from twentynine.schema.names import cut
+from twentynine.textout import print_result, shown_name
 
 FIRST_COLUMNS: Final = {
     "player": ("name", "deals", "calls", "make_rate", "break_rate"),
@@ -35,6 +36,7 @@ FIRST_COLUMNS: Final = {
 every one); ``player_id`` joins them when some player's id is not their name."""
 NARROWEST: Final = 80  # the table fits the terminal, and at least this many columns
 SHORTEST_NAME: Final = 8  # a name is never cut shorter, whatever the width
+NAME_COLUMNS: Final = ("player_id", "name")  # cut as a name is (textout.shown_name)
 
 
 class StatsBy(StrEnum):
@@ -101,6 +103,7 @@ def stats_command(
     notes = list(report.notes)
     if output is TableFormat.table:
         result = intervals_beside(result)
+        result = names_shown(result)
         if player is not None:
             result = result.transposed()
         elif columns is None:
@@ -111,6 +114,25 @@ def stats_command(
     print_result(result, output.value)
     for note in notes:
         typer.echo(f"note: {note}", err=True)
+
+
+def names_shown(result: QueryResult) -> QueryResult:
+    """The table with each player's id and name as a terminal shows a name
+    (:func:`textout.shown_name`: escaped, a long one cut).
+
+    >>> from twentynine.reports.warehouse.store import QueryResult
+    >>> r = QueryResult(("name", "deals"), ("VARCHAR", "INTEGER"), [("L" * 99, 3)])
+    >>> names_shown(r).rows == [("L" * 31 + "…", 3)]
+    True
+    """
+    at = [i for i, column in enumerate(result.columns) if column in NAME_COLUMNS]
+    if not at:
+        return result
+    rows = [
+        tuple(shown_name(v) if i in at and isinstance(v, str) else v for i, v in enumerate(row))
+        for row in result.rows
+    ]
+    return replace(result, rows=rows)
 
 
 def first_columns(result: QueryResult, by: str, sort: str | None = None) -> tuple[QueryResult, int]:
@@ -162,12 +184,10 @@ def fitted(result: QueryResult, width: int) -> QueryResult:
         return result
     room = max(SHORTEST_NAME, widths[at] - over, len(text))
 
-    def cut(value: object) -> object:
-        if not isinstance(value, str) or len(value) <= room:
-            return value
-        return value[: room - 1] + "…"
-
-    rows = [tuple(cut(v) if i == at else v for i, v in enumerate(row)) for row in result.rows]
+    rows = [
+        tuple(cut(v, room) if i == at and isinstance(v, str) else v for i, v in enumerate(row))
+        for row in result.rows
+    ]
     return replace(result, rows=rows)
 
 

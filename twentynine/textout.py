@@ -16,6 +16,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from twentynine.schema.names import INVISIBLE, cut, visible
+
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
 
@@ -49,6 +51,8 @@ _CONTROLS: Final = [
 ]
 _ESCAPES: Final = {
     **{code: repr(chr(code))[1:-1] for code in _CONTROLS},
+    # what takes no room and shows nothing (a zero-width space): written as a name shows it
+    **{code: visible(chr(code)) for code in INVISIBLE},
     # a name's byte that is not UTF-8, as Python keeps it (a lone surrogate): the byte, as
     # importers.formats.shown_name writes it
     **{code: f"\\x{code - 0xDC00:02x}" for code in range(0xDC80, 0xDD00)},
@@ -58,14 +62,34 @@ _ESCAPES: Final = {
 def printable(text: str) -> str:
     """Text from a log or a file name as a terminal should show it: control characters
     escaped as Python writes them, so that a name can neither drive the terminal (retitle a
-    window, clear the screen) nor forge a line of output. Every text printer uses it.
+    window, clear the screen) nor forge a line of output, and the characters that show
+    nothing (``schema.names.INVISIBLE``: a zero-width space) written so they show. Every
+    text printer uses it.
 
     >>> printable("Asha\\x1b]0;title\\x07"), printable("a.json\\nb.json"), printable("Ñandú")
     ('Asha\\\\x1b]0;title\\\\x07', 'a.json\\\\nb.json', 'Ñandú')
+    >>> printable("An\\u200bne")
+    'An\\\\u200bne'
     >>> printable(os.fsdecode(b"caf\\xe9.duckdb"))
     'caf\\\\xe9.duckdb'
     """
     return text.translate(_ESCAPES)
+
+
+NAME_ROOM: Final = 32
+"""The most columns a player's name takes in a terminal table or line; a longer one is cut."""
+
+
+def shown_name(name: str, room: int = NAME_ROOM) -> str:
+    """A player's name as a terminal shows it: :func:`printable`, then cut to ``room``
+    columns with ``…`` last (``schema.names.cut``), so that no name widens a table past
+    reading. Every printer of a name in a table or a frame uses it; CSV and JSON keep the
+    whole name.
+
+    >>> shown_name("Asha"), shown_name("A" * 40), shown_name("An\\u200bne", 9)
+    ('Asha', 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA…', 'An\\\\u200b…')
+    """
+    return cut(printable(name), room)
 
 
 ERROR_PREFIX = "twentynine: "

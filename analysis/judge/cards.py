@@ -57,7 +57,8 @@ def fair_cards(
 ) -> list[Annotation]:
     """A sampled ``card`` annotation for each card whose exact annotation in ``hindsight``
     lost points (the others have nothing to confirm), judged on what its seat knew (the
-    layouts drawn by ``auction_model`` and ``dealing``, None: the shipped ones)."""
+    layouts drawn by ``auction_model``, None: the shipped one, and ``dealing``, None: a fair
+    shuffle)."""
     suspects = sorted(
         n.action
         for n in hindsight

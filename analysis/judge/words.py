@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from twentynine.analysis.annotate import Annotation, choice_words
+from twentynine.analysis.models.dealing import FAIR as FAIR_DEALING
+from twentynine.analysis.models.dealing import SERVER_WORDS, note_dealing
 from twentynine.schema.cards import Seat
 from twentynine.schema.words import decimal, plural, signed
 
@@ -72,7 +74,15 @@ def explain(
     writer = _WRITERS.get((note.kind, note.method))
     if writer is None:
         return note.explanation
-    return writer(note, step, deal)
+    return _dealt(note, writer(note, step, deal))
+
+
+def _dealt(note: Annotation, text: str) -> str:
+    """``text``, saying so where the note rests on the server's dealing (its layouts, or the
+    contract model's view of the bidder's side: ``analyze --dealing server``)."""
+    if note_dealing(note.detail) == FAIR_DEALING:
+        return text
+    return f"{text} ({SERVER_WORDS})"
 
 
 # ----------------------------------------------------------------------------- helpers

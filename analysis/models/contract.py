@@ -31,9 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, NamedTuple
 
+import numpy as np
+
 from twentynine.analysis.models.dealing import FAIR_SIDE_SHARE, DealingModel, side_shares
+from twentynine.analysis.models.files import MAX_LOG_ODDS, TOO_LONG, ModelFileError, number, numbers
 from twentynine.schema.cards import ALL_CARDS, Card, Direction, Rank, Seat, Suit
 from twentynine.schema.shapes import DealLike
+from twentynine.schema.words import plural
 
 FORMAT: Final = "twentynine.contract_model"
 """The ``format`` every model file names."""
@@ -49,8 +53,29 @@ Z95: Final = 1.959964
 TrumpRule = Literal["best", "longest"]
 
 
-class ModelError(ValueError):
-    """A model file that cannot be used: says what is wrong, in one line."""
+ModelError = ModelFileError
+"""The contract model's name for a model file that cannot be used (one class for every
+model's file)."""
+
+FEW_CALLS: Final = 1000
+"""Fewer scored calls than this make a fit mostly noise: ``calibration --fit`` and
+``analyze --model`` warn of a model whose ``fit.calls`` says so."""
+
+DRAWS: Final = 2000
+"""Parameter draws (half of them mirrored) from which :meth:`ContractModel.combination`
+takes its interval."""
+
+_KEYS: Final = (
+    "format",
+    "version",
+    "features",
+    "trump",
+    "intercept",
+    "coefficients",
+    "covariance",
+    "fit",
+)
+"""Every key a model file may hold (``trump`` and ``fit`` may be left out)."""
 
 
 class ContractView(NamedTuple):
@@ -344,6 +369,9 @@ class ContractModel:
     """The features of the four cards that are not a sum over them (void suits)."""
     _side_weight: float = field(init=False, repr=False, compare=False)
     """The weight of ``side_trump`` (0 when the model does not name it)."""
+    _deviations: list[Any] = field(default_factory=list, init=False, repr=False, compare=False)
+    """The parameters' draws less their means (:data:`DRAWS` rows, intercept first), made at
+    the first :meth:`combination` (:func:`_deviations`)."""
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -433,7 +461,9 @@ class ContractModel:
         self, terms: Iterable[tuple[float, ContractView]], constant: float = 0.0
     ) -> tuple[float, float, float]:
         """``constant + sum(weight * chance(view))`` with its 95% interval from the fit's
-        uncertainty (the delta method: the chances of the terms move together).
+        uncertainty: the parameters drawn :data:`DRAWS` times from their normal law (the
+        fit's covariance), the chances of the terms moving together, each on its log-odds
+        scale; so a chance near 0 or 1 from an uncertain fit still has a wide interval.
 
         A bid worth ``stake * (2p - 1)`` game points is ``((2 * stake, view),)`` with
         constant ``-stake``; the gain of one bid over another is a difference of two terms.
@@ -444,17 +474,24 @@ class ContractModel:
         >>> 0 < low < mean < high
         True
         """
+        rows, weights, logits = [], [], []
         mean = constant
-        gradient = [0.0] * (len(self.features) + 1)
         for weight, view in terms:
             suit = self.best_suit(view)
-            p = _sigmoid(self.logit(view, suit))
-            mean += weight * p
-            slope = weight * p * (1 - p)
-            for i, v in enumerate((1.0, *self.vector(view, suit))):
-                gradient[i] += slope * v
-        half = Z95 * math.sqrt(max(_quadratic(self.covariance, gradient), 0.0))
-        return mean, mean - half, mean + half
+            rows.append((1.0, *self.vector(view, suit)))
+            weights.append(weight)
+            logits.append(self.logit(view, suit))
+            mean += weight * _sigmoid(logits[-1])
+        if not rows:
+            return mean, mean, mean
+        x = np.array(rows)
+        w = np.array(weights)
+        eta = np.array(logits)
+        if not self._deviations:
+            self._deviations.append(_deviations(self.covariance))
+        drawn = constant + _sigmoids(eta + self._deviations[0] @ x.T) @ w
+        low, high = (float(v) for v in np.quantile(drawn, (0.025, 0.975)))
+        return mean, min(low, mean), max(high, mean)
 
     # ------------------------------------------------------------------- the file
     def as_json(self) -> dict[str, Any]:
@@ -484,15 +521,43 @@ _FLAT_LIST: Final = re.compile(r"\[[^\[\]{}]*\]")
 
 
 def parameters_version(
-    features: Sequence[str], trump: str, intercept: float, coefficients: Sequence[float]
+    features: Sequence[str],
+    trump: str,
+    intercept: float,
+    coefficients: Sequence[float],
+    covariance: Sequence[Sequence[float]],
 ) -> str:
-    """A version named after the parameters: the same numbers, the same version.
+    """A version named after the parameters, covariance included: the same numbers, the
+    same version; a file is refused whose version is not its parameters' (a model edited
+    by hand cannot pass for another).
 
-    >>> parameters_version(["level"], "best", 0.5, [-0.2])
-    'contract-7094eeb6'
+    >>> parameters_version(["level"], "best", 0.5, [-0.2], [[0.1, 0.0], [0.0, 0.1]])
+    'contract-6027e13e'
     """
-    text = json.dumps([list(features), trump, intercept, list(coefficients)])
+    text = json.dumps(
+        [list(features), trump, intercept, list(coefficients), [list(r) for r in covariance]]
+    )
     return "contract-" + hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def _sigmoids(z: np.ndarray[Any, np.dtype[np.float64]]) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """The logistic function of each of ``z`` (by tanh: no overflow at any size)."""
+    out: np.ndarray[Any, np.dtype[np.float64]] = 0.5 * (1.0 + np.tanh(0.5 * z))
+    return out
+
+
+def _deviations(
+    covariance: Sequence[Sequence[float]],
+) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """:data:`DRAWS` draws of the parameters less their means, from the normal law of
+    ``covariance`` (its square root by eigenvalues: a semi-definite one is fine), half of
+    them the other half mirrored; the same every time (a fixed seed)."""
+    values, vectors = np.linalg.eigh(np.array(covariance, dtype=np.float64))
+    root = vectors * np.sqrt(np.clip(values, 0.0, None))
+    z = np.random.default_rng(0).standard_normal((DRAWS // 2, len(values)))
+    half = z @ root.T
+    out: np.ndarray[Any, np.dtype[np.float64]] = np.vstack([half, -half])
+    return out
 
 
 def _sigmoid(z: float) -> float:
@@ -509,6 +574,10 @@ def _quadratic(matrix: Sequence[Sequence[float]], x: Sequence[float]) -> float:
 def _validate(model: ContractModel) -> None:
     if not model.version or not isinstance(model.version, str):
         raise ModelError("the model has no version")
+    if not model.features:
+        raise ModelError("the model has no features: it would give every call one chance")
+    if not all(isinstance(name, str) for name in model.features):
+        raise ModelError("features must be a list of feature names")
     unknown = [name for name in model.features if name not in FEATURES]
     if unknown:
         raise ModelError(f"unknown feature {unknown[0]!r} (known: {', '.join(FEATURES)})")
@@ -521,17 +590,51 @@ def _validate(model: ContractModel) -> None:
     size = len(model.features) + 1
     if len(model.covariance) != size or any(len(row) != size for row in model.covariance):
         raise ModelError(f"the covariance must be {size} by {size} (intercept first)")
-    numbers = [model.intercept, *model.coefficients, *(v for r in model.covariance for v in r)]
-    if not all(isinstance(v, float) and math.isfinite(v) for v in numbers):
+    values = [model.intercept, *model.coefficients, *(v for r in model.covariance for v in r)]
+    if not all(isinstance(v, float) and math.isfinite(v) for v in values):
         raise ModelError("every parameter must be a finite number")
+    largest = max(abs(model.intercept), *(abs(b) for b in model.coefficients))
+    if largest > MAX_LOG_ODDS:
+        raise ModelError(
+            f"a parameter of {largest:g} log-odds is not a fitted model's (at most "
+            f"{MAX_LOG_ODDS:g}: its chances would all be 0% or 100%)"
+        )
     if any(model.covariance[i][i] < 0 for i in range(size)):
         raise ModelError("a variance is negative")
+    _check_covariance(model.covariance)
     if model.trump not in ("best", "longest"):
         raise ModelError(f"trump must be 'best' or 'longest', not {model.trump!r}")
+    if model.fit is not None:
+        if not isinstance(model.fit, Mapping):
+            raise ModelError("fit must be an object: the record of the fit")
+        calls = model.fit.get("calls")
+        if calls is not None and (type(calls) is not int or calls < 0):
+            raise ModelError("fit.calls must be a count of calls")
+
+
+def _check_covariance(covariance: Sequence[Sequence[float]]) -> None:
+    """Refuse a covariance that no fit makes: not symmetric, or not positive semi-definite
+    (a direction of negative variance), each up to the rounding of a model file's digits."""
+    matrix = np.array(covariance, dtype=np.float64)
+    with np.errstate(all="ignore"):  # numbers too large: said below
+        scale = np.sqrt(np.outer(np.diag(matrix), np.diag(matrix)))
+        lopsided = np.any(np.abs(matrix - matrix.T) > 1e-5 * scale + 1e-12)
+        values = np.linalg.eigvalsh(matrix)
+    if lopsided:
+        raise ModelError("the covariance is not symmetric")
+    if not np.all(np.isfinite(values)):
+        raise ModelError("the covariance's numbers are too large to use")
+    if values[0] < -1e-6 * max(float(values[-1]), 0.0) - 1e-12:
+        raise ModelError(
+            "the covariance is not positive semi-definite (a combination of the parameters "
+            f"would have a variance of {values[0]:.3g}): not a fit's"
+        )
 
 
 def model_from_json(body: Any) -> ContractModel:
-    """A model from a model file's parsed JSON; :class:`ModelError` says what is wrong.
+    """A model from a model file's parsed JSON; :class:`ModelError` says what is wrong
+    (one line), as for a key it does not know, a value of the wrong kind, or a version that
+    is not its parameters' (:func:`parameters_version`).
 
     >>> try:
     ...     model_from_json({"format": "x"})
@@ -545,23 +648,44 @@ def model_from_json(body: Any) -> ContractModel:
         raise ModelError(
             f"not a contract model (format {body.get('format')!r}, expected {FORMAT!r})"
         )
-    try:
-        fit = body.get("fit")
-        return ContractModel(
-            version=body["version"],
-            features=tuple(body["features"]),
-            intercept=float(body["intercept"]),
-            coefficients=tuple(float(v) for v in body["coefficients"]),
-            covariance=tuple(tuple(float(v) for v in row) for row in body["covariance"]),
-            trump=body.get("trump", "best"),
-            fit=fit if isinstance(fit, dict) else None,
+    unknown = [key for key in body if key not in _KEYS]
+    if unknown:
+        raise ModelError(
+            f"unknown key {unknown[0][:40]!r} (a contract model holds: {', '.join(_KEYS)})"
         )
-    except KeyError as exc:
-        raise ModelError(f"the model has no {exc.args[0]!r}") from None
-    except (TypeError, ValueError) as exc:
-        if isinstance(exc, ModelError):
-            raise
-        raise ModelError(f"a parameter is not a number or list of numbers ({exc})") from None
+    missing = [key for key in _KEYS if key not in body and key not in ("trump", "fit")]
+    if missing:
+        raise ModelError(f"the model has no {missing[0]!r}")
+    features, covariance, fit = body["features"], body["covariance"], body.get("fit")
+    if not isinstance(features, list):
+        raise ModelError("features must be a list of feature names")
+    if not isinstance(covariance, list):
+        raise ModelError("covariance: not a list of rows of numbers")
+    if fit is not None and not isinstance(fit, dict):
+        raise ModelError(f"fit must be an object: the record of the fit, not a {_kind(fit)}")
+    version = body["version"]
+    model = ContractModel(
+        version=version if isinstance(version, str) else "",
+        features=tuple(features),
+        intercept=number(body["intercept"], "intercept"),
+        coefficients=numbers(body["coefficients"], "coefficients"),
+        covariance=tuple(numbers(row, f"covariance[{i}]") for i, row in enumerate(covariance)),
+        trump=body.get("trump", "best"),
+        fit=fit,
+    )
+    made = parameters_version(
+        model.features, model.trump, model.intercept, model.coefficients, model.covariance
+    )
+    if model.version != made:
+        raise ModelError(
+            f"its version is not the one its parameters make ({made}): a model edited by "
+            "hand is not taken under another's name; refit it (twentynine calibration --fit)"
+        )
+    return model
+
+
+def _kind(value: Any) -> str:
+    return {list: "list", str: "string", bool: "true or false"}.get(type(value), "number")
 
 
 def load_model(path: str | Path) -> ContractModel:
@@ -586,10 +710,34 @@ def load_model(path: str | Path) -> ContractModel:
         raise ModelError(
             f"{path}: not a contract model (not JSON: {exc.msg}, line {exc.lineno})"
         ) from None
+    except ValueError:  # an integer of thousands of digits, which Python will not read
+        raise ModelError(f"{path}: {TOO_LONG}") from None
     try:
         return model_from_json(body)
     except ModelError as exc:
         raise ModelError(f"{path}: {exc}") from None
+
+
+def few_calls(model: ContractModel) -> str | None:
+    """What is said of ``model`` when its record says it was fitted on fewer than
+    :data:`FEW_CALLS` calls (None: enough, or not recorded).
+
+    >>> few_calls(shipped_model()) is None
+    True
+    """
+    calls = (model.fit or {}).get("calls")
+    return few_calls_text(calls) if isinstance(calls, int) and calls < FEW_CALLS else None
+
+
+def few_calls_text(calls: int) -> str:
+    """The words for a fit on ``calls`` scored calls, fewer than :data:`FEW_CALLS`.
+
+    >>> few_calls_text(1)
+    'fitted on 1 call, fewer than 1,000: its chances are mostly noise'
+    """
+    return (
+        f"fitted on {plural(calls, 'call')}, fewer than {FEW_CALLS:,}: its chances are mostly noise"
+    )
 
 
 @functools.cache

@@ -6,11 +6,13 @@ second four. On a fair shuffle every card is as likely to land in any of the eig
 The Bhoos "Smart Bots 2023" server does not deal so: on the 3,668 deals of its archive the
 K of diamonds is always the last card dealt (the second four of the seat before the dealer),
 and every other card lands about twice as often in one packet as in the others, each suit
-mostly with one seat (docs/analysis.md, "How the server deals"). A layout of what a seat
-could not see is drawn as the server deals (:mod:`analysis.sampling`): each unseen card goes
-to a packet with chance in proportion to the packet's room times the card's weight for it,
-the weight being how much more often than fair the card lands there. The weights are data:
-``dealing_model.json`` beside this module, written by ``bench/fit_dealing_model.py``.
+mostly with one seat (docs/analysis.md, "How the server deals"). The layouts of what a seat
+could not see are a fair shuffle unless the server's dealing is asked for (``analyze
+--dealing server``: :func:`asked_dealing`, :func:`dealt_as`); then, for a game under the
+server's rules, they are drawn as the server deals (:mod:`analysis.sampling`): each unseen
+card goes to a packet with chance in proportion to the packet's room times the card's weight
+for it, the weight being how much more often than fair the card lands there. The weights are
+data: ``dealing_model.json`` beside this module, written by ``bench/fit_dealing_model.py``.
 
 >>> model = shipped_model()
 >>> king = Card.parse("KD")
@@ -23,12 +25,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from twentynine.analysis.models.files import read_body
+from twentynine.analysis.models.files import ModelFileError, number, numbers, read_body
 from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat
 from twentynine.schema.rules import Rules
 from twentynine.schema.shapes import DealLike
@@ -55,8 +57,8 @@ _SERVER_RULES: Final = ("match_target", "stake", "end_when_decided")
 """Options a Bhoos game's rules may change and still be the server's game."""
 
 
-class DealingFileError(ValueError):
-    """A model file that cannot be used: says what is wrong, in one line."""
+DealingFileError = ModelFileError
+"""This model's name for a model file that cannot be used (one class for every model's)."""
 
 
 def packet(seat: Seat, dealer: Seat, second: bool) -> int:
@@ -163,20 +165,42 @@ def fit_model(deals: Iterable[DealLike]) -> DealingModel:
                     counts[card.index][packet(seat, deal.dealer, i >= 4)] += 1
     fair = (used + PRIOR) / PACKETS
     weights = tuple(tuple(round((n + PRIOR / PACKETS) / fair, 4) for n in row) for row in counts)
+    return DealingModel(weights_version(weights), weights, used)
+
+
+def weights_version(weights: Iterable[Iterable[float]]) -> str:
+    """A version named after the weights: the same weights, the same version; a file whose
+    version is not its weights' is refused.
+
+    >>> weights_version([[1.0] * PACKETS] * 32)
+    'dealing-f1e30162'
+    """
     text = json.dumps([list(row) for row in weights])
-    version = "dealing-" + hashlib.sha256(text.encode()).hexdigest()[:8]
-    return DealingModel(version, weights, used)
+    return "dealing-" + hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
 def load_model(path: Path) -> DealingModel:
-    """The model in ``path``; :class:`DealingFileError` says in one line what is wrong."""
-    body = read_body(path, FORMAT, DealingFileError)
+    """The model in ``path``; :class:`ModelFileError` says in one line what is wrong."""
+    body = read_body(path, FORMAT)
     try:
+        unknown = [k for k in body if k not in ("format", "version", "deals", "packets", "weights")]
+        if unknown:
+            raise ModelFileError(f"unknown key {unknown[0][:40]!r}")
         table = body["weights"]
-        weights = tuple(tuple(float(w) for w in table[card.text]) for card in ALL_CARDS)
-        return DealingModel(str(body["version"]), weights, int(body["deals"]))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise DealingFileError(f"{path}: {exc}") from None
+        if not isinstance(table, dict):
+            raise ModelFileError("weights: not an object of cards")
+        weights = tuple(numbers(table[card.text], f"weights.{card.text}") for card in ALL_CARDS)
+        deals = number(body["deals"], "deals")
+        if deals != int(deals) or deals < 0:
+            raise ModelFileError("deals: not a count of deals")
+        model = DealingModel(str(body["version"]), weights, int(deals))
+    except KeyError as exc:
+        raise ModelFileError(f"{path}: the model has no {exc.args[0]!r}") from None
+    except ModelFileError as exc:
+        raise ModelFileError(f"{path}: {exc}") from None
+    if model.version != weights_version(weights):
+        raise ModelFileError(f"{path}: its version is not the one its weights make")
+    return model
 
 
 @functools.cache
@@ -188,7 +212,8 @@ def shipped_model() -> DealingModel:
 def server_dealing(rules: Rules) -> DealingModel | None:
     """How the deals of a game under ``rules`` were dealt, where the product knows: the Bhoos
     server's model for its rules (the ``bhoos`` preset, whatever the match target, stake or
-    stop), None (a fair shuffle) for any other.
+    stop), None (a fair shuffle) for any other. The analysis follows it only when asked
+    (:func:`dealt_as`); the contract model's fit reads it (``analysis.models.fit``).
 
     >>> server_dealing(Rules.preset("bhoos")) is shipped_model()
     True
@@ -198,6 +223,97 @@ def server_dealing(rules: Rules) -> DealingModel | None:
     if _without_server_options(rules) != _BHOOS:
         return None
     return shipped_model()
+
+
+FAIR: Final = "fair"
+"""What a run, a note or a file records for a fair shuffle where it would name a dealing's
+version (``analyze --dealing fair``, the default)."""
+
+DEALINGS: Final = (FAIR, "server")
+"""The dealings ``analyze --dealing`` takes: a fair shuffle, or as the server deals where the
+rules are its own (:func:`server_dealing`)."""
+
+SERVER_WORDS: Final = "dealt as the Bhoos server deals"
+"""What a note judged on layouts dealt as the server deals says in words."""
+
+
+def note_dealing(detail: Mapping[str, Any] | str) -> str:
+    """The dealing a note rests on, from its ``detail`` (or its JSON text): the server's
+    version where its layouts (``dealing``) or the contract model's view of the bidder's
+    side (``model_dealing``) were dealt as the server deals, else :data:`FAIR`.
+
+    >>> note_dealing({"dealing": "fair", "model_dealing": "dealing-1"}), note_dealing("{}")
+    ('dealing-1', 'fair')
+    """
+    if isinstance(detail, str):
+        try:
+            detail = json.loads(detail)
+        except ValueError:
+            return FAIR
+        if not isinstance(detail, dict):
+            return FAIR
+    for key in ("dealing", "model_dealing"):
+        name = detail.get(key, FAIR)
+        if name != FAIR:
+            return str(name)
+    return FAIR
+
+
+def dealing_words(names: Iterable[str]) -> str:
+    """How the layouts behind some notes were dealt, in words, from the dealings they rest
+    on (:func:`note_dealing`): what the match and players reports say of the analysis.
+
+    >>> dealing_words(["fair"]), dealing_words(["dealing-1", "dealing-1"])
+    ('layouts dealt as fair shuffles', 'layouts dealt as the Bhoos server deals (dealing-1)')
+    >>> dealing_words(["fair", "dealing-1"])
+    'layouts dealt as fair shuffles, and for some notes as the Bhoos server deals (dealing-1)'
+    """
+    seen = set(names)
+    server = ", ".join(sorted(seen - {FAIR}))
+    if not server:
+        return "layouts dealt as fair shuffles"
+    if FAIR not in seen:
+        return f"layouts {SERVER_WORDS} ({server})"
+    return (
+        f"layouts dealt as fair shuffles, and for some notes as the Bhoos server deals ({server})"
+    )
+
+
+def dealing_name(model: DealingModel | None) -> str:
+    """What a record names ``model`` by: its version, or :data:`FAIR` for a fair shuffle.
+
+    >>> dealing_name(None), dealing_name(shipped_model()).startswith("dealing-")
+    ('fair', True)
+    """
+    return FAIR if model is None else model.version
+
+
+def asked_dealing(name: str) -> DealingModel | None:
+    """The dealing ``analyze --dealing name`` asks for (None: a fair shuffle; ``server``: the
+    shipped server's, which :func:`dealt_as` applies to the server's rules only);
+    ``ValueError`` names another name.
+
+    >>> asked_dealing("fair") is None, asked_dealing("server") is shipped_model()
+    (True, True)
+    """
+    if name not in DEALINGS:
+        raise ValueError(f"unknown dealing {name!r} (known: {', '.join(DEALINGS)})")
+    return None if name == FAIR else shipped_model()
+
+
+def dealt_as(asked: DealingModel | None, rules: Rules) -> DealingModel | None:
+    """How the layouts of a game under ``rules`` are dealt when ``asked`` (None: a fair
+    shuffle, the default) is the dealing asked for: ``asked`` where the rules are the
+    server's (:func:`server_dealing`), a fair shuffle for any other.
+
+    >>> dealt_as(shipped_model(), Rules.preset("bhoos")) is shipped_model()
+    True
+    >>> dealt_as(shipped_model(), Rules.preset("pagat")), dealt_as(None, Rules.preset("bhoos"))
+    (None, None)
+    """
+    if asked is None or server_dealing(rules) is None:
+        return None
+    return asked
 
 
 def dealt_by(model: DealingModel) -> Callable[[Rules], DealingModel | None]:

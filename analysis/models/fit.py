@@ -228,12 +228,13 @@ def _model(
 ) -> ContractModel:
     intercept = round(float(beta[0]), 6)
     coefficients = tuple(round(float(b), 6) for b in beta[1:])
+    covariance = tuple(tuple(float(f"{v:.6g}") for v in row) for row in cov)
     return ContractModel(
-        version=parameters_version(features, trump, intercept, coefficients),
+        version=parameters_version(features, trump, intercept, coefficients, covariance),
         features=tuple(features),
         intercept=intercept,
         coefficients=coefficients,
-        covariance=tuple(tuple(float(f"{v:.6g}") for v in row) for row in cov),
+        covariance=covariance,
         trump=trump,
         fit=fit,
     )
@@ -272,11 +273,12 @@ class Evaluation:
     """Out of fold: each held-out group, its calls and its AUC."""
 
     def as_json(self) -> dict[str, Any]:
-        """The figures as the model file's ``fit.metrics`` keeps them."""
+        """The figures as the model file's ``fit.metrics`` keeps them (``auc`` null when
+        every call was made, or every call failed: no pair to rank)."""
         return {
             "calls": self.count,
             "made": round(self.made, 4),
-            "auc": round(self.auc, 4),
+            "auc": round(self.auc, 4) if math.isfinite(self.auc) else None,
             "brier": round(self.brier, 4),
             "base_brier": round(self.base_brier, 4),
             "brier_gain": [round(v, 4) for v in (self.brier_gain, self.gain_low, self.gain_high)],

@@ -36,7 +36,13 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 
 from twentynine.analysis.models.contract import longest_suit
-from twentynine.analysis.models.files import read_body
+from twentynine.analysis.models.files import (
+    MAX_LOG_ODDS,
+    ModelFileError,
+    number,
+    numbers,
+    read_body,
+)
 from twentynine.replay import DealState
 from twentynine.schema.cards import ALL_CARDS, Card, Rank, Seat, Suit
 from twentynine.schema.log import Action, BidAction, Deal
@@ -52,10 +58,6 @@ LEVEL_BASE: Final = 16
 """The level whose ``need`` feature is 0."""
 
 _KEPT_TURNS: Final = 50_000
-
-
-class ModelFileError(ValueError):
-    """A model file that cannot be used: says what is wrong, in one line."""
 
 
 class Turn(NamedTuple):
@@ -138,6 +140,10 @@ class AuctionModel:
             raise ModelFileError("as many coefficients as features are needed")
         if not 0.0 <= self.jump < 1.0:
             raise ModelFileError(f"jump must be a share in [0, 1), not {self.jump}")
+        if not self.features:
+            raise ModelFileError("the model has no features")
+        if max(abs(self.intercept), *(abs(b) for b in self.coefficients)) > MAX_LOG_ODDS:
+            raise ModelFileError(f"a parameter beyond {MAX_LOG_ODDS:g} log-odds: not a fit's")
 
     def call_chance(self, turn: Turn) -> float:
         """The chance the seat calls (bids or says Ditto) rather than passes."""
@@ -264,18 +270,33 @@ def model_version(
 
 def load_model(path: Path) -> AuctionModel:
     """The model in ``path``; :class:`ModelFileError` says in one line what is wrong."""
-    body = read_body(path, FORMAT, ModelFileError)
+    body = read_body(path, FORMAT)
+    known = ("format", "version", "features", "intercept", "coefficients", "jump", "fit")
     try:
-        return AuctionModel(
+        unknown = [k for k in body if k not in known]
+        if unknown:
+            raise ModelFileError(f"unknown key {unknown[0][:40]!r}")
+        features, fit = body["features"], body.get("fit")
+        if not isinstance(features, list) or not all(isinstance(n, str) for n in features):
+            raise ModelFileError("features must be a list of feature names")
+        if fit is not None and not isinstance(fit, dict):
+            raise ModelFileError("fit must be an object: the record of the fit")
+        model = AuctionModel(
             version=str(body["version"]),
-            features=tuple(str(n) for n in body["features"]),
-            intercept=float(body["intercept"]),
-            coefficients=tuple(float(b) for b in body["coefficients"]),
-            jump=float(body["jump"]),
-            fit=body.get("fit"),
+            features=tuple(features),
+            intercept=number(body["intercept"], "intercept"),
+            coefficients=numbers(body["coefficients"], "coefficients"),
+            jump=number(body["jump"], "jump"),
+            fit=fit,
         )
-    except (KeyError, TypeError, ValueError) as exc:
+    except KeyError as exc:
+        raise ModelFileError(f"{path}: the model has no {exc.args[0]!r}") from None
+    except ModelFileError as exc:
         raise ModelFileError(f"{path}: {exc}") from None
+    made = model_version(model.features, model.intercept, model.coefficients, model.jump)
+    if model.version != made:
+        raise ModelFileError(f"{path}: its version is not the one its parameters make ({made})")
+    return model
 
 
 @functools.cache

@@ -22,7 +22,9 @@ import plotly.graph_objects as go
 from markupsafe import Markup
 
 from twentynine.analysis.annotate import Annotation
+from twentynine.analysis.models.dealing import dealing_words, note_dealing
 from twentynine.replay import AuditedMatch, DealFacts, Finding
+from twentynine.reports.html.annotations import Coverage
 from twentynine.reports.html.judged import (
     Legend,
     SeatSummary,
@@ -32,7 +34,14 @@ from twentynine.reports.html.judged import (
     seat_summaries,
     unreal_finding,
 )
-from twentynine.reports.html.render import figure_json, plotly_bundle, render, script_json
+from twentynine.reports.html.render import (
+    bidi_balanced,
+    figure_json,
+    plotly_bundle,
+    render,
+    script_json,
+    whole_name,
+)
 from twentynine.reports.html.viewer import (
     CARD_LABELS,
     deal_data,
@@ -41,7 +50,7 @@ from twentynine.reports.html.viewer import (
     suit_words,
 )
 from twentynine.schema.cards import SEATS, Card, Suit, Team, cards_as_read
-from twentynine.schema.log import MatchLog, PlayAction
+from twentynine.schema.log import MatchLog, PlayAction, player_name
 from twentynine.schema.words import plural, signed
 
 _RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
@@ -171,13 +180,19 @@ class DealView:
     result_anchor: str
     summary: tuple[SummaryRow, ...]
     stop: str
+    analyzed: bool = True
+    """Whether the deal was analysed (a run of ``--deal`` leaves the others not)."""
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
+    """A seat of the players' table: its player's name as shown (:func:`render.shown_name`),
+    and the whole name when that one is cut (else empty)."""
+
     seat: str
     team: str
     name: str
+    whole: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +209,10 @@ class MatchContext:
     match_findings: tuple[FindingView, ...]
     analyzed: bool
     notes_count: int
+    coverage: str
+    """Which deals were analysed, when not every one, and the options, in words."""
+    dealing: str
+    """How the layouts of the sampled notes were dealt, in words (``analyze --dealing``)."""
     summary: tuple[SummaryRow, ...]
     legend: Legend
     deals: tuple[DealView, ...]
@@ -345,6 +364,7 @@ def _deal_view(
         result_anchor=f"#deal={number}&end",
         summary=summary,
         stop=end.get("stop", "") or next((s["stop"] for s in steps if "stop" in s), ""),
+        analyzed=data["summary"] is not None,
     )
 
 
@@ -401,6 +421,11 @@ def _points_text(facts: DealFacts) -> str:
     )
 
 
+_EVERY_DEAL_TICKED: Final = 11
+"""Up to this many points on the score chart (the start and ten deals), each deal gets its
+tick; beyond, plotly's own ticks fall on whole deals."""
+
+
 def _score_figure(audited: AuditedMatch) -> Markup:
     deals = list(range(len(audited.deals) + 1))
     figure = go.Figure()
@@ -411,6 +436,8 @@ def _score_figure(audited: AuditedMatch) -> Markup:
     # A match is won at +target and lost at -target (the rules' match_target).
     figure.add_hline(y=target, line_dash="dot", annotation_text=f"won at {target}")
     figure.add_hline(y=-target, line_dash="dot", annotation_text=f"lost at {-target}")
+    if len(deals) <= _EVERY_DEAL_TICKED:  # else plotly ticks at fifths of a deal
+        figure.update_xaxes(tickmode="linear", tick0=0, dtick=1)
     figure.update_layout(
         title="Match score after each deal",
         xaxis_title="deal",
@@ -421,14 +448,38 @@ def _score_figure(audited: AuditedMatch) -> Markup:
     return figure_json(figure)
 
 
+def _coverage_words(coverage: Coverage | None, deals: int) -> str:
+    """The deals analysed when not all, and the options, as the page's heading says them."""
+    if coverage is None:
+        return ""
+    words = []
+    if coverage.deals is not None:
+        done = sorted(n for n in coverage.deals if n <= deals)
+        which = "deal" if len(done) == 1 else "deals"
+        words.append(f"{which} {', '.join(map(str, done))} analyzed, the others not analyzed")
+    words.append(f"options: {coverage.options}" if coverage.options else "options not recorded")
+    return "; ".join(words)
+
+
 def match_context(
-    match: MatchLog, audited: AuditedMatch, annotations: list[Annotation] | None
+    match: MatchLog,
+    audited: AuditedMatch,
+    annotations: list[Annotation] | None,
+    coverage: Coverage | None = None,
 ) -> MatchContext:
-    """The match report's context; ``annotations`` None when the match was not analyzed."""
+    """The match report's context; ``annotations`` None when the match was not analyzed;
+    ``coverage``: the deals they cover (every deal when None) and their options."""
     notes = annotations or []
     names = seat_names(match)
     numbers = range(1, len(match.deals) + 1)
-    viewer_deals = [deal_data(match, audited, n, annotations) for n in numbers]
+    analysed = [
+        annotations is not None and (coverage is None or coverage.covers(n)) for n in numbers
+    ]
+    viewer_deals = [
+        deal_data(match, audited, n, annotations if analysed[n - 1] else None) for n in numbers
+    ]
+    for data, done in zip(viewer_deals, analysed, strict=True):
+        data["analyzed"] = done
     kept = [
         note
         for n in numbers
@@ -456,7 +507,15 @@ def match_context(
     return MatchContext(
         title=f"Match {audited.match_id}",
         match_id=audited.match_id,
-        players=tuple(PlayerView(s.value, s.team.value, names[s.value]) for s in SEATS),
+        players=tuple(
+            PlayerView(
+                s.value,
+                s.team.value,
+                names[s.value],
+                bidi_balanced(whole_name(player_name(match.players[s]))),
+            )
+            for s in SEATS
+        ),
         rules=rules,
         preset=_preset(match),
         result=f"NS {score[Team.NS]}, EW {score[Team.EW]}: {winner} won",
@@ -464,6 +523,8 @@ def match_context(
         match_findings=tuple(_finding(f) for f in audited.findings if f.deal is None),
         analyzed=annotations is not None,
         notes_count=len(kept),
+        coverage=_coverage_words(coverage, len(match.deals)),
+        dealing=_dealing(notes),
         summary=summary,
         legend=legend(),
         deals=tuple(_deal_view(match, audited, n, viewer_deals[n - 1], notes) for n in numbers),
@@ -471,6 +532,11 @@ def match_context(
         viewer_data=script_json(viewer),
         plotly=plotly_bundle(),
     )
+
+
+def _dealing(notes: list[Annotation]) -> str:
+    """How the sampled notes' layouts were dealt (:func:`dealing_words`)."""
+    return dealing_words(note_dealing(note.detail) for note in notes if note.method == "sampled")
 
 
 def _preset(match: MatchLog) -> str:
@@ -485,7 +551,12 @@ def _show(value: object) -> str:
 
 
 def match_report(
-    match: MatchLog, audited: AuditedMatch, annotations: list[Annotation] | None
+    match: MatchLog,
+    audited: AuditedMatch,
+    annotations: list[Annotation] | None,
+    coverage: Coverage | None = None,
 ) -> str:
-    """The match report's HTML; the same match, audit and annotations give the same bytes."""
-    return render("match.html", page=match_context(match, audited, annotations))
+    """The match report's HTML; the same match, audit and annotations give the same bytes.
+    ``coverage`` (:func:`~reports.html.annotations.read_coverage`): the deals analysed, the
+    others said not analyzed, and the options the annotations were worked out with."""
+    return render("match.html", page=match_context(match, audited, annotations, coverage))

@@ -12,6 +12,7 @@ single deal: the Bhoos archive) is reported by role instead, and the page says w
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,7 +24,8 @@ from markupsafe import Markup
 from twentynine.analysis.annotate import FIELDS, Annotation
 from twentynine.analysis.judge.words import note_text
 from twentynine.analysis.labels import GAME_POINT_SCALE
-from twentynine.reports.html.annotations import has_table
+from twentynine.analysis.models.dealing import FAIR, dealing_words, note_dealing
+from twentynine.reports.html.annotations import configurations, has_table
 from twentynine.reports.html.judged import MARKS, Legend, legend, method_words
 from twentynine.reports.html.render import (
     figure_json,
@@ -31,6 +33,8 @@ from twentynine.reports.html.render import (
     plotly_text,
     render,
     script_json,
+    shown_name,
+    whole_name,
 )
 from twentynine.reports.warehouse.stats import (
     ONE_DEAL_SHARE,
@@ -41,10 +45,20 @@ from twentynine.reports.warehouse.stats import (
     wilson_interval,
 )
 from twentynine.reports.warehouse.store import QueryResult, Warehouse
+from twentynine.schema.names import visible
 from twentynine.schema.words import decimal, plural
 
 CHART_PLAYERS: Final = 8
 """Players drawn in the per-player charts: the ones with the most deals."""
+
+SECTIONS_SHOWN: Final = 100
+"""Players given a section by default (``report players --sections``): those with the most
+deals. An archive whose every id plays once has thousands with ``--min-deals 1``: a section
+each made a page of 56 MB that took 18 s to open."""
+
+ROWS_SHOWN: Final = 1000
+"""Rows of a players or partnerships table at most: those with the most deals; a line under
+the table counts the others (``twentynine stats`` lists every player)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +83,7 @@ class Table:
     headings: tuple[tuple[str, str], ...]
     rows: tuple[tuple[Cell, ...], ...]
     collapsed: bool = False
+    left_out: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +113,8 @@ class Worst:
 @dataclass(frozen=True, slots=True)
 class PlayerSection:
     """A player with enough deals: their label counts, average loss, make-rate and worst
-    decisions, each linked to its step."""
+    decisions, each linked to its step; ``name`` as the report shows one
+    (:func:`render.shown_name`), ``whole`` the whole name when that one is cut."""
 
     anchor: str
     name: str
@@ -109,6 +125,7 @@ class PlayerSection:
     card_loss: str
     worst: tuple[Worst, ...]
     why_no_worst: str
+    whole: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,13 +169,14 @@ def period_days(period: str) -> tuple[dt.date, dt.date]:
 
     >>> period_days("2024-02"), period_days("2025")[1]
     ((datetime.date(2024, 2, 1), datetime.date(2024, 2, 29)), datetime.date(2025, 12, 31))
+    >>> period_days("9999-12")[1]
+    datetime.date(9999, 12, 31)
     """
     year, _, month = period.partition("-")
     if not month:
         return dt.date(int(year), 1, 1), dt.date(int(year), 12, 31)
     first = dt.date(int(year), int(month), 1)
-    after = dt.date(first.year + first.month // 12, first.month % 12 + 1, 1)
-    return first, after - dt.timedelta(days=1)
+    return first, first.replace(day=calendar.monthrange(first.year, first.month)[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,11 +189,18 @@ class PlayersContext:
     min_deals: int
     analyzed: bool
     unanalyzed: str
+    dealing: str
+    """How the layouts of the sampled notes in scope were dealt, in words."""
     tables: tuple[Table, ...]
     sections: tuple[PlayerSection, ...]
     charts: tuple[Chart, ...]
     legend: Legend
     plotly: str
+    runs: tuple[tuple[str, int], ...] = ()
+    """The configurations the annotations in scope were worked out with, each with its
+    count of matches (:func:`~reports.html.annotations.configurations`): more than one are
+    pooled in the figures, and the page says so."""
+    sections_left_out: str = ""
 
 
 Linker = Callable[[str, int, int | None], str | None]
@@ -348,32 +373,70 @@ def _player_tables(
             (link(*failed) or "") if failed else "",
             (link(*found) or "") if found else "",
         )
-        who = Cell(name, str(p["name"]), link=f"#{anchors[pid]}" if pid in anchors else "")
+        who = Cell(
+            shown_name(name),
+            visible(str(p["name"])),
+            whole_name(name),
+            link=f"#{anchors[pid]}" if pid in anchors else "",
+        )
         row = (who, *cells, _lost(judged, few=few), _labels(judged, few=few))
         (few_rows if few else rows).append(row)
+    every = "twentynine stats --db FILE lists every player"
+    shown, left_out = _capped(rows, "player", every)
     tables = [
         Table(
             "players",
             f"Players with {plural(min_deals, 'deal')} or more (a name opens the player's "
             "section; a heading sorts; a linked figure opens an example deal)",
             _PLAYER_HEADINGS,
-            tuple(rows),
+            shown,
+            left_out=left_out,
         )
     ]
     if enough_only:
         return tuple(tables) if rows else ()
     if few_rows:
+        shown, left_out = _capped(few_rows, "player", every)
         tables.append(
             Table(
                 "players-few",
                 f"{plural(len(few_rows), 'player')} with fewer than {plural(min_deals, 'deal')}: "
                 "too few deals",
                 _PLAYER_HEADINGS,
-                tuple(few_rows),
+                shown,
                 collapsed=True,
+                left_out=left_out,
             )
         )
     return tuple(tables)
+
+
+def _capped(
+    rows: list[tuple[Cell, ...]], noun: str, every: str
+) -> tuple[tuple[tuple[Cell, ...], ...], str]:
+    """A table's rows (most deals first) cut to :data:`ROWS_SHOWN`, and the line that says
+    how many were left out and where ``every`` one is.
+
+    >>> _capped([(Cell("a", "a"),)] * (ROWS_SHOWN + 2), "player", "stats lists them")[1]
+    '2 more players, with as many deals or fewer, are left out of this table: stats lists them.'
+    """
+    if len(rows) <= ROWS_SHOWN:
+        return tuple(rows), ""
+    left = plural(len(rows) - ROWS_SHOWN, f"more {noun}")
+    return (
+        tuple(rows[:ROWS_SHOWN]),
+        f"{left}, with as many deals or fewer, are left out of this table: {every}.",
+    )
+
+
+def _pair(a: str, b: str) -> Cell:
+    """Two partners' names, each as a report shows a name; both whole on hover if one is cut.
+
+    >>> _pair("Asha", "L" * 50).text == "Asha & " + "L" * 39 + "…"
+    True
+    """
+    whole = f"{visible(a)} & {visible(b)}" if whole_name(a) or whole_name(b) else ""
+    return Cell(f"{shown_name(a)} & {shown_name(b)}", f"{visible(a)} & {visible(b)}", whole)
 
 
 def _partnership_tables(wh: Warehouse, min_deals: int) -> tuple[Table, ...]:
@@ -386,7 +449,7 @@ def _partnership_tables(wh: Warehouse, min_deals: int) -> tuple[Table, ...]:
         few = int(p["deals"]) < min_deals
         (few_rows if few else rows).append(
             (
-                Cell(f"{p['name_a']} & {p['name_b']}", f"{p['name_a']} & {p['name_b']}"),
+                _pair(str(p["name_a"]), str(p["name_b"])),
                 _count(p["matches"]),
                 _rate(p["matches_won"], p["matches"], few=few),
                 _count(p["deals"]),
@@ -406,13 +469,16 @@ def _partnership_tables(wh: Warehouse, min_deals: int) -> tuple[Table, ...]:
         ("points / deal", "card points of the pair's side per deal with a result"),
         ("score change", "game points won minus lost"),
     )
-    tables = [Table("partnerships", "Partnerships", headings, tuple(rows))]
+    every = "twentynine query on the partnership_stats view lists every pair"
+    shown, left_out = _capped(rows, "pair", every)
+    tables = [Table("partnerships", "Partnerships", headings, shown, left_out=left_out)]
     if few_rows:
         caption = (
             f"{plural(len(few_rows), 'partnership')} with fewer than {plural(min_deals, 'deal')} "
             "together"
         )
-        tables.append(Table("partnerships-few", caption, headings, tuple(few_rows), True))
+        capped, left_out = _capped(few_rows, "pair", every)
+        tables.append(Table("partnerships-few", caption, headings, capped, True, left_out))
     return tuple(tables)
 
 
@@ -522,6 +588,18 @@ _NOT_ANALYZED: Final = "not analyzed: run twentynine analyze with --db on this w
 _NONE_IN_SCOPE: Final = "not analyzed: none of these matches was; others in this warehouse were"
 
 
+def _dealing(wh: Warehouse) -> str:
+    """How the layouts of the sampled notes in scope were dealt (``analyze --dealing``)."""
+    rows = wh.query(
+        "SELECT DISTINCT json_extract_string(detail, '$.dealing'), "
+        "json_extract_string(detail, '$.model_dealing') FROM annotations "
+        "WHERE method = 'sampled' ORDER BY ALL"
+    ).rows
+    return dealing_words(
+        note_dealing({"dealing": d or FAIR, "model_dealing": m or FAIR}) for d, m in rows
+    )
+
+
 def _unanalyzed(wh: Warehouse) -> str:
     """Why a page or a narrower one has no judgement: the warehouse was never analyzed, or
     none of the matches in scope was (the connection's views narrow the table)."""
@@ -539,7 +617,7 @@ def _charts(
     ``min_deals`` cases (the threshold of the tables), and a sentence in place of a chart
     with nothing to draw."""
     top = [
-        (str(r[0]), str(r[1]))
+        (str(r[0]), shown_name(str(r[1])))  # a long name cut: a chart's label has no title
         for r in wh.query(
             "SELECT player_id, name FROM player_stats WHERE deals >= $n "
             f"ORDER BY deals DESC, player_id LIMIT {CHART_PLAYERS}",
@@ -803,7 +881,7 @@ def scope_to(wh: Warehouse, scope: Scope) -> int:
     if scope.since is not None:
         conditions.append("started_at >= $since")
         params["since"] = dt.datetime.combine(scope.since, dt.time())
-    if scope.until is not None:
+    if scope.until is not None and scope.until < dt.date.max:  # nothing begins after 9999
         conditions.append("started_at < $until")
         params["until"] = dt.datetime.combine(scope.until + dt.timedelta(days=1), dt.time())
     database = str(wh.query("SELECT current_database()").rows[0][0])
@@ -932,13 +1010,33 @@ def _worst(wh: Warehouse, player_id: str, link: Linker) -> tuple[Worst, ...]:
     return tuple(out)
 
 
-def player_anchors(wh: Warehouse, min_deals: int) -> dict[str, str]:
-    """The page anchor of each player with a section (``min_deals`` deals or more)."""
+def player_anchors(wh: Warehouse, min_deals: int, sections: int | None = None) -> dict[str, str]:
+    """The page anchor of each player with a section: ``min_deals`` deals or more, at most
+    ``sections`` of them (those with the most deals; None: all)."""
+    limit = "" if sections is None else f" LIMIT {int(sections)}"
     rows = wh.query(
-        "SELECT player_id FROM player_stats WHERE deals >= $n ORDER BY deals DESC, player_id",
+        "SELECT player_id FROM player_stats WHERE deals >= $n ORDER BY deals DESC, player_id"
+        + limit,
         {"n": min_deals},
     ).rows
     return {str(r[0]): f"player-{i}" for i, r in enumerate(rows, start=1)}
+
+
+def sections_left_out(wh: Warehouse, min_deals: int, shown: int) -> str:
+    """The line that counts the players with ``min_deals`` deals or more left without a
+    section (``shown`` have one, those with the most deals) and says how to give them one;
+    empty when none is left out."""
+    query = "SELECT count(*) FROM player_stats WHERE deals >= $n"
+    every = int(wh.query(query, {"n": min_deals}).rows[0][0])
+    if every <= shown:
+        return ""
+    which = f" (the {shown:,} with the most deals have one)" if shown else ""
+    return (
+        f"{plural(every - shown, 'more player' if shown else 'player')} with "
+        f"{plural(min_deals, 'deal')} or more {'has' if every - shown == 1 else 'have'} no "
+        f"section here{which}: "
+        f"--sections {every} gives each of them one; a higher --min-deals, fewer players."
+    )
 
 
 def _sections(
@@ -947,6 +1045,7 @@ def _sections(
     """A section per player of ``anchors``, in their order."""
     judged = _judged(wh) if analyzed else {}
     stats = {str(p["player_id"]): p for p in _rows(player_stats(wh))}
+    unanalyzed = "" if analyzed or not anchors else _unanalyzed(wh)  # once: a query or two
     sections = []
     for pid, anchor in anchors.items():
         p = stats[pid]
@@ -954,7 +1053,7 @@ def _sections(
         counts = judged.get(pid)
         worst = _worst(wh, pid, link) if counts else ()
         if not analyzed:
-            why = _unanalyzed(wh)
+            why = unanalyzed
         elif not counts:
             why = "none of this player's decisions was judged"
         elif not worst:
@@ -967,7 +1066,8 @@ def _sections(
         sections.append(
             PlayerSection(
                 anchor=anchor,
-                name=name,
+                name=shown_name(name),
+                whole=whole_name(name),
                 deals=f"{int(p['deals']):,}",
                 make_rate=rate_cell(p, "make_rate", few=False),
                 judged=f"{counts.decisions:,}" if counts else "0",
@@ -985,9 +1085,15 @@ def _sections(
 
 
 def players_context(
-    wh: Warehouse, min_deals: int, link: Linker, scope: Scope | None = None
+    wh: Warehouse,
+    min_deals: int,
+    link: Linker,
+    scope: Scope | None = None,
+    *,
+    section_cap: int = SECTIONS_SHOWN,
 ) -> PlayersContext:
-    """The players report's context from an open warehouse (narrowed to ``scope``)."""
+    """The players report's context from an open warehouse (narrowed to ``scope``), with a
+    section for at most ``section_cap`` players."""
     scope = scope or Scope()
     in_scope = scope_to(wh, scope)
     by_role, why = ids_change(wh)
@@ -1001,7 +1107,7 @@ def players_context(
             plural(int(players), "player"),
         )
     )
-    anchors = player_anchors(wh, min_deals)
+    anchors = player_anchors(wh, min_deals, section_cap)
     # the sections' links first: each player's worst decisions get the example matches first
     sections = _sections(wh, anchors, link, analysis is not None)
     tables: tuple[Table, ...] = (_role_table(wh, link),)
@@ -1025,11 +1131,14 @@ def players_context(
         min_deals=min_deals,
         analyzed=analysis is not None,
         unanalyzed="" if analysis is not None else _unanalyzed(wh).partition(": ")[2],
+        dealing=_dealing(wh) if analysis is not None else "",
         tables=tables,
         sections=sections,
         charts=_charts(wh, by_role, analysis, min_deals),
         legend=legend(),
         plotly=plotly_bundle(),
+        runs=tuple(configurations(wh)),
+        sections_left_out=sections_left_out(wh, min_deals, len(anchors)),
     )
 
 
@@ -1088,7 +1197,9 @@ def _choices(wh: Warehouse) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
     )
 
 
-def _filters(wh: Warehouse, min_deals: int, link: Linker, scope: Scope) -> Filters | None:
+def _filters(
+    wh: Warehouse, min_deals: int, link: Linker, scope: Scope, section_cap: int = SECTIONS_SHOWN
+) -> Filters | None:
     """The page's filters within ``scope`` (the connection narrowed to it), and a body for
     each preset and period but the first pair (the page shows that one); None when there
     is nothing to choose."""
@@ -1107,19 +1218,28 @@ def _filters(wh: Warehouse, min_deals: int, link: Linker, scope: Scope) -> Filte
             if not scope_to(wh, narrowed):
                 bodies[key] = render("_players_none.html", scope=narrowed.words())
                 continue
-            page = players_context(wh, min_deals, link, narrowed)
+            page = players_context(wh, min_deals, link, narrowed, section_cap=section_cap)
             bodies[key] = render("_players_body.html", page=page)
     scope_to(wh, scope)
     return Filters(presets, periods, script_json(bodies))
 
 
-def players_report(wh: Warehouse, min_deals: int, link: Linker, scope: Scope | None = None) -> str:
+def players_report(
+    wh: Warehouse,
+    min_deals: int,
+    link: Linker,
+    scope: Scope | None = None,
+    *,
+    section_cap: int = SECTIONS_SHOWN,
+) -> str:
     """The players report's HTML; the same warehouse and scope give the same bytes.
 
     The page can narrow itself to a preset and a period of its matches (:class:`Filters`):
-    each pair's figures are made here, with the same queries as the whole page's.
+    each pair's figures are made here, with the same queries as the whole page's. At most
+    ``section_cap`` players (most deals first) get a section, and a table at most
+    :data:`ROWS_SHOWN` rows: a line says how many were left out.
     """
     scope = scope or Scope()
-    page = players_context(wh, min_deals, link, scope)
-    filters = _filters(wh, min_deals, link, scope)
+    page = players_context(wh, min_deals, link, scope, section_cap=section_cap)
+    filters = _filters(wh, min_deals, link, scope, section_cap)
     return render("players.html", page=page, filters=filters)

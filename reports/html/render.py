@@ -19,6 +19,7 @@ import orjson
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from twentynine.schema.names import cut, visible
 from twentynine.schema.words import plural
 
 _SCRIPT_UNSAFE: Final = {
@@ -124,6 +125,34 @@ def isolate(text: str) -> str:
     True
     """
     return f"\u2068{bidi_balanced(text)}\u2069"
+
+
+NAME_ROOM: Final = 40
+"""The most characters of a player's name a report shows in a table, a heading or a sentence;
+the whole name is on hover (``title``) or in the player's details."""
+
+
+def shown_name(name: str) -> str:
+    """A player's name as a report shows it: what shows nothing written so it shows
+    (``schema.names.visible``: three players that all look like "Anne" are told apart), cut
+    to :data:`NAME_ROOM` characters, ``…`` last (a name of 10,000 characters made a page
+    100,000 px wide). Escaped and isolated where it is set, as any name.
+
+    >>> shown_name("An\\u200bne"), len(shown_name("L" * 10_000))
+    ('An\\\\u200bne', 40)
+    """
+    return cut(visible(name), NAME_ROOM)
+
+
+def whole_name(name: str) -> str:
+    """The whole name, for its ``title`` or its details, when :func:`shown_name` cut it;
+    empty when it did not.
+
+    >>> whole_name("Anne"), whole_name("An\\u200bne" * 9)[:12]
+    ('', 'An\\\\u200bneAn')
+    """
+    written = visible(name)
+    return written if len(written) > NAME_ROOM else ""
 
 
 def plotly_text(text: str) -> str:

@@ -22,7 +22,7 @@ from typing import Any, Final
 from twentynine.analysis.annotate import Annotation, choice_words
 from twentynine.analysis.judge.words import note_text
 from twentynine.replay import AuditedMatch, DealFacts, DealState, describe, walk_deal
-from twentynine.replay.steps import side_needs, step_hands
+from twentynine.replay.steps import may_be_thrown_in, side_needs, step_hands
 from twentynine.reports.html.graph import graph_data
 from twentynine.reports.html.judged import (
     card_values,
@@ -40,7 +40,7 @@ from twentynine.reports.html.judged import (
     unreal_finding,
     worst_label,
 )
-from twentynine.reports.html.render import bidi_balanced, isolate
+from twentynine.reports.html.render import bidi_balanced, isolate, shown_name
 from twentynine.reports.html.words import count_words, result_words, standing_words
 from twentynine.reports.warehouse.predicted import deal_prediction
 from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat, Suit, Team, as_held, cards_as_read
@@ -207,6 +207,7 @@ def _step(
             needs=side_needs(state),
             single=public.single,
             winners=public.winners,
+            unshown=may_be_thrown_in(state),
         ),
         "hands": hands,
         "count": count,
@@ -455,7 +456,8 @@ def _chance(deal: Deal, audited: AuditedMatch, facts: DealFacts) -> dict[str, st
 
 
 def seat_names(match: MatchLog) -> dict[str, str]:
-    """Each seat's player name, for the viewer, its bidirectional controls balanced
+    """Each seat's player name as the report shows it (:func:`render.shown_name`: what
+    shows nothing made visible, a long name cut), its bidirectional controls balanced
     (:func:`render.bidi_balanced`: the page shows each name isolated).
 
     >>> from twentynine.replay import random_match
@@ -463,4 +465,6 @@ def seat_names(match: MatchLog) -> dict[str, str]:
     >>> seat_names(random_match(Rules.preset("pagat"), seed=1))["N"]
     'Bot N'
     """
-    return {seat.value: bidi_balanced(player_name(match.players[seat])) for seat in SEATS}
+    return {
+        seat.value: bidi_balanced(shown_name(player_name(match.players[seat]))) for seat in SEATS
+    }

@@ -54,8 +54,10 @@ def standing_words(
     needs: Mapping[Team, int] | None,
     single: Seat | None,
     winners: Sequence[Seat],
+    unshown: bool = False,
 ) -> str:
-    """Where the call stands: what each side still needs, or that it is decided; for a single
+    """Where the call stands: what each side still needs, or that it is decided (``unshown``:
+    not while the trump is hidden where a deal that never shows it is thrown in); for a single
     hand, the tricks the lone player has won, or the trick that beat it.
 
     >>> needs = {Team.NS: 5, Team.EW: 8}
@@ -64,6 +66,9 @@ def standing_words(
     >>> standing_words(caller=Seat.N, target=17, needs={Team.NS: 3, Team.EW: 0}, single=None,
     ...     winners=[])
     'target 17: EW stopped the call (NS can no longer reach 17)'
+    >>> standing_words(caller=Seat.N, target=17, needs={Team.NS: 0, Team.EW: 3}, single=None,
+    ...     winners=[], unshown=True)
+    'target 17: NS reached it; unless the trump is shown the deal is thrown in'
     >>> standing_words(caller=Seat.S, target=16, needs=needs, single=Seat.S,
     ...     winners=[Seat.S, Seat.E])
     'single hand by S: lost, E won trick 2'
@@ -78,12 +83,15 @@ def standing_words(
     if caller is None or target is None or needs is None:
         return "no call yet"
     side, other = caller.team, caller.team.other
+    unless = "; unless the trump is shown the deal is thrown in" if unshown else ""
     if needs[side] <= 0:
+        if unshown:
+            return f"target {target}: {side.value} reached it{unless}"
         return f"target {target}: {side.value} reached it, the call is made"
     if needs[other] <= 0:
         return (
             f"target {target}: {other.value} stopped the call "
-            f"({side.value} can no longer reach {target})"
+            f"({side.value} can no longer reach {target}){unless}"
         )
     return (
         f"target {target}: {side.value} need {needs[side]} more, "

@@ -30,9 +30,10 @@ they were or as they are now, never half.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from contextlib import suppress
-from typing import Final
+from typing import Any, Final, NamedTuple
 
 import duckdb
 import pyarrow as pa
@@ -79,18 +80,77 @@ def annotations_refusal(wh: Warehouse, match: MatchLog) -> str | None:
     return f"match {match.match_id!r} is stored (from {where}) with other content"
 
 
-RECORD_KEY: Final = "analysed:{match_id}"
+RECORD_KEY: Final = ddl.ANALYSED_KEY + "{match_id}"
 """The ``warehouse_info`` key under which a match's annotations keep what they were worked
 out with (``analyze --resume``)."""
 
 
-def analysed_record(wh: Warehouse, match_id: str) -> str | None:
-    """What the stored annotations of ``match_id`` were worked out with, as
-    :func:`replace_annotations` was given it (None: not known, or none stored)."""
+class StoredRun(NamedTuple):
+    """What the stored annotations of a match were worked out with: the configuration
+    (:data:`analysis.run.RUN_OPTIONS` by key; None when not recorded: annotations stored
+    without one, or by a version before the records), and the deals they cover (None:
+    every deal)."""
+
+    config: dict[str, Any] | None
+    deals: frozenset[int] | None
+
+    def covers(self, deal: int | None) -> bool:
+        """Whether deal ``deal`` (every deal when None) is analysed."""
+        if self.deals is None:
+            return True
+        return deal is not None and deal in self.deals
+
+
+def parse_record(value: str) -> StoredRun:
+    """A stored record's text as a :class:`StoredRun`.
+
+    >>> parse_record('{"seed":3,"deals":[2]}')
+    StoredRun(config={'seed': 3}, deals=frozenset({2}))
+    """
+    config = json.loads(value)
+    deals = config.pop("deals", None)
+    return StoredRun(config, None if deals is None else frozenset(int(d) for d in deals))
+
+
+def stored_run(wh: Warehouse, match_id: str) -> StoredRun | None:
+    """What the stored annotations of ``match_id`` were worked out with (its record, or,
+    when none was kept, the deals that have annotations, the configuration not known);
+    None when it has none."""
     row = wh.con.execute(
         "SELECT value FROM warehouse_info WHERE key = ?", [RECORD_KEY.format(match_id=match_id)]
     ).fetchone()
-    return None if row is None else str(row[0])
+    if row is not None:
+        return parse_record(str(row[0]))
+    if not _has_annotations(wh):
+        return None
+    deals = wh.con.execute(
+        "SELECT DISTINCT deal FROM annotations WHERE match_id = ?", [match_id]
+    ).fetchall()
+    return StoredRun(None, frozenset(int(d) for (d,) in deals)) if deals else None
+
+
+def stored_configs(wh: Warehouse) -> list[tuple[str, dict[str, Any]]]:
+    """Every recorded configuration of the warehouse's matches, with the first match (by
+    id) that holds it, in the order of those ids."""
+    rows = wh.con.execute(
+        "SELECT min(key), value FROM warehouse_info WHERE starts_with(key, ?) "
+        "GROUP BY value ORDER BY 1",
+        [ddl.ANALYSED_KEY],
+    ).fetchall()
+    seen: list[tuple[str, dict[str, Any]]] = []
+    for key, value in rows:
+        config = parse_record(str(value)).config
+        assert config is not None
+        if all(config != other for _, other in seen):
+            seen.append((str(key).removeprefix(ddl.ANALYSED_KEY), config))
+    return seen
+
+
+def _has_annotations(wh: Warehouse) -> bool:
+    row = wh.con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'annotations'"
+    ).fetchone()
+    return bool(row and row[0])
 
 
 def replace_annotations(
@@ -102,10 +162,12 @@ def replace_annotations(
     deal: int | None = None,
 ) -> int:
     """Replace all the annotations of the stored ``match`` by ``notes`` (worked out from
-    ``match``) in one transaction; their count. ``record`` says what they were worked out
-    with (:func:`analysed_record` gives it back), kept in the same transaction; ``deal``:
-    only that deal's annotations are replaced (the match's record is then kept only when
-    it is ``record``).
+    ``match``) in one transaction; their count. ``record`` (:func:`analysis.run.run_record`)
+    says what they were worked out with (:func:`stored_run` gives it back), kept in the same
+    transaction. ``deal``: the notes are deal ``deal``'s only: they replace that deal's,
+    and the match's other deals keep theirs when they were worked out with the same
+    ``record``; else (another configuration, or none recorded) the match's whole analysis
+    is replaced, so that a match's annotations always come from one configuration.
 
     Raises :class:`~reports.warehouse.errors.AnnotationsRefusedError` when ``match`` is not
     the match stored under its id (:func:`annotations_refusal`), ``ValueError`` for a note of
@@ -124,19 +186,28 @@ def replace_annotations(
         raise ValueError(f"annotations of other deals given for deal {deal} of {match_id!r}")
     table = annotations_table(notes)
     key = RECORD_KEY.format(match_id=match_id)
+    value = record
+    whole = deal is None
+    if deal is not None and record is not None:
+        before = stored_run(wh, match_id)
+        same = before is not None and before.config == parse_record(record).config
+        whole = not same  # another configuration's annotations go, the deal's stay
+        covered = before.deals if same and before is not None else frozenset()
+        if covered is not None:
+            deals = covered | {deal}
+            if deals != frozenset(range(1, len(match.deals) + 1)):
+                value = json.dumps(
+                    {**json.loads(record), "deals": sorted(deals)}, separators=(",", ":")
+                )
     try:
         con.begin()
-        if deal is None:
+        if whole:
             con.execute("DELETE FROM annotations WHERE match_id = ?", [match_id])
-            con.execute("DELETE FROM warehouse_info WHERE key = ?", [key])
         else:
             con.execute("DELETE FROM annotations WHERE match_id = ? AND deal = ?", [match_id, deal])
-            con.execute(
-                "DELETE FROM warehouse_info WHERE key = ? AND value IS DISTINCT FROM ?",
-                [key, record],
-            )
-        if record is not None and deal is None:
-            con.execute("INSERT INTO warehouse_info VALUES (?, ?)", [key, record])
+        con.execute("DELETE FROM warehouse_info WHERE key = ?", [key])
+        if value is not None:
+            con.execute("INSERT INTO warehouse_info VALUES (?, ?)", [key, value])
         if notes:
             con.register("_new_annotations", table)
             try:

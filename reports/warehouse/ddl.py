@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import pyarrow as pa
 
-SCHEMA_VERSION: Final = 7
+SCHEMA_VERSION: Final = 8
 """The schema this code writes and reads; a file with a higher one is refused."""
 
 
@@ -149,7 +149,8 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
             "key",
             "VARCHAR",
             "`schema_version`, `created_at` or `created_by`; `analysed:` and a match id: what "
-            "its annotations were worked out with (`twentynine analyze --resume`).",
+            "its annotations were worked out with, as JSON (the options of "
+            "`analysis.run.RUN_OPTIONS`, and `deals` when they cover only those deals).",
             null=False,
         ),
         _c("value", "VARCHAR", "Its value, as text.", null=False),
@@ -289,7 +290,8 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
             "DOUBLE",
             "The caller's chance to make the call, from its view at its last bid (its first "
             "four cards, its position, the auction, the call), by the contract model "
-            "(docs/analysis.md); NULL without a call or the caller's first four, and for a "
+            "(docs/analysis.md), the deal taken as a fair shuffle whatever the preset; NULL "
+            "without a call or the caller's first four, and for a "
             "single hand (schema 7).",
         ),
         _c("make_model", "VARCHAR", "The version of the contract model behind it."),
@@ -1330,6 +1332,10 @@ def create_view_sql(view: str) -> str:
     return f"CREATE OR REPLACE VIEW {view} AS{VIEWS[view]}"
 
 
+ANALYSED_KEY: Final = "analysed:"
+"""The ``warehouse_info`` key of a match's run record is this and its id: a row of the
+match's, dropped with its annotations."""
+
 MATCH_TABLES: Final[tuple[str, ...]] = tuple(
     name for name, columns in TABLES.items() if columns[0].name == "match_id"
 )
@@ -1510,6 +1516,14 @@ def _predicted_make(con: Any) -> None:
     stored_predictions(con)
 
 
+def _fair_predictions(con: Any) -> None:
+    """Version 7 to 8: ``deals.predicted_make`` worked out again, the deal taken as a fair
+    shuffle for every preset (a Bhoos game's took the server's dealing before: issue 33)."""
+    from twentynine.reports.warehouse.predicted import stored_predictions
+
+    stored_predictions(con)
+
+
 MIGRATIONS: Final[dict[int, Migration]] = {
     1: _pack_v1,
     2: _stats_views_v2,
@@ -1517,6 +1531,7 @@ MIGRATIONS: Final[dict[int, Migration]] = {
     4: _add_annotations,
     5: _store_features,
     6: _predicted_make,
+    7: _fair_predictions,
 }
 """``MIGRATIONS[v]`` takes a connection from schema version ``v`` to ``v + 1`` (in the
 loader's transaction); the views are re-created afterwards."""

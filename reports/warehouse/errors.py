@@ -49,6 +49,14 @@ class WarehouseCorruptError(WarehouseError):
         super().__init__(path, f"not a readable DuckDB database ({detail}); nothing was changed")
 
 
+class NotDuckDBError(WarehouseCorruptError):
+    """A file that is not a DuckDB database at all (no DuckDB header: a match log, a CSV or
+    a Parquet file), which DuckDB would otherwise open as a view of its data."""
+
+    def __init__(self, path: str) -> None:
+        WarehouseError.__init__(self, path, "not a DuckDB database; nothing was changed")
+
+
 class NotAWarehouseError(WarehouseError):
     """A DuckDB database, but not one of ours (it has other tables and no schema version)."""
 

@@ -17,11 +17,12 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from twentynine.reports.warehouse import DEFAULT_DB
+from twentynine.schema.dates import date_text
 from twentynine.schema.log import MatchLog
 
 if TYPE_CHECKING:  # the store imports DuckDB: pick_match, which solve uses, needs none of it
@@ -61,8 +62,10 @@ def match_row(
     >>> match_row(1, "m", dt.datetime(2026, 11, 29, 13, 30), "bhoos", "NESW", 1,
     ...           {"NS": 0, "EW": 0}, None, 2)[2:]
     ('2026-11-29 13:30', 'bhoos', 'N & S v E & W', 1, 'no winner (NS 0, EW 0)', 2)
+    >>> match_row(1, "m", dt.datetime(1, 1, 1), "bhoos", "NESW", 1, {"NS": 0, "EW": 0}, None, 0)[2]
+    '0001-01-01 00:00'
     """
-    date = started.strftime("%Y-%m-%d %H:%M") if started is not None else "-"
+    date = date_text(started, minutes=True) if started is not None else "-"
     north, east, south, west = names
     players = f"{north} & {south} v {east} & {west}"
     figures = f"NS {score['NS']}, EW {score['EW']}"
@@ -154,11 +157,20 @@ def _stored_order(row: tuple[Any, ...]) -> tuple[Any, ...]:
     )
 
 
-def stored_matches(wh: Warehouse) -> QueryResult:
-    """Every stored match, oldest first (then in the order loaded), numbered from 1."""
+def stored_matches(wh: Warehouse, shown: Callable[[str], str] = str) -> QueryResult:
+    """Every stored match, oldest first (then in the order loaded), numbered from 1; each
+    player's name as ``shown`` writes it (a terminal table cuts a long one)."""
     rows = [
         match_row(
-            i, match_id, started, preset, names, deals, {"NS": ns, "EW": ew}, winner, findings
+            i,
+            match_id,
+            started,
+            preset,
+            [shown(name) for name in names],
+            deals,
+            {"NS": ns, "EW": ew},
+            winner,
+            findings,
         )
         for i, (match_id, started, preset, names, deals, ns, ew, winner, findings, *_) in (
             enumerate(sorted(wh.query(_STORED).rows, key=_stored_order), 1)
@@ -167,12 +179,13 @@ def stored_matches(wh: Warehouse) -> QueryResult:
     return match_table(rows)
 
 
-def run_matches(*, db: str | Path = DEFAULT_DB) -> QueryResult:
-    """``twentynine matches --db FILE``: the stored matches, read-only."""
+def run_matches(*, db: str | Path = DEFAULT_DB, shown: Callable[[str], str] = str) -> QueryResult:
+    """``twentynine matches --db FILE``: the stored matches, read-only (names as ``shown``
+    writes them)."""
     from twentynine.reports.warehouse.store import open_warehouse
 
     with open_warehouse(db, read_only=True) as wh:
-        return stored_matches(wh)
+        return stored_matches(wh, shown)
 
 
 def stored_match(wanted: str | None, *, db: str | Path = DEFAULT_DB) -> MatchLog:

@@ -1,5 +1,7 @@
 """``deals.predicted_make``: the caller's chance to make its call, from its view at its last
-bid, by the contract model (:mod:`twentynine.analysis.models.contract`).
+bid, by the contract model (:mod:`twentynine.analysis.models.contract`), the deal taken as a
+fair shuffle whatever the preset (the side's expected trumps, ``side_trump``, are 3/7 of the
+suit's cards unseen: the warehouse holds no assumption about a server's dealing).
 
 The loader works it out for every deal it stores (:func:`deal_prediction`); a file of
 schema 6 gains it for the deals it already holds when a writer opens it
@@ -31,7 +33,6 @@ from twentynine.analysis.models.contract import (
     shipped_model,
     view_at_last_bid,
 )
-from twentynine.analysis.models.dealing import DealingModel, server_dealing, side_shares
 from twentynine.reports.warehouse.ddl import ACTION_CODES
 from twentynine.schema.cards import Card, Direction, Seat
 from twentynine.schema.rules import Rules, resolve_rules
@@ -52,7 +53,7 @@ def deal_prediction(
     caller's first four or its bid, and for a single hand)."""
     if caller is None or single_hand is not None:
         return None, None
-    view = caller_view(deal, rules.direction, caller, rules.min_bid, server_dealing(rules))
+    view = caller_view(deal, rules.direction, caller, rules.min_bid)
     if view is None:
         return None, None
     model = model or shipped_model()
@@ -72,7 +73,7 @@ def stored_predictions(con: Any, model: ContractModel | None = None) -> int:
     """Fill ``predicted_make`` and ``make_model`` of the deals stored (in the connection's
     transaction); returns how many deals got a prediction."""
     model = model or shipped_model()
-    known_rules: dict[str, tuple[int, DealingModel | None]] = {}
+    known_rules: dict[str, int] = {}
     keys: list[str] = []
     numbers: list[int] = []
     chances: list[float] = []
@@ -80,14 +81,13 @@ def stored_predictions(con: Any, model: ContractModel | None = None) -> int:
         match_id, deal_no, dealer, caller, direction, rules, types, seats, bids, hs, hc = row
         if rules not in known_rules:
             known_rules[rules] = _read_rules(rules)
-        min_bid, dealing = known_rules[rules]
+        min_bid = known_rules[rules]
         position = Seat(dealer).order_from(Direction(direction)).index(Seat(caller)) or 4
         four = _stored_four(Seat(caller), hs, hc)
         if four is None:
             continue
         auction = _stored_auction(types, seats, bids)
-        shares = side_shares(dealing, Seat(caller), Seat(dealer))
-        view = view_at_last_bid(four, position, Seat(caller), auction, min_bid, shares)
+        view = view_at_last_bid(four, position, Seat(caller), auction, min_bid)
         if view is None:
             continue
         chances.append(model.chance(view))
@@ -114,13 +114,13 @@ def stored_predictions(con: Any, model: ContractModel | None = None) -> int:
     return len(keys)
 
 
-def _read_rules(rules: str) -> tuple[int, DealingModel | None]:
-    """The stored rules' lowest bid and how their server deals (:func:`server_dealing`)."""
+def _read_rules(rules: str) -> int:
+    """The stored rules' lowest bid."""
     try:
         resolved = resolve_rules(json.loads(rules))
     except ValueError:  # not rules twentynine knows (a file edited by hand): the usual 16
-        return LEVEL_BASE, None
-    return resolved.min_bid, server_dealing(resolved)
+        return LEVEL_BASE
+    return resolved.min_bid
 
 
 def _stored_four(caller: Seat, hand_seats: str, hand_cards: str) -> list[Card] | None:

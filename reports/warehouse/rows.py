@@ -49,6 +49,7 @@ from twentynine.replay import AuditedMatch, DealFacts, Finding, TrickFacts
 from twentynine.reports.warehouse.ddl import ACTION_CODES, HAND_FEATURES, TABLES
 from twentynine.reports.warehouse.predicted import deal_prediction
 from twentynine.schema.cards import RANKS, SUITS, Card, Seat, Team
+from twentynine.schema.dates import started_at
 from twentynine.schema.fastlog import content_fingerprint, recorded_thrown_in
 from twentynine.schema.log import INT64_MAX, INT64_MIN, Deal, dump_json
 from twentynine.schema.rules import Rules
@@ -58,7 +59,6 @@ from twentynine.schema.words import plural
 _AUCTION: Final = frozenset({"bid", "pass", "ditto"})
 # Seat.team is a property that tests membership each time; a dict is several times faster.
 _TEAM: Final[dict[Seat | None, Team | None]] = {seat: seat.team for seat in Seat} | {None: None}
-_START_KEYS: Final = ("start", "started_at", "start_time", "started", "date")
 # Small numbers (trick numbers, trick points) are stored as one character: code point 48 + n.
 _CODES: Final = tuple(chr(48 + n) for n in range(256))
 _TRICK_RUN: Final = {
@@ -216,35 +216,6 @@ def check_ranges(rows: Sequence[tuple[Any, ...]], bounds: Sequence[Bound]) -> No
             value = row[place]
             if value is not None and not low <= value <= high:
                 raise RowError(f"{name} {value} is out of range ({low} to {high})")
-
-
-def started_at(meta: Mapping[str, Any] | None) -> dt.datetime | None:
-    """When the match began, from ``meta``'s first ISO 8601 time under a known key (UTC).
-
-    >>> started_at({"start": "2026-11-29T19:30:00+06:00"})
-    datetime.datetime(2026, 11, 29, 13, 30)
-    >>> started_at({"date": "2026-11-29"}), started_at({"start": 17}), started_at(None)
-    (datetime.datetime(2026, 11, 29, 0, 0), None, None)
-    >>> started_at({"start": "0001-01-01T00:00:00+06:00"}) is None  # before year 1 in UTC
-    True
-    """
-    if not meta:
-        return None
-    for key in _START_KEYS:
-        value = meta.get(key)
-        if not isinstance(value, str):
-            continue
-        try:
-            moment = dt.datetime.fromisoformat(value.strip())
-        except ValueError:
-            continue
-        if moment.tzinfo is not None:
-            try:
-                moment = moment.astimezone(dt.UTC).replace(tzinfo=None)
-            except OverflowError:  # a time in year 1 or 9999 whose UTC lies beyond
-                return None
-        return moment
-    return None
 
 
 def preset_of(rules: str | dict[str, Any]) -> str:

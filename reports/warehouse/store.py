@@ -46,6 +46,7 @@ from twentynine.reports.warehouse import ddl
 from twentynine.reports.warehouse.errors import (
     LoadFailedError,
     NotAWarehouseError,
+    NotDuckDBError,
     QueryFailedError,
     QueryRefusedError,
     WarehouseCorruptError,
@@ -164,18 +165,18 @@ class LoadSummary:
         hidden = len(self.duplicate_lines) - len(shown) + self.dropped_lines
         out = [*(prefix + problem for problem in self.problems), *shown]
         if hidden:
-            out.append(f"... and {hidden} more lines like these")
+            out.append(f"... and {hidden:,} more lines like these")
         if self.read and not self.stored and self.duplicates == self.read:
             out.append(f"nothing new: every match read was already stored in {self.database}")
         if self.discarded:
             out.append(f"nothing stored: {self.database} was not created")
-        replaced = f", {self.replaced} replaced" if self.replaced else ""
-        unread = f" ({self.unreadable} not read)" if self.unreadable else ""
+        replaced = f", {self.replaced:,} replaced" if self.replaced else ""
+        unread = f" ({self.unreadable:,} not read)" if self.unreadable else ""
         out.append(
             f"{plural(self.read, 'match')} read from {plural(self.files, 'file')}{unread}: "
-            f"{self.stored} stored ({plural(self.deals, 'deal')}, "
-            f"{plural(self.findings, 'finding')}{replaced}), {self.duplicates} "
-            f"already stored, {self.skipped} skipped -> {self.database}"
+            f"{self.stored:,} stored ({plural(self.deals, 'deal')}, "
+            f"{plural(self.findings, 'finding')}{replaced}), {self.duplicates:,} "
+            f"already stored, {self.skipped:,} skipped -> {self.database}"
         )
         return out
 
@@ -399,6 +400,11 @@ class Warehouse:
                         f"DELETE FROM {table} WHERE match_id IN (SELECT unnest($ids::VARCHAR[]))",
                         {"ids": replaced},
                     )
+                con.execute(  # its run record goes with its annotations
+                    "DELETE FROM warehouse_info WHERE key IN "
+                    "(SELECT $prefix || unnest($ids::VARCHAR[]))",
+                    {"ids": replaced, "prefix": ddl.ANALYSED_KEY},
+                )
             for table in tables:
                 con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _batch_{table}")
             for statement in ddl.match_stats_sql("_batch_{}"):
@@ -898,10 +904,8 @@ def open_warehouse(
                 raise WarehouseMissingError(name)
             if not path.parent.is_dir():
                 raise WarehouseError(name, f"cannot create it: no folder {path.parent}")
-        elif _is_sqlite(path):
-            raise WarehouseError(
-                name, "a SQLite database, not a DuckDB warehouse; nothing was changed"
-            )
+        else:
+            _check_header(path, name)
     except OSError as exc:
         raise WarehouseError(name, f"cannot open it: {exc.strerror or exc}") from None
     config: dict[str, Any] = {
@@ -954,9 +958,16 @@ def _check_local(name: str) -> None:
         )
 
 
-def _is_sqlite(path: Path) -> bool:
+def _check_header(path: Path, name: str) -> None:
+    """Refuse a file that does not begin as a DuckDB database does (its magic ``DUCK`` at
+    byte 8): DuckDB would open a JSON, CSV or Parquet file as a view of its data. An empty
+    file is left to DuckDB."""
     with path.open("rb") as stream:
-        return stream.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER
+        head = stream.read(16)
+    if head.startswith(_SQLITE_HEADER):
+        raise WarehouseError(name, "a SQLite database, not a DuckDB warehouse; nothing was changed")
+    if head and head[8:12] != b"DUCK":
+        raise NotDuckDBError(name)
 
 
 def _allow_only(con: duckdb.DuckDBPyConnection, folder: Path) -> None:
