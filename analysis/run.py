@@ -35,6 +35,8 @@ from twentynine.analysis.models.dealing import DealingModel
 from twentynine.analysis.models.dealing import shipped_model as shipped_dealing
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.models.others import shipped_model as shipped_others
+from twentynine.analysis.models.table import TableModel
+from twentynine.analysis.models.table import shipped_model as shipped_table
 from twentynine.analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
 from twentynine.schema.log import Deal, MatchLog
 from twentynine.schema.rules import Rules
@@ -89,6 +91,8 @@ class AnalysisOptions(NamedTuple):
     auction_model: AuctionModel | None = None
     dealing: DealingModel | None = None
     """How the deals were dealt (None: as the rules say, the Bhoos server's for its rules)."""
+    table: TableModel | None = None
+    """The correction of a contract's chance by the others' cards (None: the shipped one)."""
     deal: int | None = None
     """Only this deal of each match (None: every deal)."""
 
@@ -114,6 +118,7 @@ def run_record(options: AnalysisOptions) -> str:
         "model": model.version,
         "others": others.version,
         "dealing": (options.dealing or shipped_dealing()).version,
+        "table": (options.table or shipped_table()).version,
     }
     return json.dumps(record, separators=(",", ":"))
 
@@ -167,6 +172,7 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             model=options.model,
             auction_model=options.auction_model,
             dealing=options.dealing,
+            table=options.table,
         )
     if options.kinds & SINGLE_HAND_KINDS and options.from_trick <= 1:
         notes += single_hand_deal(

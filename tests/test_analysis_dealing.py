@@ -106,8 +106,7 @@ def test_every_sampled_note_names_the_models_its_layouts_followed() -> None:
         for note in sampled:
             detail = json.loads(note.detail)
             assert detail["others"] == shipped_others().version
-            # the bids are judged on blind layouts (docs/analysis.md says why)
-            assert ("dealing" in detail) is (dealt and note.kind != "bid")
+            assert ("dealing" in detail) is dealt
             if "dealing" in detail:
                 assert detail["dealing"] == shipped_model().version
     assert json.loads(run_record(AnalysisOptions()))["dealing"] == shipped_model().version
