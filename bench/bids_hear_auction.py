@@ -35,6 +35,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 # Run as a script, bench/ comes first on the path: put the repository root before it.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -45,7 +47,9 @@ from judge_bids import ANY, analyse, difference, fold_models, read_files
 from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.models.contract import shipped_model as shipped_contract
 from twentynine.analysis.models.dealing import DealingModel, dealt_by, server_dealing
-from twentynine.analysis.models.fit import contract_rows
+from twentynine.analysis.models.dealing import fit_model as fit_dealing
+from twentynine.analysis.models.fit import auc, contract_rows
+from twentynine.analysis.models.fit import fit_model as fit_contract
 from twentynine.analysis.models.table import SHIPPED_PATH, TableModel, table_rows
 from twentynine.analysis.models.table import fit_model as fit_table
 from twentynine.analysis.run import AnalysisOptions
@@ -79,6 +83,67 @@ def write_shipped(files: dict[str, list[MatchLog]]) -> TableModel:
     model = fit_table(contract, rows, fit=fit)
     SHIPPED_PATH.write_text(model.dumps())
     return model
+
+
+def print_table_folds(files: dict[str, list[MatchLog]]) -> None:
+    """The table model against the contract model alone, each file predicted by models
+    fitted on the six others: AUC, Brier, calibration (10 bands), and the gains with 95%
+    intervals by bootstrap over deals (a deal's two plays together)."""
+    y: list[float] = []
+    alone: list[float] = []
+    both: list[float] = []
+    deals: list[str] = []
+    held_of: list[str] = []
+    for held in sorted(files):
+        train = [(name, m) for name, games in files.items() if name != held for m in games]
+        dealing = fit_dealing(deal for _, m in train for deal in m.deals)
+        rows = contract_rows([m for _, m in train], [n for n, _ in train], dealt_by(dealing))
+        contract = fit_contract(rows)
+        table = fit_table(contract, table_rows([m for _, m in train], rows))
+        tested = contract_rows(files[held], None, dealt_by(dealing))
+        for (view, partner, opponents, made), row in zip(
+            table_rows(files[held], tested), tested, strict=True
+        ):
+            y.append(float(made))
+            alone.append(contract.chance(view))
+            both.append(table.chance(contract, view, partner, opponents))
+            deals.append(row.deal)
+            held_of.append(held)
+    outcome, p0, p1 = np.array(y), np.array(alone), np.array(both)
+
+    def figures(p: np.ndarray[Any, Any], idx: np.ndarray[Any, Any]) -> tuple[float, float]:
+        return float(np.mean((p[idx] - outcome[idx]) ** 2)), auc(p[idx], outcome[idx])
+
+    every = np.arange(len(y))
+    print(f"{len(y):,} contracts in {len(set(deals)):,} deals, made {outcome.mean():.4f}")
+    print("\n| out of fold | contract model alone | with the table model |")
+    print("|---|---:|---:|")
+    (b0, a0), (b1, a1) = figures(p0, every), figures(p1, every)
+    e0, g0 = errors(list(zip(alone, [bool(v) for v in y], strict=True)))
+    e1, g1 = errors(list(zip(both, [bool(v) for v in y], strict=True)))
+    print(f"| AUC | {a0:.3f} | {a1:.3f} |")
+    print(f"| Brier | {b0:.4f} | {b1:.4f} |")
+    print(f"| calibration error (10 bands) | {100 * e0:.1f} points | {100 * e1:.1f} points |")
+    print(f"| largest band gap | {100 * g0:.1f} points | {100 * g1:.1f} points |")
+    by: dict[str, list[int]] = defaultdict(list)
+    for i, deal in enumerate(deals):
+        by[deal].append(i)
+    keys = sorted(by)
+    rng = random.Random(0)
+    brier, area = [], []
+    for _ in range(BOOTSTRAP):
+        idx = np.array([i for k in rng.choices(keys, k=len(keys)) for i in by[k]])
+        (c0, d0), (c1, d1) = figures(p0, idx), figures(p1, idx)
+        brier.append(c1 - c0)
+        area.append(d1 - d0)
+    brier.sort()
+    area.sort()
+    lo, hi = int(0.025 * BOOTSTRAP), int(0.975 * BOOTSTRAP) - 1
+    print(f"\nBrier gain {b1 - b0:+.4f} (95% {brier[lo]:+.4f} to {brier[hi]:+.4f})")
+    print(f"AUC gain {a1 - a0:+.3f} (95% {area[lo]:+.3f} to {area[hi]:+.3f})")
+    for held in sorted(files):
+        idx = np.array([i for i, name in enumerate(held_of) if name == held])
+        print(f"{held}: AUC {figures(p0, idx)[1]:.3f} alone, {figures(p1, idx)[1]:.3f} with")
 
 
 def behind(match: MatchLog) -> dict[int, str]:
@@ -245,7 +310,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--write", action="store_true", help="fit the shipped table model on every file, and stop"
     )
+    parser.add_argument(
+        "--table-folds", action="store_true", help="the table model out of fold, and stop"
+    )
     args = parser.parse_args(argv)
+    if args.table_folds:
+        print_table_folds(read_files(args.archive))
+        return
     if args.write:
         model = write_shipped(read_files(args.archive))
         print(f"{SHIPPED_PATH}: {model.version}, {model.fit}")
