@@ -49,7 +49,7 @@ from twentynine.analysis.positions import Position
 from twentynine.analysis.sampling import likely_trump, replay_actions
 from twentynine.analysis.solver import solve_value
 from twentynine.replay import DealState
-from twentynine.schema.cards import Seat
+from twentynine.schema.cards import SEATS, Seat
 from twentynine.schema.log import Action, BidAction
 
 AUCTION_KINDS = frozenset({"bid", "trump", "double", "redouble", "set"})
@@ -129,6 +129,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
             if layout is None:
                 return None
             hands = layout.hands
+            others_of = {s: around(hands, s) for s in SEATS}
 
             def chance(caller: Seat, level: int, actions: Sequence[Action]) -> float | None:
                 view = caller_view(
@@ -136,7 +137,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 )
                 # The caller's own view, corrected by the cards the layout deals its
                 # partner and the opponents: a partner that bid holds a bid's cards.
-                return contract_chance(view, lambda: None, chances, table, around(hands, caller))
+                return contract_chance(view, lambda: None, chances, table, others_of[caller])
 
             runs = [
                 Replayed(
