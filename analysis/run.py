@@ -34,6 +34,8 @@ from twentynine.analysis.models.contract import shipped_model as shipped_contrac
 from twentynine.analysis.models.dealing import DealingModel, dealing_name
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.models.others import shipped_model as shipped_others
+from twentynine.analysis.models.table import TableModel
+from twentynine.analysis.models.table import shipped_model as shipped_table
 from twentynine.analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
 from twentynine.schema.log import Deal, MatchLog
 from twentynine.schema.rules import Rules
@@ -89,6 +91,8 @@ class AnalysisOptions(NamedTuple):
     dealing: DealingModel | None = None
     """The dealing the layouts follow (None: a fair shuffle, for every preset; the server's,
     ``analyze --dealing server``, applies to the games under its rules only)."""
+    table: TableModel | None = None
+    """The correction of a contract's chance by the others' cards (None: the shipped one)."""
     deal: int | None = None
     """Only this deal of each match (None: every deal)."""
 
@@ -124,6 +128,7 @@ RUN_OPTIONS: tuple[RunOption, ...] = (
         "others", "others' calls model", lambda o: (o.auction_model or shipped_others()).version
     ),
     RunOption("dealing", "--dealing", lambda o: dealing_name(o.dealing)),
+    RunOption("table", "table model", lambda o: (o.table or shipped_table()).version),
 )
 """The options that shape a match's annotations: THE one place a run's configuration is
 made of. Each is kept with the match's annotations (:func:`run_record`), compared when a
@@ -243,6 +248,7 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             model=options.model,
             auction_model=options.auction_model,
             dealing=options.dealing,
+            table=options.table,
         )
     if options.kinds & SINGLE_HAND_KINDS and options.from_trick <= 1:
         notes += single_hand_deal(
