@@ -14,7 +14,8 @@ True
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from collections.abc import Sequence
+from typing import Any, Final, NamedTuple
 
 from twentynine.analysis.annotate import FIELDS, Annotation
 from twentynine.analysis.run import config_key, config_words
@@ -95,14 +96,20 @@ class Configuration(NamedTuple):
     key: str
     words: str
     match_ids: tuple[str, ...]
+    config: dict[str, Any] | None = None
+    """The record's options (None: not recorded)."""
 
-    def named(self) -> str:
-        """The configuration as a one-line list names it: number, id, words, matches.
+    def named(self, keys: Sequence[str] | None = None) -> str:
+        """The configuration as a one-line list names it: number, id, options (only
+        ``keys`` when given), matches.
 
-        >>> Configuration(2, "0a1b2c3d", "--seed 3", ("m1",)).named()
+        >>> Configuration(2, "0a1b2c3d", "--seed 3", ("m1",), {"seed": 3}).named()
         '2 [0a1b2c3d] --seed 3 (1 match)'
         """
-        return f"{self.number} [{self.key}] {self.words} ({plural(len(self.match_ids), 'match')})"
+        words = self.words
+        if keys is not None and self.config is not None:
+            words = config_words(self.config, keys)
+        return f"{self.number} [{self.key}] {words} ({plural(len(self.match_ids), 'match')})"
 
 
 def configurations(wh: Warehouse) -> list[Configuration]:
@@ -126,11 +133,10 @@ def configurations(wh: Warehouse) -> list[Configuration]:
         "ON i.key = $prefix || m.match_id ORDER BY m.match_id",
         {"prefix": ANALYSED_KEY},
     ).rows
-    found: dict[str, tuple[str, list[str]]] = {}
+    found: dict[str, tuple[dict[str, Any], list[str]]] = {}
     for match_id, value in rows:
         config = parse_record(str(value)).config or {}
-        words = config_words(config)
-        found.setdefault(config_key(config), (words, []))[1].append(str(match_id))
+        found.setdefault(config_key(config), (config, []))[1].append(str(match_id))
     catalog = str(wh.query("SELECT current_database()").rows[0][0]).replace('"', '""')
     unrecorded = [
         str(row[0])
@@ -141,14 +147,14 @@ def configurations(wh: Warehouse) -> list[Configuration]:
             {"prefix": ANALYSED_KEY},
         ).rows
     ]
-    ordered = sorted(found.items(), key=lambda item: (-len(item[1][1]), item[1][0], item[0]))
-    groups = [(key, words, ids) for key, (words, ids) in ordered]
-    if unrecorded:
-        groups.append((UNRECORDED, "options not recorded", unrecorded))
-    return [
-        Configuration(number, key, words, tuple(ids))
-        for number, (key, words, ids) in enumerate(groups, start=1)
+    groups = [
+        Configuration(0, key, config_words(config), tuple(ids), config)
+        for key, (config, ids) in found.items()
     ]
+    groups.sort(key=lambda c: (-len(c.match_ids), c.words, c.key))
+    if unrecorded:
+        groups.append(Configuration(0, UNRECORDED, "options not recorded", tuple(unrecorded)))
+    return [c._replace(number=number) for number, c in enumerate(groups, start=1)]
 
 
 class Analysed(NamedTuple):

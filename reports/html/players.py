@@ -23,6 +23,7 @@ from markupsafe import Markup
 from twentynine.analysis.annotate import FIELDS, Annotation
 from twentynine.analysis.judge.words import note_text
 from twentynine.analysis.labels import GAME_POINT_SCALE
+from twentynine.analysis.run import config_differences
 from twentynine.reports.html.annotations import Configuration, configurations, has_table
 from twentynine.reports.html.judged import MARKS, Legend, legend, method_words
 from twentynine.reports.html.render import (
@@ -1287,11 +1288,14 @@ def pick_run(wh: Warehouse, scope: Scope, choice: str | None = None) -> Scope:
     """
     scope_to(wh, Scope(scope.preset, scope.since, scope.until))
     runs = configurations(wh)
-    named = "; ".join(run.named() for run in runs)
+    differ = config_differences([run.config for run in runs if run.config is not None])
+    named = "; ".join(run.named(differ or None) for run in runs)
+    if len(runs) > 1:
+        named += ", alike in their other options"
     if choice is None:
         if len(runs) <= 1:
             return Scope(scope.preset, scope.since, scope.until)
-        raise RunChoiceError(
+        raise RunChoiceError(  # only the options that differ: one line a person can read
             f"the annotations of these matches were worked out with {len(runs)} "
             f"configurations, and the report does not pool them: {named}; pick one with "
             "--run N (its number here) or --run ID (its id in brackets)"
