@@ -132,6 +132,13 @@ def test_run_counts_one_configuration_s_annotations_and_every_match_s_statistics
     assert "count only the annotations worked out with --only cards, --samples 8, --seed 1" in runs
     assert f"[{by_number[seed_1]}], 1 match; --run" in runs
     assert "Left out of them" in runs and "--seed 0" in runs
+    # the page's pagat body (only the seed-0 match) keeps the choice: nothing of it counted
+    body = Page(page.json("filter-bodies")["pagat|"])
+    assert "with the configuration picked (--run)" in body.text
+    assert "worked out with the configuration picked" in body.by_id("runs").content
+    assert "Left out of them: the annotations of --only cards, --samples 8, --seed 0" in " ".join(
+        body.by_id("runs").content.split()
+    )
 
     other = "1" if seed_1 == "2" else "2"
     theirs = tmp_path / "o.html"

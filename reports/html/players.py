@@ -1155,9 +1155,22 @@ def players_context(
         legend=legend(),
         plotly=plotly_bundle(),
         runs=runs,
-        run=next((run for run in runs if run.key == scope.run), None),
+        run=_picked(runs, scope.run),
         sections_left_out=sections_left_out(wh, min_deals, len(anchors)),
     )
+
+
+def _picked(runs: tuple[Configuration, ...], key: str | None) -> Configuration | None:
+    """The configuration ``key`` picked (``--run``) among ``runs``, those of the matches in
+    scope; one of no match when none of them holds it (a narrower body of the page).
+
+    >>> _picked((), "0a1b2c3d").match_ids, _picked((), None)
+    ((), None)
+    """
+    if key is None:
+        return None
+    found = next((run for run in runs if run.key == key), None)
+    return found or Configuration(0, key, "the configuration picked", ())
 
 
 MAX_MONTHS: Final = 24
