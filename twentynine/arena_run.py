@@ -1,0 +1,381 @@
+"""A run of the arena: seats from their specs, matches played in order, each written as it
+ends, and the table per bot (docs/arena.md).
+
+>>> seats = parse_seats(["N=builtin:cautious"])
+>>> [(s.value, spec.name) for s, spec in seats.items()]
+[('N', 'cautious'), ('E', 'balanced'), ('S', 'balanced'), ('W', 'balanced')]
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from twentynine.replay.arena import (
+    ArenaOptions,
+    ArenaSeat,
+    BuiltinSeat,
+    Fault,
+    PlayedMatch,
+    play_match,
+)
+from twentynine.replay.bots import STYLE_NAMES
+from twentynine.schema.cards import SEATS, Seat, Team
+from twentynine.schema.log import DealResult, MatchResult, ShowAction, TrumpAction
+
+DEFAULT_SOURCE: Final = "builtin:balanced"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """Who sits in a seat: ``builtin:STYLE`` or an ``http://`` URL, and the bot's name."""
+
+    source: str
+    name: str
+
+    @property
+    def remote(self) -> bool:
+        return self.source.startswith("http://")
+
+
+def parse_seats(entries: Sequence[str]) -> dict[Seat, SeatSpec]:
+    """``SEAT=SOURCE`` entries (a seat left out plays ``builtin:balanced``); a source is
+    ``builtin:STYLE`` or ``http://host:port``, named by ``NAME@`` in front if given.
+
+    Raises ``ValueError`` with the reason for a bad entry.
+
+    >>> parse_seats(["E=me@http://127.0.0.1:8001"])[Seat.E]
+    SeatSpec(source='http://127.0.0.1:8001', name='me')
+    """
+    given: dict[Seat, str] = {}
+    for entry in entries:
+        seat_text, sep, source = entry.partition("=")
+        seat_text = seat_text.strip().upper()
+        if not sep or seat_text not in ("N", "E", "S", "W"):
+            raise ValueError(f"--seat {entry!r}: write SEAT=SOURCE, SEAT one of N, E, S, W")
+        seat = Seat(seat_text)
+        if seat in given:
+            raise ValueError(f"--seat {seat_text} is given twice")
+        given[seat] = source.strip()
+    seats: dict[Seat, SeatSpec] = {}
+    for seat in SEATS:
+        source = given.get(seat, DEFAULT_SOURCE)
+        name, at, rest = source.partition("@")
+        if at and not name.startswith("http"):
+            source = rest
+        else:
+            name = ""
+        if source.startswith("builtin:"):
+            style = source.removeprefix("builtin:")
+            if style not in STYLE_NAMES:
+                known = ", ".join(STYLE_NAMES)
+                raise ValueError(f"--seat {seat.value}: unknown style {style!r} (known: {known})")
+            seats[seat] = SeatSpec(source, name or style)
+        elif source.startswith("http://"):
+            seats[seat] = SeatSpec(source, name or source.removeprefix("http://").rstrip("/"))
+        else:
+            raise ValueError(
+                f"--seat {seat.value}={source!r}: a source is builtin:STYLE or http://HOST:PORT"
+            )
+    return seats
+
+
+def make_seats(specs: Mapping[Seat, SeatSpec], first_index: int) -> dict[Seat, ArenaSeat]:
+    """A seat object for each spec: one HTTP client per seat (partners at one URL each
+    have their own connection)."""
+    seats: dict[Seat, ArenaSeat] = {}
+    for seat, spec in specs.items():
+        if spec.remote:
+            from twentynine.arena_http import HttpSeat
+
+            seats[seat] = HttpSeat(spec.source, first_index)
+        else:
+            seats[seat] = BuiltinSeat(spec.source.removeprefix("builtin:"))
+    return seats
+
+
+def cut(played: PlayedMatch, deals: int) -> PlayedMatch:
+    """The match stopped after its first ``deals`` deals (the run's budget ends in it): its
+    result is the score so far, with no winner; ``meta.arena.cut`` says so."""
+    log = played.log
+    kept = log.deals[:deals]
+    last: DealResult | None = kept[-1].result if kept else None
+    score = last.score if last is not None else None
+    meta = dict(log.meta or {})
+    meta["arena"] = {**meta["arena"], "cut": True}
+    meta["arena"]["faults"] = [f for f in meta["arena"]["faults"] if f["deal"] <= deals]
+    result = MatchResult(score=score, winner=None) if score is not None else None
+    new_log = log.model_copy(update={"deals": kept, "meta": meta, "result": result})
+    faults = [f for f in played.faults if f.deal <= deals]
+    return PlayedMatch(new_log, faults, played.stats, played.number)
+
+
+def _play_one(args: tuple[dict[Seat, SeatSpec], ArenaOptions, int]) -> PlayedMatch:
+    specs, options, number = args
+    seats = make_seats(specs, options.first_index)
+    names = {seat: spec.name for seat, spec in specs.items()}
+    sources = {seat: spec.source for seat, spec in specs.items()}
+    return play_match(seats, options, number, names, sources)
+
+
+def matches(
+    specs: Mapping[Seat, SeatSpec], options: ArenaOptions, deals: int, jobs: int = 1
+) -> Iterator[PlayedMatch]:
+    """The run's matches in match-id order until ``deals`` deals are played (the last one
+    cut there). With ``jobs`` > 1 (in-process seats only) matches are played in worker
+    processes, the same matches as with one."""
+    spec_map = dict(specs)
+    played_deals = 0
+    if jobs <= 1:
+        seats = make_seats(spec_map, options.first_index)
+        names = {seat: spec.name for seat, spec in spec_map.items()}
+        sources = {seat: spec.source for seat, spec in spec_map.items()}
+        number = 0
+        while played_deals < deals:
+            played = play_match(seats, options, number, names, sources)
+            number += 1
+            played, played_deals = _budget(played, played_deals, deals)
+            yield played
+        for seat in seats.values():
+            close = getattr(seat, "close", None)
+            if close is not None:
+                close()
+        return
+    from twentynine.workers import process_pool
+
+    with process_pool(jobs) as pool:
+        pending: list[Future[PlayedMatch]] = []
+        number = 0
+        while played_deals < deals:
+            while len(pending) < 2 * jobs:
+                pending.append(pool.submit(_play_one, (spec_map, options, number)))
+                number += 1
+            played = pending.pop(0).result()
+            played, played_deals = _budget(played, played_deals, deals)
+            yield played
+        for future in pending:
+            future.cancel()
+
+
+def _budget(played: PlayedMatch, so_far: int, deals: int) -> tuple[PlayedMatch, int]:
+    count = len(played.log.deals)
+    if so_far + count > deals:
+        played = cut(played, deals - so_far)
+        count = deals - so_far
+    return played, so_far + count
+
+
+@dataclass
+class BotFigures:
+    """What the table shows for one bot, gathered match by match."""
+
+    name: str
+    deals: int = 0
+    deals_won: int = 0
+    matches: int = 0
+    matches_won: int = 0
+    points: list[int] = field(default_factory=list)
+    called: int = 0
+    made: int = 0
+    asked: int = 0
+    ms: list[float] = field(default_factory=list)
+    faults: Counter[str] = field(default_factory=Counter)
+
+    def row(self) -> dict[str, Any]:
+        """The bot's row: JSON-ready (``--format json``)."""
+        mean, low, high = interval(self.points)
+        return {
+            "bot": self.name,
+            "deals": self.deals,
+            "deals_won": self.deals_won,
+            "matches": self.matches,
+            "matches_won": self.matches_won,
+            "points_per_deal": _round(mean),
+            "points_low": _round(low),
+            "points_high": _round(high),
+            "called": self.called,
+            "make_rate": _round(self.made / self.called) if self.called else None,
+            "ask_rate": _round(self.asked / self.deals) if self.deals else None,
+            "requests": len(self.ms),
+            "median_ms": _round(statistics.median(self.ms)) if self.ms else None,
+            "p99_ms": _round(percentile(self.ms, 0.99)) if self.ms else None,
+            "faults": dict(sorted(self.faults.items())),
+        }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+def interval(values: Sequence[int]) -> tuple[float | None, float | None, float | None]:
+    """The mean and its 95% interval (normal approximation); Nones for no value.
+
+    >>> interval([1, -1, 1, 1])
+    (0.5, -0.48, 1.48)
+    """
+    if not values:
+        return None, None, None
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, None, None
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, round(mean - half, 3), round(mean + half, 3)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (nearest rank).
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0], 0.99)
+    4.0
+    """
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+@dataclass
+class Tally:
+    """The run's figures per bot, and the matches and faults counted."""
+
+    bots: dict[str, BotFigures] = field(default_factory=dict)
+    matches: int = 0
+    deals: int = 0
+    faults: Counter[str] = field(default_factory=Counter)
+
+    def add(self, played: PlayedMatch) -> None:
+        log = played.log
+        assert log.meta is not None  # the referee writes meta.arena
+        names = {seat: log.meta["arena"]["seats"][seat.value]["name"] for seat in SEATS}
+        self.matches += 1
+        self.deals += len(log.deals)
+        for fault in played.faults:
+            self.faults[fault.code] += 1
+            self.figures(names[fault.seat]).faults[fault.code] += 1
+        for seat in SEATS:
+            self.figures(names[seat]).ms.extend(played.stats[seat].ms)
+        # each bot once per team: partners of one bot count a deal once
+        sides = {(names[seat], seat.team) for seat in SEATS}
+        winner = log.result.winner if log.result is not None else None
+        for name, team in sorted(sides):
+            figures = self.figures(name)
+            seats = [s for s in SEATS if names[s] == name and s.team is team]
+            figures.matches += 1
+            figures.matches_won += winner is team
+            before = {Team.NS: 0, Team.EW: 0}
+            for deal in log.deals:
+                result = deal.result
+                if result is None or result.score is None:
+                    continue
+                after = {Team.NS: result.score.NS, Team.EW: result.score.EW}
+                net = (after[team] - before[team]) - (after[team.other] - before[team.other])
+                before = after
+                figures.deals += 1
+                figures.deals_won += net > 0
+                figures.points.append(net)
+                caller = next((a.seat for a in deal.actions if isinstance(a, TrumpAction)), None)
+                if caller in seats and result.thrown_in is None:
+                    figures.called += 1
+                    figures.made += net > 0
+                figures.asked += sum(
+                    1 for a in deal.actions if isinstance(a, ShowAction) and a.seat in seats
+                )
+
+    def figures(self, name: str) -> BotFigures:
+        if name not in self.bots:
+            self.bots[name] = BotFigures(name)
+        return self.bots[name]
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [self.bots[name].row() for name in sorted(self.bots)]
+
+
+def table_text(tally: Tally) -> str:
+    """The table per bot, as text (docs/arena.md shows one)."""
+    from twentynine.textout import text_table
+
+    headers = [
+        "bot",
+        "deals",
+        "won",
+        "matches won",
+        "points/deal (95%)",
+        "make rate",
+        "ask rate",
+        "median ms",
+        "p99 ms",
+        "faults",
+    ]
+    rows = []
+    for row in tally.rows():
+        span = ""
+        if row["points_low"] is not None:
+            span = f" ({row['points_low']:+.2f} to {row['points_high']:+.2f})"
+        points = (
+            f"{row['points_per_deal']:+.3f}{span}" if row["points_per_deal"] is not None else "-"
+        )
+        faults = " ".join(f"{code}={n}" for code, n in row["faults"].items()) or "0"
+        rows.append(
+            [
+                row["bot"],
+                str(row["deals"]),
+                str(row["deals_won"]),
+                f"{row['matches_won']}/{row['matches']}",
+                points,
+                _rate(row["make_rate"]),
+                _rate(row["ask_rate"]),
+                _ms(row["median_ms"]),
+                _ms(row["p99_ms"]),
+                faults,
+            ]
+        )
+    return text_table(headers, rows)
+
+
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+def fault_line(fault: Fault, name: str) -> str:
+    """The one line the run prints for a fault."""
+    instead = f"; {fault.replaced_by} made for it" if fault.replaced_by else "; match forfeited"
+    return (
+        f"match {fault.match}, deal {fault.deal}: {fault.seat.value} ({name}) "
+        f"{fault.code} on /{fault.call}: {fault.message}{instead}"
+    )
+
+
+class Clock:
+    """The progress line's figures: deals done, and the time left at the pace so far."""
+
+    def __init__(self, total: int, now: Callable[[], float] = time.monotonic) -> None:
+        self.total = total
+        self.now = now
+        self.start = now()
+
+    def line(self, done: int, played: PlayedMatch) -> str:
+        elapsed = self.now() - self.start
+        left = elapsed / done * (self.total - done) if done else 0.0
+        result = played.log.result
+        score = f"NS {result.score.NS} - EW {result.score.EW}" if result and result.score else ""
+        ms = [m for s in played.stats.values() for m in s.ms]
+        pace = f", {statistics.median(ms):.1f} ms a request" if ms else ""
+        faults = len(played.faults)
+        return (
+            f"match {played.number + 1}: {score}, {len(played.log.deals)} deals, "
+            f"{faults} fault{'s' if faults != 1 else ''}{pace} "
+            f"[{done}/{self.total} deals, {_clock(left)} left]"
+        )
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds + 0.5), 60)
+    return f"{minutes}:{secs:02d}"
