@@ -352,11 +352,7 @@ class _Deal:
                 break
             stage = state.phase_name
             if stage == "auction":
-                legal = legal_at(state, seat, "auction")
-                if len(legal) == 1:  # the dealer's forced call: the server makes it
-                    self.apply(legal[0])
-                    continue
-                self.ask("bid", seat, legal)
+                self.ask("bid", seat, legal_at(state, seat, "auction"))
             elif stage == "trump":
                 self.ask("chooseTrump", seat, legal_at(state, seat, "trump"))
             elif stage == "play":
@@ -420,6 +416,9 @@ class _Deal:
         assert move is not None
         seat, legal = turn.seat, turn.legal
         if turn.call == "bid":
+            if len(legal) == 1:  # the dealer's forced 16 after three passes, whatever it says
+                self.apply(legal[0])
+                return
             action = _find_call(legal, move.bid, self.state.standing_bid)
             if action is None:
                 self.fault(turn, reply, "SEAT_ILLEGAL_CALL", f"bid {move.bid} is not allowed now")
@@ -516,6 +515,27 @@ def _text(action: Action) -> str:
     if isinstance(action, TrumpAction):
         return f"trump {action.suit}"
     return action.type
+
+
+def play_deal(
+    state: DealState,
+    seats: Mapping[Seat, ArenaSeat],
+    options: ArenaOptions | None = None,
+    *,
+    match: int = 1,
+) -> tuple[list[Action], list[Fault]]:
+    """Play one deal from ``state`` (as dealt) to its end: the actions and the faults.
+
+    >>> state = DealState(RULES, Seat.N, deal_cards(random.Random(5), Seat.N, RULES))
+    >>> actions, faults = play_deal(state, {s: BuiltinSeat("cautious") for s in SEATS})
+    >>> state.is_over, faults
+    (True, [])
+    """
+    faults: list[Fault] = []
+    stats = {seat: SeatStats() for seat in SEATS}
+    runner = _Deal(state, seats, options or ArenaOptions(), match, state.number, faults, stats)
+    runner.run()
+    return runner.history, faults
 
 
 def rotate(hands: Mapping[Seat, list[Card | None]]) -> dict[Seat, list[Card | None]]:

@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from twentynine.replay.arena import (
@@ -138,7 +138,9 @@ def matches(
         sources = {seat: spec.source for seat, spec in spec_map.items()}
         number = 0
         while played_deals < deals:
-            played = play_match(seats, options, number, names, sources)
+            # a match never runs past the run's budget (void deals can make a match long)
+            bounded = replace(options, max_deals=deals - played_deals)
+            played = play_match(seats, bounded, number, names, sources)
             number += 1
             played, played_deals = _budget(played, played_deals, deals)
             yield played
@@ -154,7 +156,8 @@ def matches(
         number = 0
         while played_deals < deals:
             while len(pending) < 2 * jobs:
-                pending.append(pool.submit(_play_one, (spec_map, options, number)))
+                bounded = replace(options, max_deals=deals)
+                pending.append(pool.submit(_play_one, (spec_map, bounded, number)))
                 number += 1
             played = pending.pop(0).result()
             played, played_deals = _budget(played, played_deals, deals)
@@ -164,10 +167,16 @@ def matches(
 
 
 def _budget(played: PlayedMatch, so_far: int, deals: int) -> tuple[PlayedMatch, int]:
+    """The match as the run keeps it: cut where the budget ends in it, whether it was
+    played further (in a worker) or stopped there (the same log either way)."""
     count = len(played.log.deals)
-    if so_far + count > deals:
-        played = cut(played, deals - so_far)
-        count = deals - so_far
+    left = deals - so_far
+    result = played.log.result
+    unfinished = result is not None and result.winner is None
+    arena = (played.log.meta or {}).get("arena", {})
+    if count > left or (count == left and unfinished and not arena.get("duplicate")):
+        played = cut(played, left)
+        count = left
     return played, so_far + count
 
 
