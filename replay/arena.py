@@ -622,12 +622,24 @@ def play_match(
         version=1,
         id=f"arena-{seed}-{number + 1}",
         rules="bhoos",
-        players={seat: PlayerRef(name=_name(names, seat), id=seat.value) for seat in SEATS},
+        players=_players(names),
         meta={"recorder": RECORDER, "seed": seed, "match": number + 1, "arena": arena},
         deals=deals,
         result=result if forfeit is None else None,  # a forfeited match stops unfinished
     )
     return PlayedMatch(log, faults, stats, number)
+
+
+def _players(names: Mapping[Seat, str] | None) -> dict[Seat, PlayerRef]:
+    """Each bot a player with its name as id (the warehouse's players), a bot in two seats
+    told apart by the seat."""
+    given = [_name(names, seat) for seat in SEATS]
+    return {
+        seat: PlayerRef(
+            name=name, id=name if given.count(name) == 1 else f"{name} ({seat.value})"
+        )
+        for seat, name in zip(SEATS, given, strict=True)
+    }
 
 
 def _name(names: Mapping[Seat, str] | None, seat: Seat) -> str:
