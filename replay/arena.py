@@ -635,9 +635,7 @@ def _players(names: Mapping[Seat, str] | None) -> dict[Seat, PlayerRef]:
     told apart by the seat."""
     given = [_name(names, seat) for seat in SEATS]
     return {
-        seat: PlayerRef(
-            name=name, id=name if given.count(name) == 1 else f"{name} ({seat.value})"
-        )
+        seat: PlayerRef(name=name, id=name if given.count(name) == 1 else f"{name} ({seat.value})")
         for seat, name in zip(SEATS, given, strict=True)
     }
 
