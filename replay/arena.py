@@ -72,7 +72,11 @@ class Move(NamedTuple):
 
 class Reply(NamedTuple):
     """What a seat gave back: a move, or a fault code (``SEAT_*``) with its reason; the time
-    it took, and for a remote seat the request and the answer as sent (for the log)."""
+    it took, and for a remote seat the request and the answer as sent (for the log).
+
+    An in-process seat may give ``action``, one of the turn's ``legal`` actions itself,
+    instead of a move: the referee applies it as it is (an action not offered is read as
+    no answer)."""
 
     move: Move | None
     ms: float = 0.0
@@ -80,6 +84,7 @@ class Reply(NamedTuple):
     reason: str = ""
     request: Any = None
     answer: Any = None
+    action: Action | None = None
 
 
 class Turn:
@@ -128,7 +133,7 @@ class Turn:
         self.seat = seat
         self.state = state
         self.legal = legal
-        self.bids = tuple(bids)
+        self.bids = bids
         self.shown = shown
         self.deal = deal
         self.match = match
@@ -183,7 +188,7 @@ class BuiltinSeat:
     >>> state = DealState(RULES, Seat.N, deal_cards(random.Random(2), Seat.N, RULES))
     >>> turn = Turn("bid", Seat.E, state, legal_at(state, Seat.E, "auction"), [], [], [], None,
     ...             1, 1, 1000, 1000)
-    >>> seat.bid(turn).move.bid in (0, *range(16, 29))
+    >>> seat.bid(turn).action.type in ("bid", "pass")
     True
     """
 
@@ -197,13 +202,15 @@ class BuiltinSeat:
         self.rng = rng
 
     def _decide(self, turn: Turn) -> Reply:
-        start = time.perf_counter()
         forced = Bot.forced(turn.legal)
-        choice = forced if forced is not None else self.bot.decide(turn.view(), self.rng)
+        if forced is not None:  # a lone card: no decision to time
+            return Reply(None, 0.0, action=forced.action)
+        start = time.perf_counter()
+        choice = self.bot.decide(turn.view(), self.rng)
         ms = (time.perf_counter() - start) * 1000.0
         if choice is None:
             return Reply(None, ms, "SEAT_MISSING_FIELD", "the bot gave no answer")
-        return Reply(move_of(choice.action, turn), ms)
+        return Reply(None, ms, action=choice.action)  # one of turn.legal: no words needed
 
     bid = choose_trump = play = _decide
 
@@ -362,25 +369,36 @@ class _Deal:
 
     def apply(self, action: Action) -> None:
         state = self.state
-        if isinstance(action, PassAction | BidAction | DittoAction):
+        kind = action.type
+        hidden = action
+        if kind == "play":  # most actions: nothing to note, nothing to hide
+            pass
+        elif kind == "pass":
+            self.bids.append((action.seat, 0))
+        elif kind == "bid":
+            self.bids.append((action.seat, getattr(action, "value", 0)))
+        elif kind == "ditto":
             standing = state.standing_bid
-            value = 0 if isinstance(action, PassAction) else getattr(action, "value", 0)
-            if isinstance(action, DittoAction):
-                value = standing[1] if standing else 0
-            self.bids.append((action.seat, value))
-        elif isinstance(action, ShowAction):
+            self.bids.append((action.seat, standing[1] if standing else 0))
+        elif kind == "show":
             self.shown = (state.trick_no + 1, action.seat)
             trump = state.trump_suit
             if trump is not None:  # the log writes down what was shown
-                action = _shown(action.seat, Suit(trump))
+                action = hidden = _shown(action.seat, Suit(trump))
+        elif kind == "trump":
+            hidden = redact(action)
         state.apply(action)
         self.history.append(action)
-        self.redacted.append(redact(action))
+        self.redacted.append(hidden)
 
     def ask(self, call: Call, seat: Seat, legal: tuple[Action, ...]) -> None:
         options = self.options
-        remaining = self.bank.get(seat, options.bank_ms) if options.bank_ms else 0
-        limit = remaining if options.bank_ms else options.limit_ms
+        banked = options.bank_ms > 0
+        if banked:
+            remaining = max(self.bank.get(seat, options.bank_ms), 0)
+            limit = remaining
+        else:
+            remaining = limit = options.limit_ms
         turn = Turn(
             call,
             seat,
@@ -392,20 +410,25 @@ class _Deal:
             self.shown,
             self.deal,
             self.match,
-            max(limit, 0),
-            max(remaining if options.bank_ms else limit, 0),
+            limit,
+            remaining,
         )
         player = self.seats[seat]
-        if call == "bid":
-            reply = player.bid(turn)
-        elif call == "chooseTrump":
-            reply = player.choose_trump(turn)
-        else:
+        if call == "play":
             reply = player.play(turn)
-        figures = self.stats[seat]
-        figures.ms.append(reply.ms)
-        if options.bank_ms:
+        elif call == "bid":
+            reply = player.bid(turn)
+        else:
+            reply = player.choose_trump(turn)
+        self.stats[seat].ms.append(reply.ms)
+        if banked:
             self.bank[seat] = remaining - int(reply.ms)
+        action = reply.action
+        if action is not None and reply.fault is None and _offered(action, legal):
+            if isinstance(action, ShowAction):
+                self.stats[seat].asked += 1
+            self.apply(action)
+            return
         if reply.fault is not None or reply.move is None:
             self.fault(turn, reply, reply.fault or "SEAT_MISSING_FIELD", reply.reason)
             return
@@ -480,6 +503,12 @@ class _Deal:
         if default is None:
             raise _ForfeitError(turn.seat)
         self.apply(default)
+
+
+def _offered(action: Action, legal: Sequence[Action]) -> bool:
+    # by identity: comparing the models field by field is slow, and a seat hands back the
+    # engine's own objects
+    return any(offered is action for offered in legal)
 
 
 def _find_call(
