@@ -465,3 +465,45 @@ def test_protocol_answers_read_as_the_kits_write_them() -> None:
         protocol.read_suit({"suit": "X"})
     assert not garbage.value.missing
     assert protocol.read_play({"revealTrump": True, "card": "1H"})[0].text == "AH"  # type: ignore[union-attr]
+
+
+def test_ctrl_c_keeps_whole_matches_and_prints_the_table(tmp_path: Path) -> None:
+    out = tmp_path / "long.jsonl"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    args = [sys.executable, "-m", "twentynine", "arena", "--deals", "100000", "-o", str(out)]
+    process = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (
+            out.exists() and out.read_bytes().count(b"\n") >= 2
+        ):
+            time.sleep(0.1)
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130, stderr
+    lines = out.read_bytes().splitlines()
+    assert len(lines) >= 2
+    kept = [MatchLog.model_validate_json(line) for line in lines]  # every line a whole match
+    assert f"stopped; {len(kept)} whole matches kept" in stderr
+    assert "points/deal" in stdout and f"{len(kept)} matches" in stdout
+
+
+def test_db_stores_every_match_as_it_ends(tmp_path: Path) -> None:
+    db = tmp_path / "arena.duckdb"
+    me = ["--seat", "N=me@builtin:aggressive", "--seat", "S=me@builtin:aggressive"]
+    assert (
+        _run(["arena", *me, "--deals", "15", "--seed", "5", "--quiet", "--db", str(db)]).exit_code
+        == 0
+    )
+    listed = _run(["matches", "--db", str(db), "--format", "json"])
+    rows = [json.loads(line) for line in listed.stdout.splitlines()]
+    assert rows[0]["match_id"] == "arena-5-1" and sum(row["deals"] for row in rows) == 15
+    stats = _run(["stats", "--db", str(db), "--format", "json"])
+    players = {json.loads(line)["player_id"] for line in stats.stdout.splitlines()}
+    assert {"me (N)", "me (S)"} <= players
