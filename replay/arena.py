@@ -264,7 +264,8 @@ def default_action(turn: Turn) -> Action:
 @dataclass(frozen=True, slots=True)
 class ArenaOptions:
     """How a run plays: the seed, the time per request and the bank (ms), duplicate deals,
-    forfeit on a fault, and the index in ``playerIds`` of the first speaker."""
+    forfeit on a fault, the index in ``playerIds`` of the first speaker, a cap on a match's
+    deals."""
 
     seed: int = 0
     limit_ms: int = 1000
@@ -273,6 +274,8 @@ class ArenaOptions:
     forfeit: bool = False
     first_index: int = 1
     max_deals: int | None = None
+    label: str = ""
+    """Put into match ids (``arena-SEED-LABEL-N``): a round robin's pairing."""
 
 
 @dataclass(slots=True)
@@ -649,7 +652,9 @@ def play_match(
     log = MatchLog(
         format="twentynine.match",
         version=1,
-        id=f"arena-{seed}-{number + 1}",
+        id=f"arena-{seed}-{options.label}-{number + 1}"
+        if options.label
+        else f"arena-{seed}-{number + 1}",
         rules="bhoos",
         players=_players(names),
         meta={"recorder": RECORDER, "seed": seed, "match": number + 1, "arena": arena},

@@ -507,3 +507,37 @@ def test_db_stores_every_match_as_it_ends(tmp_path: Path) -> None:
     stats = _run(["stats", "--db", str(db), "--format", "json"])
     players = {json.loads(line)["player_id"] for line in stats.stdout.splitlines()}
     assert {"me (N)", "me (S)"} <= players
+
+
+def test_a_round_robin_rates_every_bot(tmp_path: Path) -> None:
+    out = tmp_path / "rr.jsonl"
+    bots = [
+        "--bot",
+        "c=builtin:cautious",
+        "--bot",
+        "a=builtin:aggressive",
+        "--bot",
+        "b=builtin:balanced",
+    ]
+    result = _run(
+        [
+            "arena",
+            *bots,
+            "--deals",
+            "4",
+            "--duplicate",
+            "--quiet",
+            "--format",
+            "json",
+            "-o",
+            str(out),
+        ]
+    )
+    assert result.exit_code == 0
+    body = json.loads(result.stdout)
+    assert [r["bot"] for r in body["rating"]] == ["c", "a", "b"]
+    assert body["rating"][0]["elo"] == 0.0 and body["deals"] == 12  # 3 pairs, 4 deals each
+    ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    assert len(set(ids)) == len(ids) and ids[0] == "arena-0-1v2-1"
+    both = CliRunner().invoke(app, ["arena", *bots, "--seat", "N=builtin:cautious"])
+    assert both.exit_code == 2 and "not both" in both.stderr

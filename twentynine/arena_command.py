@@ -32,6 +32,15 @@ def arena_command(
             "to name it (repeatable; a seat left out plays builtin:balanced).",
         ),
     ] = None,
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot",
+            metavar="NAME=SOURCE",
+            help="A round robin instead of --seat: two or more bots, each pair playing --deals "
+            "deals (each bot holds a team), and a rating.",
+        ),
+    ] = None,
     deals: Annotated[
         int, typer.Option("--deals", min=1, metavar="N", help="How many deals to play.")
     ] = 100,
@@ -98,11 +107,15 @@ def arena_command(
 
     if output not in ("text", "json"):
         raise fail(f"--format {output!r}: give text or json")
+    if bot and seat:
+        raise fail("give --seat or --bot (a round robin), not both")
     try:
         specs = arena_run.parse_seats(seat or [])
+        bots = arena_run.parse_bots(bot) if bot else []
     except ValueError as exc:
         raise fail(str(exc)) from None
-    remote = sorted({spec.source for spec in specs.values() if spec.remote})
+    sources = [spec.source for spec in (bots or list(specs.values()))]
+    remote = sorted({source for source in sources if source.startswith("http://")})
     if jobs > 1 and remote:
         raise fail(f"--jobs {jobs} plays in-process seats only; {remote[0]} is an HTTP seat")
     if out is not None and out.exists() and not out.is_file():
@@ -139,7 +152,12 @@ def arena_command(
                 warehouse = open_warehouse(db)
             except WarehouseError as exc:
                 raise fail(str(exc)) from None
-        _run(arena_run, specs, options, deals, jobs, stream, warehouse, tally, clock, quiet)
+        if bots:
+            clock = arena_run.Clock(deals * len(bots) * (len(bots) - 1) // 2)
+            played = arena_run.round_robin(bots, options, deals, jobs)
+        else:
+            played = arena_run.matches(specs, options, deals, jobs)
+        _run(arena_run, played, stream, warehouse, tally, clock, quiet)
     except KeyboardInterrupt:
         interrupted = True
     except OSError as exc:
@@ -152,12 +170,17 @@ def arena_command(
             warehouse.close()
     if interrupted:
         typer.echo(f"twentynine: arena: stopped; {tally.matches} whole matches kept", err=True)
+    ratings = arena_run.rating(tally, [b.name for b in bots]) if bots else None
     if output == "json":
         body = {"matches": tally.matches, "deals": tally.deals, "bots": tally.rows()}
         body["faults"] = dict(sorted(tally.faults.items()))
+        if ratings is not None:
+            body["rating"] = ratings
         typer.echo(json.dumps(body, indent=2))
     else:
         typer.echo(arena_run.table_text(tally))
+        if ratings is not None:
+            typer.echo(arena_run.rating_text(ratings))
         total = sum(tally.faults.values())
         typer.echo(f"{tally.matches} matches, {tally.deals} deals, {total} faults")
     if interrupted:
@@ -168,10 +191,7 @@ def arena_command(
 
 def _run(
     arena_run: Any,
-    specs: Any,
-    options: Any,
-    deals: int,
-    jobs: int,
+    matches: Any,
     stream: BinaryIO | None,
     warehouse: Any,
     tally: Any,
@@ -180,7 +200,7 @@ def _run(
 ) -> None:
     from twentynine.importers.canonical import dump_match
 
-    for played in arena_run.matches(specs, options, deals, jobs):
+    for played in matches:
         line = dump_match(played.log) + b"\n"
         if stream is not None:
             stream.write(line)  # one whole line at a time: a killed run keeps whole matches

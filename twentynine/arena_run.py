@@ -252,6 +252,8 @@ class Tally:
     """The run's figures per bot, and the matches and faults counted."""
 
     bots: dict[str, BotFigures] = field(default_factory=dict)
+    pairs: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    """Deals won and lost by the N-S bot against the E-W bot, where each holds a team."""
     matches: int = 0
     deals: int = 0
     faults: Counter[str] = field(default_factory=Counter)
@@ -267,6 +269,18 @@ class Tally:
             self.figures(names[fault.seat]).faults[fault.code] += 1
         for seat in SEATS:
             self.figures(names[seat]).ms.extend(played.stats[seat].ms)
+        north, east = names[Seat.N], names[Seat.E]
+        if names[Seat.S] == north and names[Seat.W] == east and north != east:
+            score = self.pairs.setdefault((north, east), [0, 0])
+            previous = (0, 0)
+            for deal in log.deals:
+                if deal.result is None or deal.result.score is None:
+                    continue
+                now = (deal.result.score.NS, deal.result.score.EW)
+                net = (now[0] - previous[0]) - (now[1] - previous[1])
+                previous = now
+                if net:
+                    score[0 if net > 0 else 1] += 1
         # each bot once per team: partners of one bot count a deal once
         sides = {(names[seat], seat.team) for seat in SEATS}
         winner = log.result.winner if log.result is not None else None
@@ -388,3 +402,138 @@ class Clock:
 def _clock(seconds: float) -> str:
     minutes, secs = divmod(int(seconds + 0.5), 60)
     return f"{minutes}:{secs:02d}"
+
+
+def parse_bots(entries: Sequence[str]) -> list[SeatSpec]:
+    """``NAME=SOURCE`` entries for a round robin: at least two, names distinct.
+
+    >>> [b.name for b in parse_bots(["a=builtin:cautious", "b=builtin:aggressive"])]
+    ['a', 'b']
+    """
+    bots: list[SeatSpec] = []
+    for entry in entries:
+        name, sep, source = entry.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise ValueError(f"--bot {entry!r}: write NAME=SOURCE")
+        if any(b.name == name for b in bots):
+            raise ValueError(f"--bot {name!r} is given twice")
+        spec = parse_seats([f"N={name}@{source.strip()}"])[Seat.N]
+        bots.append(spec)
+    if len(bots) == 1:
+        raise ValueError("a round robin needs two --bot or more")
+    return bots
+
+
+def round_robin(
+    bots: Sequence[SeatSpec], options: ArenaOptions, deals: int, jobs: int = 1
+) -> Iterator[PlayedMatch]:
+    """Every pair of bots plays ``deals`` deals, the first of the pair as N-S, on the same
+    deals (the seed's) for every pair; match ids ``arena-SEED-IvJ-N``."""
+    for i, first in enumerate(bots):
+        for j in range(i + 1, len(bots)):
+            second = bots[j]
+            specs = {Seat.N: first, Seat.S: first, Seat.E: second, Seat.W: second}
+            labelled = replace(options, label=f"{i + 1}v{j + 1}")
+            yield from matches(specs, labelled, deals, jobs)
+
+
+def rating(tally: Tally, bots: Sequence[str]) -> list[dict[str, Any]]:
+    """A Bradley-Terry rating from the deals each pair of bots played, on the Elo scale,
+    the first bot at 0, each with its 95% interval (from the fit's information): a deal is
+    won by the team that gained on the other; a void deal counts for neither.
+
+    >>> t = Tally(pairs={("a", "b"): [12, 8]})
+    >>> [(r["bot"], r["elo"]) for r in rating(t, ["a", "b"])]
+    [('a', 0.0), ('b', -70.4)]
+    """
+    n = len(bots)
+    index = {name: k for k, name in enumerate(bots)}
+    wins = [[0.0] * n for _ in range(n)]
+    for (a, b), (won, lost) in tally.pairs.items():
+        if a in index and b in index:
+            wins[index[a]][index[b]] += won
+            wins[index[b]][index[a]] += lost
+    strength = [1.0] * n
+    for _ in range(500):  # the MM iteration (Hunter 2004): converges for a connected schedule
+        new = []
+        for i in range(n):
+            total = sum(wins[i])
+            denominator = sum(
+                (wins[i][j] + wins[j][i]) / (strength[i] + strength[j])
+                for j in range(n)
+                if j != i and wins[i][j] + wins[j][i]
+            )
+            new.append(max(total, 0.5) / denominator if denominator else strength[i])
+        anchor = new[0]
+        strength = [value / anchor for value in new]
+    theta = [math.log(value) for value in strength]
+    # the information of the log-strengths, bot 0 held at 0: the rest's covariance
+    size = n - 1
+    info = [[0.0] * size for _ in range(size)]
+    for i in range(1, n):
+        for j in range(n):
+            games = wins[i][j] + wins[j][i]
+            if j == i or not games:
+                continue
+            p = strength[i] * strength[j] / (strength[i] + strength[j]) ** 2
+            info[i - 1][i - 1] += games * p
+            if j > 0:
+                info[i - 1][j - 1] -= games * p
+    covariance = _inverse(info)
+    scale = 400.0 / math.log(10.0)
+    rows = []
+    for k, name in enumerate(bots):
+        se = 0.0 if k == 0 else math.sqrt(max(covariance[k - 1][k - 1], 0.0))
+        elo = scale * theta[k]
+        rows.append(
+            {
+                "bot": name,
+                "elo": round(elo, 1),
+                "low": round(elo - 1.96 * scale * se, 1),
+                "high": round(elo + 1.96 * scale * se, 1),
+                "deals": int(sum(wins[k]) + sum(wins[j][k] for j in range(n))),
+            }
+        )
+    return rows
+
+
+def _inverse(matrix: list[list[float]]) -> list[list[float]]:
+    """Gauss-Jordan inverse of a small matrix; a singular one gives infinities (no
+    interval)."""
+    size = len(matrix)
+    work = [row[:] + [1.0 if i == j else 0.0 for j in range(size)] for i, row in enumerate(matrix)]
+    for col in range(size):
+        pivot = max(range(col, size), key=lambda r: abs(work[r][col]))
+        if abs(work[pivot][col]) < 1e-12:
+            return [[math.inf] * size for _ in range(size)]
+        work[col], work[pivot] = work[pivot], work[col]
+        head = work[col][col]
+        work[col] = [value / head for value in work[col]]
+        for row in range(size):
+            if row != col and work[row][col]:
+                factor = work[row][col]
+                work[row] = [a - factor * b for a, b in zip(work[row], work[col], strict=True)]
+    return [row[size:] for row in work]
+
+
+def rating_text(rows: Sequence[dict[str, Any]]) -> str:
+    """The rating as text."""
+    from twentynine.textout import text_table
+
+    body = [
+        [
+            r["bot"],
+            f"{r['elo']:+.0f}",
+            _span(r["low"], r["high"]) if k else "the anchor",
+            str(r["deals"]),
+        ]
+        for k, r in enumerate(rows)
+    ]
+    return text_table(["bot", "rating", "95% interval", "deals decided"], body)
+
+
+def _span(low: float, high: float) -> str:
+    if math.isinf(low) or math.isinf(high):
+        return "-"
+    return f"{low:+.0f} to {high:+.0f}"
