@@ -87,6 +87,9 @@ class Reply(NamedTuple):
     action: Action | None = None
 
 
+_new_reply: Final = tuple.__new__
+
+
 class Turn:
     """One request to one seat: what the seat may know, computed when asked for.
 
@@ -202,15 +205,17 @@ class BuiltinSeat:
         self.rng = rng
 
     def _decide(self, turn: Turn) -> Reply:
-        forced = Bot.forced(turn.legal)
-        if forced is not None:  # a lone card: no decision to time
-            return Reply(None, 0.0, action=forced.action)
-        start = time.perf_counter()
+        legal = turn.legal
+        if len(legal) == 1 and legal[0].type == "play":  # a lone card: nothing to decide
+            return _new_reply(Reply, (None, 0.0, None, "", None, None, legal[0]))
+        clock = time.perf_counter
+        start = clock()
         choice = self.bot.decide(turn.view(), self.rng)
-        ms = (time.perf_counter() - start) * 1000.0
+        ms = (clock() - start) * 1000.0
         if choice is None:
             return Reply(None, ms, "SEAT_MISSING_FIELD", "the bot gave no answer")
-        return Reply(None, ms, action=choice.action)  # one of turn.legal: no words needed
+        # one of turn.legal: no words needed (made without keyword parsing: every decision)
+        return _new_reply(Reply, (None, ms, None, "", None, None, choice.action))
 
     bid = choose_trump = play = _decide
 
@@ -510,8 +515,11 @@ class _Deal:
 
 def _offered(action: Action, legal: Sequence[Action]) -> bool:
     # by identity: comparing the models field by field is slow, and a seat hands back the
-    # engine's own objects
-    return any(offered is action for offered in legal)
+    # engine's own objects (a loop: quicker than any() over a generator, every decision)
+    for offered in legal:  # noqa: SIM110
+        if offered is action:
+            return True
+    return False
 
 
 def _find_call(
