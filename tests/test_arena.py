@@ -254,6 +254,15 @@ class _Rogue(BaseHTTPRequestHandler):
             fine = {"bid": None, "suit": None, "card": None}
         elif mode == "reveal" and call == "play":
             fine = {"revealTrump": True, "card": _follow(request)}
+        elif mode == "drip" and call == "play" and n % 6 == 0:
+            body = orjson.dumps(fine) + b" " * 200
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            for byte in body:  # one byte every 50 ms: each read is quick, the whole is not
+                self.wfile.write(bytes([byte]))
+                time.sleep(0.05)
+            return
         elif mode == "dies" and n > 12:
             self.close_connection = True
             self.connection.shutdown(2)
@@ -541,3 +550,24 @@ def test_a_round_robin_rates_every_bot(tmp_path: Path) -> None:
     assert len(set(ids)) == len(ids) and ids[0] == "arena-0-1v2-1"
     both = CliRunner().invoke(app, ["arena", *bots, "--seat", "N=builtin:cautious"])
     assert both.exit_code == 2 and "not both" in both.stderr
+
+
+def test_a_bot_that_drips_its_answer_is_cut_at_the_deadline(rogue: str) -> None:
+    started = time.monotonic()
+    args = [
+        "arena",
+        "--deals",
+        "1",
+        "--time-ms",
+        "300",
+        "--quiet",
+        "--format",
+        "json",
+        "--seat",
+        f"N={rogue}/drip",
+    ]
+    result = CliRunner().invoke(app, args)
+    body = json.loads(result.stdout)
+    assert body["faults"].get("SEAT_TIMEOUT", 0) >= 1 and body["deals"] == 1
+    # a whole answer would take 10 s each time; the watchdog cuts it at 0.3 + 0.25 s
+    assert time.monotonic() - started < 2.0 * body["faults"]["SEAT_TIMEOUT"] + 5

@@ -9,8 +9,10 @@ Nothing waits longer than the turn's limit (plus the time to connect, bounded th
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import socket
+import threading
 import time
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -98,6 +100,58 @@ def _reason(exc: BaseException) -> str:
     return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
 
+class Watchdog:
+    """Shuts a socket down at its deadline: a socket's own timeout bounds each read, not a
+    bot that drips its answer a byte at a time. One daemon thread for the process.
+
+    >>> dog = Watchdog()
+    >>> a, b = socket.socketpair()
+    >>> key = dog.arm(a, 0.05)
+    >>> a.recv(1)  # b never writes: the watchdog ends the wait
+    b''
+    >>> a.close(); b.close()
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._due: dict[int, tuple[float, socket.socket]] = {}
+        self._next = 0
+        self._thread: threading.Thread | None = None
+
+    def arm(self, sock: socket.socket, seconds: float) -> int:
+        with self._cond:
+            key = self._next
+            self._next += 1
+            self._due[key] = (time.monotonic() + seconds, sock)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._watch, daemon=True)
+                self._thread.start()
+            self._cond.notify()
+            return key
+
+    def disarm(self, key: int) -> None:
+        with self._cond:
+            self._due.pop(key, None)
+
+    def _watch(self) -> None:
+        with self._cond:
+            while True:
+                now = time.monotonic()
+                for key, (due, sock) in list(self._due.items()):
+                    if due <= now:
+                        del self._due[key]
+                        with contextlib.suppress(OSError):
+                            sock.shutdown(socket.SHUT_RDWR)
+                wait = min((due for due, _ in self._due.values()), default=now + 60.0) - now
+                self._cond.wait(max(wait, 0.001))
+
+
+WATCHDOG: Final = Watchdog()
+GRACE_S: Final = 0.25
+"""How long past its limit a request may run before its socket is shut: a socket's timeout
+ends a silent bot at the limit; this ends one that keeps sending."""
+
+
 class HttpSeat:
     """A bot at a URL. One kept-alive connection, opened again after a fault.
 
@@ -132,18 +186,24 @@ class HttpSeat:
                 self._conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         conn = self._conn
         conn.timeout = timeout
-        if conn.sock is not None:
-            conn.sock.settimeout(timeout)
+        sock = conn.sock
+        if sock is not None:
+            sock.settimeout(timeout)
+        guard = WATCHDOG.arm(sock, timeout + GRACE_S) if sock is not None else None
         try:
-            conn.request("POST", path, body, _JSON)
-            response = conn.getresponse()
-        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
-            self.close()
-            if not reused:
-                raise
-            # the bot closed an idle kept-alive connection: once more on a new one
-            return self._post(path, body, timeout)
-        data = response.read(MAX_ANSWER + 1)
+            try:
+                conn.request("POST", path, body, _JSON)
+                response = conn.getresponse()
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                self.close()
+                if not reused:
+                    raise
+                # the bot closed an idle kept-alive connection: once more on a new one
+                return self._post(path, body, timeout)
+            data = response.read(MAX_ANSWER + 1)
+        finally:
+            if guard is not None:
+                WATCHDOG.disarm(guard)
         if response.will_close:
             self.close()
         return response.status, data
@@ -167,6 +227,8 @@ class HttpSeat:
         except (OSError, http.client.HTTPException) as exc:
             self.close()
             ms = (time.perf_counter() - start) * 1000.0
+            if ms >= limit:  # the watchdog ended an answer still coming at the deadline
+                return Reply(None, ms, "SEAT_TIMEOUT", f"no whole answer in {limit} ms", request)
             reason = f"the connection ended before an answer ({_reason(exc)})"
             return Reply(None, ms, "SEAT_DIED", reason, request)
         ms = (time.perf_counter() - start) * 1000.0
