@@ -571,3 +571,38 @@ def test_a_bot_that_drips_its_answer_is_cut_at_the_deadline(rogue: str) -> None:
     assert body["faults"].get("SEAT_TIMEOUT", 0) >= 1 and body["deals"] == 1
     # a whole answer would take 10 s each time; the watchdog cuts it at 0.3 + 0.25 s
     assert time.monotonic() - started < 2.0 * body["faults"]["SEAT_TIMEOUT"] + 5
+
+
+def test_the_bank_runs_down_through_a_deal_and_is_new_each_deal() -> None:
+    from twentynine.replay.arena import BuiltinSeat, play_match
+    from twentynine.schema.cards import SEATS
+
+    seen: list[tuple[int, int, int]] = []
+
+    class Slow:
+        def __init__(self) -> None:
+            self.inner = BuiltinSeat("balanced")
+
+        def begin(self, rng: Any) -> None:
+            self.inner.begin(rng)
+
+        def _ask(self, turn: Turn) -> Reply:
+            seen.append((turn.deal, turn.remaining_ms, turn.limit_ms))
+            reply = self.inner.bid(turn)
+            return reply._replace(ms=40.0)  # as if each answer took 40 ms
+
+        bid = choose_trump = play = _ask
+
+    seats = {seat: (Slow() if seat is Seat.N else BuiltinSeat("balanced")) for seat in SEATS}
+    played = play_match(seats, ArenaOptions(seed=2, bank_ms=1500, max_deals=2), 0)
+    assert played.faults == []
+    first = [r for d, r, _ in seen if d == 1]
+    assert first[0] == 1500 and first == sorted(first, reverse=True) and first[-1] < 1500
+    assert next(r for d, r, _ in seen if d == 2) == 1500
+    assert all(remaining == limit for _, remaining, limit in seen)
+
+
+def test_an_output_that_is_the_warehouse_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    result = CliRunner().invoke(app, ["arena", "--deals", "1", "--db", str(db), "-o", str(db)])
+    assert result.exit_code == 2 and "Traceback" not in result.stderr

@@ -118,8 +118,13 @@ def arena_command(
     remote = sorted({source for source in sources if source.startswith("http://")})
     if jobs > 1 and remote:
         raise fail(f"--jobs {jobs} plays in-process seats only; {remote[0]} is an HTTP seat")
-    if out is not None and out.exists() and not out.is_file():
-        raise fail(f"cannot write {out}: not a file")
+    if out is not None:
+        from twentynine.outputs import refuse_overwrite
+        from twentynine.reports.warehouse import DEFAULT_DB
+
+        refuse_overwrite([out], warehouses=[db if db is not None else DEFAULT_DB])
+        if out.is_dir():
+            raise fail(f"cannot write {out}: a folder")
     if remote:
         from twentynine.arena_http import hello
 
