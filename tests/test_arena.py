@@ -280,10 +280,15 @@ def _follow(request: dict[str, Any]) -> str:
     return cards[0]
 
 
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a referee that hangs up on a dripping answer: nothing to say
+
+
 @pytest.fixture
 def rogue() -> Iterator[str]:
     _Rogue.counts = {}
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Rogue)
+    server = _QuietServer(("127.0.0.1", 0), _Rogue)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.start()

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Final
 
 from twentynine.replay.arena import (
@@ -30,6 +31,13 @@ from twentynine.schema.cards import SEATS, Seat, Team
 from twentynine.schema.log import DealResult, MatchResult, ShowAction, TrumpAction
 
 DEFAULT_SOURCE: Final = "builtin:balanced"
+BUILTIN: Final[dict[str, Callable[[], ArenaSeat]]] = {
+    style: partial(BuiltinSeat, style) for style in STYLE_NAMES
+}
+"""The in-process seats ``builtin:NAME`` names, each made new for a match (``bot serve``:
+for a request). The judge bot (issue 34 §3) joins here as ``judge``: any object with
+``bid``, ``choose_trump`` and ``play`` taking a :class:`~replay.arena.Turn` (and, to draw
+on the match's seed, ``begin(rng)``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +81,8 @@ def parse_seats(entries: Sequence[str]) -> dict[Seat, SeatSpec]:
             name = ""
         if source.startswith("builtin:"):
             style = source.removeprefix("builtin:")
-            if style not in STYLE_NAMES:
-                known = ", ".join(STYLE_NAMES)
+            if style not in BUILTIN:
+                known = ", ".join(BUILTIN)
                 raise ValueError(f"--seat {seat.value}: unknown style {style!r} (known: {known})")
             seats[seat] = SeatSpec(source, name or style)
         elif source.startswith("http://"):
@@ -96,7 +104,7 @@ def make_seats(specs: Mapping[Seat, SeatSpec], first_index: int) -> dict[Seat, A
 
             seats[seat] = HttpSeat(spec.source, first_index)
         else:
-            seats[seat] = BuiltinSeat(spec.source.removeprefix("builtin:"))
+            seats[seat] = BUILTIN[spec.source.removeprefix("builtin:")]()
     return seats
 
 

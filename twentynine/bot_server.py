@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import random
 import socket
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Final
@@ -28,16 +29,10 @@ import orjson
 from twentynine.importers import bhoos_play
 from twentynine.importers import bhoos_protocol as protocol
 from twentynine.importers._bhoos import Problems
-from twentynine.replay.bots import STYLES, Bot, Stage, legal_at, seat_view
+from twentynine.replay.arena import Turn, move_of
+from twentynine.replay.bots import Stage, legal_at, redact
 from twentynine.replay.deal import DealState
-from twentynine.schema.log import (
-    BidAction,
-    DittoAction,
-    PassAction,
-    PlayAction,
-    ShowAction,
-    TrumpAction,
-)
+from twentynine.schema.log import Action
 from twentynine.schema.rules import Rules
 
 MAX_REQUEST: Final = 65_536  # bytes: a /play request is under 2 kB
@@ -60,8 +55,13 @@ class BadRequestError(ValueError):
 
 
 def answer(body: bytes, call: protocol.Kind, style: str) -> dict[str, Any]:
-    """The answer of ``style`` to one request body sent to ``call``; raises
-    :class:`BadRequestError` with the reason."""
+    """The answer of the built-in seat ``style`` (:data:`twentynine.arena_run.BUILTIN`) to
+    one request body sent to ``call``; raises :class:`BadRequestError` with the reason.
+
+    The seat is asked through the referee's own :class:`~replay.arena.Turn`, as at the
+    arena's table: whatever plays there (a style, later the judge) can be served."""
+    from twentynine.arena_run import BUILTIN
+
     problems = Problems("request", None)
     payload = bhoos_play.parse_payload(body, problems)
     if payload is None:
@@ -71,10 +71,12 @@ def answer(body: bytes, call: protocol.Kind, style: str) -> dict[str, Any]:
         raise BadRequestError(_first_of(record.problems) or "the request's game cannot be read")
     deal = record.match.deals[0]
     state = DealState(_RULES, deal.dealer, deal.hands)
+    history: list[Action] = []
     for action in deal.actions:
         for finding in state.apply(action):
             if finding.severity == "error":
                 raise BadRequestError(f"the request's game breaks the rules: {finding.message}")
+        history.append(action)
     seat = payload.seat
     stage = _STAGE[call]
     if state.current_seat is not seat or state.phase_name != stage:
@@ -85,24 +87,51 @@ def answer(body: bytes, call: protocol.Kind, style: str) -> dict[str, Any]:
     legal = legal_at(state, seat, stage)
     if not legal:
         raise BadRequestError(f"{seat} has nothing it may do in this game")
-    view = seat_view(state, seat, list(deal.actions), stage, legal=legal)
-    rng = random.Random(hashlib.sha256(body).digest())
-    choice = Bot(style).decide(view, rng)
-    action = choice.action if choice is not None else legal[0]
-    if isinstance(action, PassAction):
-        return protocol.bid_answer(0)
-    if isinstance(action, BidAction):
-        return protocol.bid_answer(action.value)
-    if isinstance(action, DittoAction):
-        standing = state.standing_bid
-        return protocol.bid_answer(standing[1] if standing else 0)
-    if isinstance(action, TrumpAction) and action.suit is not None:
-        return protocol.trump_answer(action.suit)
-    if isinstance(action, ShowAction):
-        return protocol.play_answer(None, reveal=True)
-    if isinstance(action, PlayAction):
-        return protocol.play_answer(action.card)
-    raise BadRequestError(f"the bot chose a {action.type}, which the protocol cannot say")
+    time_ms = payload_time(body)
+    shown = payload.revealed
+    turn = Turn(
+        call,
+        seat,
+        state,
+        legal,
+        history,
+        [redact(a) for a in history],
+        list(payload.bids),
+        shown,
+        1,
+        1,
+        time_ms,
+        time_ms,
+    )
+    player = BUILTIN[style]()
+    begin = getattr(player, "begin", None)
+    if begin is not None:  # the same request, the same answer
+        begin(random.Random(hashlib.sha256(body).digest()))
+    if call == "bid":
+        reply = player.bid(turn)
+    elif call == "chooseTrump":
+        reply = player.choose_trump(turn)
+    else:
+        reply = player.play(turn)
+    move = move_of(reply.action, turn) if reply.action is not None else reply.move
+    if move is None:
+        raise BadRequestError(f"the bot gave no answer ({reply.reason or reply.fault})")
+    if call == "bid" and move.bid is not None:
+        return protocol.bid_answer(move.bid)
+    if call == "chooseTrump" and move.suit is not None:
+        return protocol.trump_answer(move.suit)
+    if call == "play" and (move.card is not None or move.reveal):
+        return protocol.play_answer(move.card, reveal=move.reveal)
+    raise BadRequestError(f"the bot's answer to /{call} is not one the protocol can say")
+
+
+def payload_time(body: bytes) -> int:
+    """The request's ``timeRemaining`` (ms), 1,000 where it gives none."""
+    try:
+        value = orjson.loads(body).get("timeRemaining")
+    except (orjson.JSONDecodeError, AttributeError):
+        return 1000
+    return value if isinstance(value, int) and not isinstance(value, bool) else 1000
 
 
 def _first(problems: Problems) -> str | None:
@@ -192,13 +221,20 @@ class BotServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client gone before its answer (a referee's timeout): one line, no traceback."""
+        error = sys.exc_info()[1]
+        sys.stderr.write(f"twentynine: bot: {client_address[0]}: {error or 'connection lost'}\n")
+
 
 def make_server(style: str, host: str, port: int, *, quiet: bool = True) -> BotServer:
     """A server for ``style`` bound to ``host:port`` (port 0: any free port).
 
     Raises ``ValueError`` for an unknown style, ``OSError`` when the address is taken."""
-    if style not in STYLES:
-        raise ValueError(f"unknown style {style!r} (known: {', '.join(STYLES)})")
+    from twentynine.arena_run import BUILTIN
+
+    if style not in BUILTIN:
+        raise ValueError(f"unknown style {style!r} (known: {', '.join(BUILTIN)})")
     handler = type("Handler", (_Handler,), {"style": style, "quiet": quiet})
     return BotServer((host, port), handler)
 
