@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Final, Literal, NamedTuple, Protocol
@@ -266,6 +266,10 @@ def default_action(turn: Turn) -> Action:
     return next((cards[c] for c in hand if c in cards), next(iter(cards.values())))
 
 
+Dealer = Callable[[random.Random, Seat, Rules], dict[Seat, list[Card | None]]]
+"""How the cards are dealt: :func:`~replay.simulate.deal_cards` (fair) or another."""
+
+
 @dataclass(frozen=True, slots=True)
 class ArenaOptions:
     """How a run plays: the seed, the time per request and the bank (ms), duplicate deals,
@@ -281,6 +285,9 @@ class ArenaOptions:
     max_deals: int | None = None
     label: str = ""
     """Put into match ids (``arena-SEED-LABEL-N``): a round robin's pairing."""
+    dealing: Dealer | None = None
+    """Deals the cards (the rng, the dealer, the rules) instead of a fair shuffle: the
+    server's table, from the front door (the model is the analysis room's)."""
 
 
 @dataclass(slots=True)
@@ -613,7 +620,7 @@ def play_match(
         if options.duplicate and first_hands is not None:
             hands = rotate(first_hands)
         else:
-            hands = deal_cards(cards_rng, dealer, RULES)
+            hands = (options.dealing or deal_cards)(cards_rng, dealer, RULES)
             first_hands = hands
         state = DealState(RULES, dealer, hands, number=len(deals) + 1)
         runner = _Deal(state, seats, options, number + 1, len(deals) + 1, faults, stats)
@@ -651,6 +658,8 @@ def play_match(
         arena["bank_ms"] = options.bank_ms
     if options.duplicate:
         arena["duplicate"] = True
+    if options.dealing is not None:
+        arena["dealing"] = getattr(options.dealing, "__name__", "custom")
     if forfeit is not None:
         arena["forfeit"] = forfeit.value
     winner = table.winner if not options.duplicate else None

@@ -611,3 +611,22 @@ def test_an_output_that_is_the_warehouse_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     result = CliRunner().invoke(app, ["arena", "--deals", "1", "--db", str(db), "-o", str(db)])
     assert result.exit_code == 2 and "Traceback" not in result.stderr
+
+
+def test_deals_as_the_server_deals(tmp_path: Path) -> None:
+    out = tmp_path / "server.jsonl"
+    result = _run(["arena", "--deal", "server", "--deals", "30", "--quiet", "-o", str(out)])
+    assert result.exit_code == 0
+    logs = [MatchLog.model_validate_json(line) for line in out.read_text().splitlines()]
+    assert all(m.meta is not None and m.meta["arena"]["dealing"] == "server_table" for m in logs)
+    assert all(audit_match(m).errors == 0 for m in logs)
+    from twentynine.schema.cards import SEATS, Card
+
+    king = Card.parse("KD")
+    last = [
+        king in d.hands[SEATS[(SEATS.index(d.dealer) + 3) % 4]][4:]
+        for m in logs
+        for d in m.deals
+        if d.hands is not None
+    ]
+    assert sum(last) > len(last) / 2  # the server's K of diamonds: in the last four dealt

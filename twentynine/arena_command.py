@@ -83,6 +83,14 @@ def arena_command(
             help="playerIds index of the first speaker: 1 the archive's, 0 the kit's.",
         ),
     ] = 1,
+    deal: Annotated[
+        str,
+        typer.Option(
+            "--deal",
+            metavar="HOW",
+            help="fair (a fair shuffle) or server (as the Bhoos server deals).",
+        ),
+    ] = "fair",
     forfeit: Annotated[
         bool, typer.Option(help="A fault forfeits the match instead of a default move.")
     ] = False,
@@ -105,6 +113,8 @@ def arena_command(
     from twentynine import arena_run
     from twentynine.replay.arena import ArenaOptions
 
+    if deal not in ("fair", "server"):
+        raise fail(f"--deal {deal!r}: give fair or server")
     if output not in ("text", "json"):
         raise fail(f"--format {output!r}: give text or json")
     if bot and seat:
@@ -139,6 +149,7 @@ def arena_command(
         duplicate=duplicate,
         forfeit=forfeit,
         first_index=first_index,
+        dealing=arena_run.server_table if deal == "server" else None,
     )
     tally = arena_run.Tally()
     clock = arena_run.Clock(deals)

@@ -9,6 +9,7 @@ ends, and the table per bot (docs/arena.md).
 from __future__ import annotations
 
 import math
+import random
 import statistics
 import time
 from collections import Counter
@@ -27,8 +28,9 @@ from twentynine.replay.arena import (
     play_match,
 )
 from twentynine.replay.bots import STYLE_NAMES
-from twentynine.schema.cards import SEATS, Seat, Team
+from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat, Team
 from twentynine.schema.log import DealResult, MatchResult, ShowAction, TrumpAction
+from twentynine.schema.rules import Rules
 
 DEFAULT_SOURCE: Final = "builtin:balanced"
 BUILTIN: Final[dict[str, Callable[[], ArenaSeat]]] = {
@@ -545,3 +547,27 @@ def _span(low: float, high: float) -> str:
     if math.isinf(low) or math.isinf(high):
         return "-"
     return f"{low:+.0f} to {high:+.0f}"
+
+
+def server_table(rng: random.Random, dealer: Seat, rules: Rules) -> dict[Seat, list[Card | None]]:
+    """A deal as the Bhoos server deals (``--deal server``): each card, in a shuffled order,
+    goes to one of the eight four-card packets with chance in proportion to the packet's room
+    times the card's weight for it (:mod:`analysis.models.dealing`, fitted on the archive).
+
+    >>> hands = server_table(random.Random(1), Seat.N, Rules.preset("bhoos"))
+    >>> sorted(len(h) for h in hands.values()), len({c for h in hands.values() for c in h})
+    ([8, 8, 8, 8], 32)
+    """
+    from twentynine.analysis.models.dealing import shipped_model
+
+    model = shipped_model()
+    deck = list(ALL_CARDS)
+    rng.shuffle(deck)
+    packets: list[list[Card | None]] = [[] for _ in range(8)]
+    for card in deck:
+        chances = [(4 - len(packets[p])) * model.weight(card, p // 2, p % 2) for p in range(8)]
+        if sum(chances) <= 0:  # no packet left the card has weight for: room alone
+            chances = [4.0 - len(packets[p]) for p in range(8)]
+        packets[rng.choices(range(8), weights=chances)[0]].append(card)
+    start = SEATS.index(dealer)
+    return {SEATS[(start + k) % 4]: packets[2 * k] + packets[2 * k + 1] for k in range(4)}
