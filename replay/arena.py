@@ -682,13 +682,9 @@ def play_match(
 
 
 def _players(names: Mapping[Seat, str] | None) -> dict[Seat, PlayerRef]:
-    """Each bot a player with its name as id (the warehouse's players), a bot in two seats
-    told apart by the seat."""
-    given = [_name(names, seat) for seat in SEATS]
-    return {
-        seat: PlayerRef(name=name, id=name if given.count(name) == 1 else f"{name} ({seat.value})")
-        for seat, name in zip(SEATS, given, strict=True)
-    }
+    """Each bot a player with its name as id: one player in the warehouse, whichever seats
+    it holds (partners of one bot are one player twice, as a bot that plays both hands)."""
+    return {seat: PlayerRef(name=_name(names, seat), id=_name(names, seat)) for seat in SEATS}
 
 
 def _name(names: Mapping[Seat, str] | None, seat: Seat) -> str:
