@@ -630,3 +630,12 @@ def test_deals_as_the_server_deals(tmp_path: Path) -> None:
         if d.hands is not None
     ]
     assert sum(last) > len(last) / 2  # the server's K of diamonds: in the last four dealt
+
+
+def test_a_warehouse_refused_leaves_no_output_behind(tmp_path: Path) -> None:
+    db = tmp_path / "not.duckdb"
+    db.write_text("not a warehouse")
+    out = tmp_path / "never.jsonl"
+    result = CliRunner().invoke(app, ["arena", "--deals", "1", "--db", str(db), "-o", str(out)])
+    assert result.exit_code == 2 and not out.exists()
+    assert result.stderr.count("\n") == 1 and str(db) in result.stderr

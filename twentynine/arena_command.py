@@ -158,9 +158,7 @@ def arena_command(
     interrupted = False
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        if out is not None:
-            stream = out.open("wb")  # closed below, after the last match
-        if db is not None:
+        if db is not None:  # first: a warehouse refused leaves no empty -o behind
             from twentynine.reports.warehouse.errors import WarehouseError
             from twentynine.reports.warehouse.store import open_warehouse
 
@@ -168,6 +166,8 @@ def arena_command(
                 warehouse = open_warehouse(db)
             except WarehouseError as exc:
                 raise fail(str(exc)) from None
+        if out is not None:
+            stream = out.open("wb")  # closed below, after the last match
         if bots:
             clock = arena_run.Clock(deals * len(bots) * (len(bots) - 1) // 2)
             played = arena_run.round_robin(bots, options, deals, jobs)
