@@ -327,7 +327,7 @@ class Fault:
 
 @dataclass(slots=True)
 class SeatStats:
-    """Per seat of one match: the time of every request (ms), and the deals it asked in."""
+    """Per seat of one match: the time of every request (ms), and the shows it asked for."""
 
     ms: list[float] = field(default_factory=list)
     asked: int = 0
