@@ -193,7 +193,7 @@ def test_bad_seats_are_one_line() -> None:
         (["--seat", "X=builtin:balanced"], "SEAT one of N, E, S, W"),
         (["--seat", "N=builtin:wild"], "unknown style 'wild'"),
         (["--seat", "N=ftp://x"], "a source is builtin:STYLE or http://HOST:PORT"),
-        (["--seat", "N=http://127.0.0.1:9", "--jobs", "2"], "in-process seats only"),
+        (["--seat", "N=http://127.0.0.1:9,http://127.0.0.1:10", "--jobs", "3"], "lists 2 URLs"),
     ):
         result = CliRunner().invoke(app, ["arena", *args])
         assert result.exit_code == 2, args
@@ -639,3 +639,50 @@ def test_a_warehouse_refused_leaves_no_output_behind(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["arena", "--deals", "1", "--db", str(db), "-o", str(out)])
     assert result.exit_code == 2 and not out.exists()
     assert result.stderr.count("\n") == 1 and str(db) in result.stderr
+
+
+def test_http_seats_with_a_url_a_job_play_the_same_matches(tmp_path: Path) -> None:
+    from twentynine.bot_server import make_server
+
+    servers = [make_server("cautious", "127.0.0.1", 0) for _ in range(2)]
+    threads = [
+        threading.Thread(target=s.serve_forever, kwargs={"poll_interval": 0.05}) for s in servers
+    ]
+    for thread in threads:
+        thread.start()
+    try:
+        urls = ",".join(f"http://127.0.0.1:{s.server_address[1]}" for s in servers)
+        outs = []
+        for jobs in ("1", "2"):
+            out = tmp_path / f"jobs{jobs}.jsonl"
+            given = urls if jobs == "2" else urls.split(",")[0]
+            args = [
+                "arena",
+                "--seat",
+                f"N=bot@{given}",
+                "--seat",
+                f"S=bot@{given}",
+                "--deals",
+                "12",
+                "--seed",
+                "6",
+                "--quiet",
+                "--jobs",
+                jobs,
+                "-o",
+                str(out),
+            ]
+            assert _run(args).exit_code == 0
+            outs.append(
+                [MatchLog.model_validate_json(line) for line in out.read_text().splitlines()]
+            )
+        assert [m.id for m in outs[0]] == [m.id for m in outs[1]]
+        assert [m.deals for m in outs[0]] == [m.deals for m in outs[1]]  # the same play
+        used = {m.meta["arena"]["seats"]["N"]["source"] for m in outs[1] if m.meta}
+        assert len(outs[1]) == 1 or len(used) == 2  # each job asked its own server
+    finally:
+        for server in servers:
+            server.shutdown()
+            server.server_close()
+        for thread in threads:
+            thread.join(5)

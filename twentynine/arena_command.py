@@ -59,7 +59,13 @@ def arena_command(
     ] = False,
     jobs: Annotated[
         int,
-        typer.Option("--jobs", min=1, max=64, metavar="N", help="Worker processes (builtin)."),
+        typer.Option(
+            "--jobs",
+            min=1,
+            max=64,
+            metavar="N",
+            help="Matches at once: processes (built-in seats) or threads (HTTP seats).",
+        ),
     ] = 1,
     time_ms: Annotated[
         int, typer.Option("--time-ms", min=1, metavar="MS", help="Time for each request.")
@@ -125,9 +131,13 @@ def arena_command(
     except ValueError as exc:
         raise fail(str(exc)) from None
     sources = [spec.source for spec in (bots or list(specs.values()))]
-    remote = sorted({source for source in sources if source.startswith("http://")})
-    if jobs > 1 and remote:
-        raise fail(f"--jobs {jobs} plays in-process seats only; {remote[0]} is an HTTP seat")
+    remote = sorted(
+        {url for source in sources if source.startswith("http://") for url in source.split(",")}
+    )
+    try:
+        arena_run.check_jobs(specs, jobs)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
     if out is not None:
         from twentynine.outputs import refuse_overwrite
         from twentynine.reports.warehouse import DEFAULT_DB

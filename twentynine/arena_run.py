@@ -9,12 +9,13 @@ ends, and the table per bot (docs/arena.md).
 from __future__ import annotations
 
 import math
+import queue
 import random
 import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Final
@@ -88,7 +89,11 @@ def parse_seats(entries: Sequence[str]) -> dict[Seat, SeatSpec]:
                 raise ValueError(f"--seat {seat.value}: unknown style {style!r} (known: {known})")
             seats[seat] = SeatSpec(source, name or style)
         elif source.startswith("http://"):
-            seats[seat] = SeatSpec(source, name or source.removeprefix("http://").rstrip("/"))
+            urls = [url.strip() for url in source.split(",")]
+            if not all(url.startswith("http://") for url in urls):
+                raise ValueError(f"--seat {seat.value}: every URL of a list is http://HOST:PORT")
+            first = urls[0].removeprefix("http://").rstrip("/")
+            seats[seat] = SeatSpec(",".join(urls), name or first)
         else:
             raise ValueError(
                 f"--seat {seat.value}={source!r}: a source is builtin:STYLE or http://HOST:PORT"
@@ -96,18 +101,40 @@ def parse_seats(entries: Sequence[str]) -> dict[Seat, SeatSpec]:
     return seats
 
 
-def make_seats(specs: Mapping[Seat, SeatSpec], first_index: int) -> dict[Seat, ArenaSeat]:
+def make_seats(
+    specs: Mapping[Seat, SeatSpec], first_index: int, job: int = 0
+) -> dict[Seat, ArenaSeat]:
     """A seat object for each spec: one HTTP client per seat (partners at one URL each
-    have their own connection)."""
+    have their own connection); a seat with a URL per job takes the ``job``-th."""
     seats: dict[Seat, ArenaSeat] = {}
     for seat, spec in specs.items():
         if spec.remote:
             from twentynine.arena_http import HttpSeat
 
-            seats[seat] = HttpSeat(spec.source, first_index)
+            seats[seat] = HttpSeat(url_for(spec, job), first_index)
         else:
             seats[seat] = BUILTIN[spec.source.removeprefix("builtin:")]()
     return seats
+
+
+def url_for(spec: SeatSpec, job: int) -> str:
+    """The URL a job asks for a seat: its own where the seat lists one a job, else the one.
+
+    >>> url_for(SeatSpec("http://a:1,http://a:2", "a"), 1)
+    'http://a:2'
+    """
+    urls = spec.source.split(",")
+    return urls[job] if len(urls) > 1 else urls[0]
+
+
+def check_jobs(specs: Mapping[Seat, SeatSpec], jobs: int) -> None:
+    """Raises ``ValueError`` when a seat lists several URLs but not one a job."""
+    for seat, spec in specs.items():
+        count = len(spec.source.split(",")) if spec.remote else 1
+        if count > 1 and count != jobs:
+            raise ValueError(
+                f"--seat {seat.value} lists {count} URLs: give one, or one a job (--jobs {count})"
+            )
 
 
 def cut(played: PlayedMatch, deals: int) -> PlayedMatch:
@@ -159,6 +186,9 @@ def matches(
             if close is not None:
                 close()
         return
+    if any(spec.remote for spec in spec_map.values()):
+        yield from _threaded(spec_map, options, deals, jobs)
+        return
     from twentynine.workers import process_pool
 
     with process_pool(jobs) as pool:
@@ -174,6 +204,47 @@ def matches(
             yield played
         for future in pending:
             future.cancel()
+
+
+def _threaded(
+    specs: dict[Seat, SeatSpec], options: ArenaOptions, deals: int, jobs: int
+) -> Iterator[PlayedMatch]:
+    """HTTP seats with ``jobs`` > 1: a thread a job, each with its own seats (and its own URL
+    where a seat lists one a job); the matches kept in match-id order."""
+    free: queue.Queue[tuple[int, dict[Seat, ArenaSeat]]] = queue.Queue()
+    for job in range(jobs):
+        free.put((job, make_seats(specs, options.first_index, job)))
+    names = {seat: spec.name for seat, spec in specs.items()}
+
+    def play(number: int) -> PlayedMatch:
+        job, seats = free.get()  # a job's seats are free: at most `jobs` matches run
+        try:
+            sources = {seat: url_for(spec, job) for seat, spec in specs.items()}
+            bounded = replace(options, max_deals=deals)
+            return play_match(seats, bounded, number, names, sources)
+        finally:
+            free.put((job, seats))
+
+    played_deals = 0
+    with ThreadPoolExecutor(jobs) as pool:
+        pending: list[Future[PlayedMatch]] = []
+        number = 0
+        try:
+            while played_deals < deals:
+                while len(pending) < 2 * jobs:
+                    pending.append(pool.submit(play, number))
+                    number += 1
+                played = pending.pop(0).result()
+                played, played_deals = _budget(played, played_deals, deals)
+                yield played
+        finally:
+            for future in pending:
+                future.cancel()
+    while not free.empty():
+        for seat in free.get()[1].values():
+            close = getattr(seat, "close", None)
+            if close is not None:
+                close()
 
 
 def _budget(played: PlayedMatch, so_far: int, deals: int) -> tuple[PlayedMatch, int]:
