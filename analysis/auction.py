@@ -28,7 +28,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from twentynine.analysis.annotate import Annotation
 from twentynine.analysis.hindsight import action_text
-from twentynine.analysis.judge.chance import caller_view, contract_chance
+from twentynine.analysis.judge.chance import around, caller_view, contract_chance
 from twentynine.analysis.judge.others import Replayed, contract_worth, run_auction
 from twentynine.analysis.judge.playout import PLAYOUTS, POLICY, play_out, reached
 from twentynine.analysis.judging import (
@@ -44,11 +44,12 @@ from twentynine.analysis.labels import GAME_POINT_SCALE
 from twentynine.analysis.models.contract import ContractModel, ContractView
 from twentynine.analysis.models.contract import shipped_model as shipped_contract_model
 from twentynine.analysis.models.others import shipped_model as shipped_others
+from twentynine.analysis.models.table import shipped_model as shipped_table
 from twentynine.analysis.positions import Position
-from twentynine.analysis.sampling import Layout, likely_trump, replay_actions
+from twentynine.analysis.sampling import likely_trump, replay_actions
 from twentynine.analysis.solver import solve_value
 from twentynine.replay import DealState
-from twentynine.schema.cards import Seat
+from twentynine.schema.cards import SEATS, Seat
 from twentynine.schema.log import Action, BidAction
 
 AUCTION_KINDS = frozenset({"bid", "trump", "double", "redouble", "set"})
@@ -90,28 +91,13 @@ AUCTION_RUNS = 8
 """Runs of the others' calls on each layout, for each alternative (the same runs for all)."""
 
 
-class _BidLayouts:
-    """The layouts of each bidder's view, sampled once, at its first turn, for all its turns."""
-
-    def __init__(self, context: DealContext) -> None:
-        self.context = context
-        self.anchor: dict[Seat, int] = {}
-        self.layouts: dict[tuple[Seat, int], Layout | None] = {}
-
-    def layout(self, seat: Seat, k: int) -> Layout | None:
-        key = (seat, k)
-        if key not in self.layouts:
-            self.layouts[key] = self.context.layout(self.anchor[seat], seat, k, blind=True)
-        return self.layouts[key]
-
-
 def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Annotation]:
     rules = context.rules
     stake = rules.stake
     others = context.auction_model or shipped_others()
     chances = context.model or shipped_contract_model()
-    layouts = _BidLayouts(context)
-    dealt_as = context.dealt_as  # the bidders' chances know how the server deals
+    table = context.table or shipped_table()
+    dealt_as = context.dealt_as  # the layouts and the chances know how the deal was dealt
     notes: list[Annotation] = []
     for pos in positions:
         action = pos.action
@@ -120,7 +106,6 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
         if not seat_has_cards(context.deal, pos):
             continue
         seat = action.seat
-        layouts.anchor.setdefault(seat, pos.at)
         legal = pos.state.legal_actions(seat)
         alternatives = _alternatives(legal, action)
         if len(alternatives) < 2:
@@ -128,6 +113,7 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
         chosen = _bid_text(action)
         said = [p.action for p in positions[: pos.at]]
         stands: dict[int, dict[str, float]] = {}
+        finals: dict[int, dict[str, float]] = {}
 
         def draw(
             k: int,
@@ -135,18 +121,23 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
             said: list[Action] = said,
             alternatives: list[tuple[str, Action]] = alternatives,
             stands: dict[int, dict[str, float]] = stands,
+            finals: dict[int, dict[str, float]] = finals,
             at: int = pos.at,
         ) -> Outcome | None:
-            layout = layouts.layout(seat, k)
+            # Drawn at this turn, as the calls so far say (partner's bid, the passes).
+            layout = context.layout(at, seat, k)
             if layout is None:
                 return None
             hands = layout.hands
+            others_of = {s: around(hands, s) for s in SEATS}
 
             def chance(caller: Seat, level: int, actions: Sequence[Action]) -> float | None:
                 view = caller_view(
                     rules, hands, context.deal.dealer, actions, caller, level, dealt_as
                 )
-                return contract_chance(view, lambda: None, chances)
+                # The caller's own view, corrected by the cards the layout deals its
+                # partner and the opponents: a partner that bid holds a bid's cards.
+                return contract_chance(view, lambda: None, chances, table, others_of[caller])
 
             runs = [
                 Replayed(
@@ -160,12 +151,15 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 before.apply(earlier)
             outcome: Outcome = {}
             stood: dict[str, float] = {}
+            final: dict[str, float] = {}
             for text, choice in alternatives:
                 start = before.copy()
                 start.apply(choice)
                 said_now = [*said, choice]
                 total = 0.0
                 own = 0
+                ended = 0
+                making = 0.0
                 # The runs of one alternative end in a few auctions: each weighed once (by
                 # the calls after ``said_now``, the same for them all).
                 known: dict[tuple[Seat, int, tuple[Action, ...]], float | None] = {}
@@ -189,13 +183,19 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                         return None
                     total += worth
                     own += end.caller is seat
+                    if end.caller is not None and end.level is not None:
+                        ended += 1
+                        making += weighed(end.caller, end.level, end.actions) or 0.0
                 level = _level(text, before.standing_bid[1] if before.standing_bid else None)
                 made = chance(seat, level, said_now) if text != "pass" else 0.0
                 if made is None:
                     return None
                 outcome[text] = (total / AUCTION_RUNS, made)
                 stood[text] = own / AUCTION_RUNS
+                if ended:
+                    final[text] = making / ended
             stands[k] = stood
+            finals[k] = final
             return outcome
 
         scale = GAME_POINT_SCALE * stake
@@ -214,6 +214,11 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
             if stands and all(c in s for s in stands.values())
         }
         verdict = with_model_uncertainty(verdict, chances, own, stake, share)
+        final_chance = {
+            c: round(sum(f[c] for f in finals.values()) / len(finals), 6)
+            for c in verdict.means
+            if finals and all(c in f for f in finals.values())
+        }
         made = {c: m[1] for c, m in verdict.means.items()}
         levels = sorted(a.value for a in legal if isinstance(a, BidAction))
         standing = pos.state.standing_bid
@@ -227,13 +232,15 @@ def _bid_notes(context: DealContext, positions: Sequence[Position]) -> list[Anno
                 "game_points",
                 verdict,
                 scale,
-                blind=True,
+                blind=False,
                 trump=likely_trump(four).value,
                 recommended=verdict.best,
                 highest_made=_highest_made(made, levels, ditto, can_pass),
                 judgement=_judgement(chosen, verdict.best, ditto) if verdict.loss > 1e-9 else None,
                 stands=share,
+                final=final_chance,
                 model=chances.version,
+                table=table.version,
                 **({"model_dealing": dealt_as.version} if dealt_as is not None else {}),
             )
         )

@@ -31,6 +31,7 @@ from twentynine.analysis.judging import (
 from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.models.dealing import DealingModel
 from twentynine.analysis.models.others import AuctionModel
+from twentynine.analysis.models.table import TableModel
 from twentynine.analysis.positions import Position, deal_positions, full_play_rules
 from twentynine.schema.log import Deal
 from twentynine.schema.rules import Rules
@@ -52,6 +53,7 @@ def fair_deal(
     model: ContractModel | None = None,
     auction_model: AuctionModel | None = None,
     dealing: DealingModel | None = None,
+    table: TableModel | None = None,
 ) -> list[Annotation]:
     """The sampled annotations of one deal (a seat's decisions need its own cards in the log).
 
@@ -60,12 +62,13 @@ def fair_deal(
     model that gives each call's chance to make, ``auction_model``: the model of the others'
     calls that bids are judged with and the layouts drawn by (None: the shipped ones);
     ``dealing``: the dealing asked for (None: a fair shuffle; DealContext.dealing).
+    ``table``: the correction of a contract's chance by the others' cards (None: shipped).
     """
     notes: list[Annotation] = []
     rules = full_play_rules(rules)
     positions = list(deal_positions(rules, deal, number))
     context = DealContext(
-        match_id, rules, deal, number, samples, seed, model, auction_model, dealing
+        match_id, rules, deal, number, samples, seed, model, auction_model, dealing, table
     )
     for pos in positions:
         if not seat_has_cards(deal, pos):

@@ -24,6 +24,7 @@ from twentynine.analysis.models.contract import ContractModel
 from twentynine.analysis.models.dealing import DealingModel, dealing_name, dealt_as
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.models.others import shipped_model as shipped_others
+from twentynine.analysis.models.table import TableModel
 from twentynine.analysis.positions import Position
 from twentynine.analysis.sampling import Layout, sample_layouts
 from twentynine.schema.cards import Seat
@@ -267,6 +268,9 @@ class DealContext(NamedTuple):
     dealing: DealingModel | None = None
     """The dealing asked for (None: a fair shuffle; ``analyze --dealing server``: the
     server's, for a game under its rules, :func:`~analysis.models.dealing.dealt_as`)."""
+    table: TableModel | None = None
+    """The correction of a contract's chance by the others' cards that the bids' layouts
+    deal (None: the shipped one)."""
 
     @property
     def dealt_as(self) -> DealingModel | None:

@@ -17,10 +17,11 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any, NamedTuple, ParamSpec, TypeVar
 
@@ -35,6 +36,8 @@ from twentynine.analysis.models.contract import shipped_model as shipped_contrac
 from twentynine.analysis.models.dealing import DealingModel, dealing_name
 from twentynine.analysis.models.others import AuctionModel
 from twentynine.analysis.models.others import shipped_model as shipped_others
+from twentynine.analysis.models.table import TableModel
+from twentynine.analysis.models.table import shipped_model as shipped_table
 from twentynine.analysis.single_hand import SINGLE_HAND_KINDS, single_hand_deal
 from twentynine.schema.log import Deal, MatchLog
 from twentynine.schema.rules import Rules
@@ -90,6 +93,8 @@ class AnalysisOptions(NamedTuple):
     dealing: DealingModel | None = None
     """The dealing the layouts follow (None: a fair shuffle, for every preset; the server's,
     ``analyze --dealing server``, applies to the games under its rules only)."""
+    table: TableModel | None = None
+    """The correction of a contract's chance by the others' cards (None: the shipped one)."""
     deal: int | None = None
     """Only this deal of each match (None: every deal)."""
 
@@ -125,6 +130,7 @@ RUN_OPTIONS: tuple[RunOption, ...] = (
         "others", "others' calls model", lambda o: (o.auction_model or shipped_others()).version
     ),
     RunOption("dealing", "--dealing", lambda o: dealing_name(o.dealing)),
+    RunOption("table", "table model", lambda o: (o.table or shipped_table()).version),
 )
 """The options that shape a match's annotations: THE one place a run's configuration is
 made of. Each is kept with the match's annotations (:func:`run_record`), compared when a
@@ -161,13 +167,43 @@ def _option_words(key: str, value: object = None, *, missing: bool = False) -> s
     return f"{name} {value if known is None else known.words(value)}"
 
 
-def config_words(config: dict[str, Any]) -> str:
-    """A stored configuration in words, each option as :data:`RUN_OPTIONS` names it.
+def config_words(config: dict[str, Any], keys: Sequence[str] | None = None) -> str:
+    """A stored configuration in words, each option as :data:`RUN_OPTIONS` names it; with
+    ``keys``, only those options (one the record lacks: not recorded).
 
     >>> config_words({"kinds": ["bid"], "samples": 8, "seed": 3})
     '--only bids, --samples 8, --seed 3'
+    >>> config_words({"seed": 3}, ["seed", "samples"])
+    '--seed 3, --samples (not recorded)'
     """
-    return ", ".join(_option_words(key, value) for key, value in config.items())
+    if keys is None:
+        return ", ".join(_option_words(key, value) for key, value in config.items())
+    return ", ".join(_option_words(k, config.get(k), missing=k not in config) for k in keys)
+
+
+def config_differences(configs: Sequence[dict[str, Any]]) -> list[str]:
+    """The keys of the options whose values are not the same in all of ``configs`` (an
+    option some lack differs), in the order of the records.
+
+    >>> config_differences([{"seed": 0, "samples": 8}, {"seed": 1, "samples": 8}])
+    ['seed']
+    """
+    keys = list(dict.fromkeys(key for config in configs for key in config))
+    return [k for k in keys if len({(k in c, json.dumps(c.get(k))) for c in configs}) > 1]
+
+
+def config_key(config: dict[str, Any]) -> str:
+    """A short id of a stored configuration: the same options give the same id in any
+    warehouse and any version that records them alike (the order of the keys does not
+    count); ``report players --run`` takes it.
+
+    >>> config_key({"seed": 3, "samples": 8}) == config_key({"samples": 8, "seed": 3})
+    True
+    >>> len(config_key({"seed": 3})), config_key({"seed": 3}) == config_key({"seed": 4})
+    (8, False)
+    """
+    text = json.dumps(config, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
 def config_difference(stored: dict[str, Any], asked: dict[str, Any]) -> str | None:
@@ -244,6 +280,7 @@ def annotate_deal(task: DealTask) -> list[Annotation]:
             model=options.model,
             auction_model=options.auction_model,
             dealing=options.dealing,
+            table=options.table,
         )
     if options.kinds & SINGLE_HAND_KINDS and options.from_trick <= 1:
         notes += single_hand_deal(

@@ -133,10 +133,11 @@ def analyse(task: tuple[str, MatchLog, AnalysisOptions]) -> dict[str, Any]:
                 "low": n.ci_low,
                 "high": n.ci_high,
                 "samples": n.samples,
-                "chance": json.loads(n.detail).get("secondary", {}).get(n.chosen),
-                "judgement": json.loads(n.detail).get("judgement"),
+                "chance": detail.get("secondary", {}).get(n.chosen),
+                "judgement": detail.get("judgement"),
+                "final": detail.get("final", {}).get(n.chosen),
             }
-            for n in notes
+            for n, detail in ((n, json.loads(n.detail)) for n in notes)
         ],
     }
 

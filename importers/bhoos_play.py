@@ -29,12 +29,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import orjson
 
 from twentynine.importers import _bhoos
 from twentynine.importers._bhoos import Problems
+from twentynine.importers.bhoos_protocol import ARCHIVE_FIRST, Kind
 from twentynine.importers.canonical import Record
 from twentynine.importers.errors import InputProblem, brief
 from twentynine.schema.cards import Card, Seat, Suit
@@ -42,9 +43,6 @@ from twentynine.schema.log import MatchLog, PlayerRef
 
 FORMAT = "bhoos-play"
 STALE_LINES = 200  # a game with no request in this many lines is over
-Kind = Literal["bid", "chooseTrump", "play"]
-ARCHIVE_FIRST: Final = 1
-"""The index in ``playerIds`` of the first speaker where nothing shows it: the archive's."""
 _PHASE: Final[dict[Kind, int]] = {"bid": 0, "chooseTrump": 1, "play": 2}
 
 

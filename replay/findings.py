@@ -367,6 +367,64 @@ CATALOGUE: Final[dict[str, Code]] = {
 
 CODES: Final[tuple[str, ...]] = tuple(CATALOGUE)
 
+# A seat's faults at the arena (replay/arena.py): not breaches found in a log, but answers a
+# bot gave, or failed to give, the referee. Listed in docs/findings.md after the catalogue.
+SEAT_FAULTS: Final[dict[str, Code]] = {
+    "SEAT_TIMEOUT": _c(
+        "error",
+        "The seat did not answer within its time (the request's limit, or its bank).",
+        "E timed out on /play after 1000 ms: played 7H for it",
+        "docs/arena.md: 1,000 ms a request by default; --bank-ms gives a bank per deal.",
+    ),
+    "SEAT_ILLEGAL_CALL": _c(
+        "error",
+        "A bid or a trump the rules do not allow now.",
+        "S bid 16 after E's 17: not allowed now; passed for it",
+        "RULES.md, the bhoos preset: bids 16 to 28 and above the standing bid (the defender "
+        "may equal it), 0 a pass; the caller names a suit.",
+    ),
+    "SEAT_ILLEGAL_CARD": _c(
+        "error",
+        "A card the seat does not hold, or may not play now (it must follow suit, or trump "
+        "after asking).",
+        "W played 9D: W played 9D holding JS: must follow spades",
+        "RULES.md, the bhoos preset: follow suit; the asker must trump, and overtrump an "
+        "opponent's trump.",
+    ),
+    "SEAT_ILLEGAL_REVEAL": _c(
+        "error",
+        "A request to show the trump the rules do not allow: by the leader, by a seat that can "
+        "follow suit, or (with no card) after the trump was shown.",
+        "N asked for the trump, but it can follow suit",
+        "RULES.md, the bhoos preset: only a seat that cannot follow may ask, never the leader.",
+    ),
+    "SEAT_GARBAGE": _c(
+        "error",
+        "An answer that is not a JSON object, a field of the wrong type, or an HTTP status "
+        "other than 200.",
+        "N answered /bid with 'ok' (not a JSON object)",
+        'docs/arena.md: answers {"bid": n}, {"suit": s}, {"card": c} or {"revealTrump": true}.',
+    ),
+    "SEAT_MISSING_FIELD": _c(
+        "error",
+        "A JSON object without the field the call needs (bid, suit or card), or null there.",
+        "E answered /play without a card",
+        "docs/arena.md: each call's answer and its field.",
+    ),
+    "SEAT_REFUSED": _c(
+        "error",
+        "The seat's address refused the connection (nothing listens there).",
+        "N refused the connection to http://127.0.0.1:8001",
+        "docs/arena.md: a seat's URL must answer GET /hi and the three calls.",
+    ),
+    "SEAT_DIED": _c(
+        "error",
+        "The connection closed or was reset before an answer came: the bot died or dropped it.",
+        "W closed the connection before answering /play",
+        "docs/arena.md: a seat answers every request while the match lasts.",
+    ),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Finding:
@@ -440,6 +498,29 @@ def catalogue_markdown() -> str:
         lines += [
             "",
             f"## {code}",
+            "",
+            f"- severity: {entry.severity}",
+            f"- meaning: {entry.meaning}",
+            f"- example: `{entry.example}`",
+            f"- rule: {entry.rule}",
+        ]
+    lines += [
+        "",
+        "## Seat faults (twentynine arena)",
+        "",
+        "What `twentynine arena` reports about a bot at its table (docs/arena.md): each fault",
+        "is kept in the match's `meta.arena.faults` with the request and the answer, and the",
+        "move is made for the seat by the documented default.",
+        "",
+        "| code | severity | meaning |",
+        "|---|---|---|",
+    ]
+    for code, entry in SEAT_FAULTS.items():
+        lines.append(f"| [`{code}`](#{code.lower()}) | {entry.severity} | {entry.meaning} |")
+    for code, entry in SEAT_FAULTS.items():
+        lines += [
+            "",
+            f"### {code}",
             "",
             f"- severity: {entry.severity}",
             f"- meaning: {entry.meaning}",

@@ -12,10 +12,12 @@ from twentynine.analysis.annotate import FIELDS, Annotation
 from twentynine.analysis.auction import CONSIDERED_BIDS
 from twentynine.analysis.fair import fair_deal
 from twentynine.analysis.hindsight import action_text, hindsight_deal, trump_alternatives
-from twentynine.analysis.judging import judge, settled
+from twentynine.analysis.judge.chance import around
+from twentynine.analysis.judging import DealContext, judge, settled
 from twentynine.analysis.labels import GAME_POINT_SCALE, THRESHOLDS, estimate, label_of
 from twentynine.analysis.models.contract import Speech, shipped_model, view_at_last_bid
 from twentynine.analysis.models.dealing import shipped_model as shipped_dealing
+from twentynine.analysis.models.table import shipped_model as shipped_table
 from twentynine.analysis.positions import deal_positions, first_lead, full_play_rules
 from twentynine.analysis.reference import brute_force_actions
 from twentynine.analysis.run import AnalysisOptions, annotate_matches, parse_only
@@ -425,6 +427,8 @@ def test_a_bid_is_judged_by_the_contract_model_from_the_bidders_view(server: boo
     dealing = shipped_dealing() if server else None
     notes = fair_deal(log.match_id, rules, deal, number, kinds={"bid"}, samples=2, dealing=dealing)
     assert notes
+    context = DealContext(log.match_id, rules, deal, number, 2, 0, dealing=dealing)
+    table = shipped_table()
     auction: list[Speech] = []
     for pos in deal_positions(rules, deal, number):
         action = pos.action
@@ -452,7 +456,15 @@ def test_a_bid_is_judged_by_the_contract_model_from_the_bidders_view(server: boo
                 dealing.side_shares(action.seat, deal.dealer) if dealing else None,
             )
             assert view is not None
-            assert chance == pytest.approx(model.chance(view), abs=1e-6)
+            # from the bidder's view, each layout's partner and opponents counted (the
+            # table model), the mean over the layouts the note rests on
+            layouts = [context.layout(pos.at, action.seat, k) for k in range(note.samples)]
+            mean = sum(
+                table.chance(model, view, *(around(lay.hands, action.seat) or ((), ())))
+                for lay in layouts
+                if lay is not None
+            ) / sum(lay is not None for lay in layouts)
+            assert chance == pytest.approx(mean, abs=1e-6)
         # the interval of the loss holds the sampling's and the model's uncertainty
         assert note.ci_low is not None and note.ci_high is not None
         assert note.ci_low <= note.loss + 1e-9 <= note.ci_high + 2e-9

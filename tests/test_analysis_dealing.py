@@ -117,10 +117,8 @@ def test_every_sampled_note_names_its_dealing_fair_unless_the_server_is_asked() 
         for note in sampled:
             detail = json.loads(note.detail)
             assert detail["others"] == shipped_others().version
-            # the bids are judged on blind layouts (docs/analysis.md says why), their
-            # chances by a contract model that knows the dealing asked for
-            layouts = dealt and note.kind != "bid"
-            assert detail["dealing"] == (server.version if layouts else "fair"), note
+            # every kind's layouts, the bids' too, are dealt as asked
+            assert detail["dealing"] == (server.version if dealt else "fair"), note
             if note.kind == "bid":
                 assert detail.get("model_dealing", "fair") == (server.version if dealt else "fair")
             assert note.explanation.endswith("(dealt as the Bhoos server deals)") is dealt, note

@@ -6,6 +6,7 @@ import itertools
 import json
 import math
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from twentynine.analysis.models.contract import (
     tally,
     view_at_last_bid,
 )
+from twentynine.analysis.models.files import ModelFileError
 from twentynine.analysis.models.fit import (
     BASELINE,
     ContractRow,
@@ -500,3 +502,27 @@ def test_a_bid_s_loss_interval_holds_an_uncertain_fit_s_doubt_on_both_sides() ->
         verdict._replace(chosen="pass", best="bid 18"), _uncertain(-26.0, 1e9), own, 1
     )
     assert other.low == pytest.approx(0.9) and other.high > 2.5
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"intercept": 0.5}, "its version is not its parameters'"),
+        ({"intercept": True}, "intercept: true is not a number"),
+        ({"unknown": 1}, "'unknown' is not a key of a table model"),
+        ({"coefficients": [700.0] * 10}, "a parameter beyond 50 log-odds"),
+        ({"coefficients": [0.1] * 3}, "10 coefficients are needed"),
+        ({"fit": []}, "'fit' must be an object"),
+    ],
+)
+def test_a_table_model_file_is_checked_as_every_model_file(
+    tmp_path: Path, change: dict[str, object], reason: str
+) -> None:
+    from twentynine.analysis.models.table import SHIPPED_PATH
+    from twentynine.analysis.models.table import load_model as load_table
+
+    body = {**json.loads(SHIPPED_PATH.read_text(encoding="utf-8")), **change}
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(body), encoding="utf-8")
+    with pytest.raises(ModelFileError, match=re.escape(reason)):
+        load_table(path)

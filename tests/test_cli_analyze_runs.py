@@ -192,7 +192,7 @@ def test_replay_says_a_deal_is_not_analyzed(in_part: Path) -> None:
     assert frames["1"].endswith("· not analyzed") and "not analyzed" not in frames["2"]
 
 
-def test_the_players_report_names_each_configuration_and_says_a_mix(
+def test_the_players_report_names_each_configuration_and_refuses_a_mix(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "w.duckdb"
@@ -205,12 +205,13 @@ def test_the_players_report_names_each_configuration_and_says_a_mix(
     one = Page(out.read_text()).by_id("runs").content
     assert "configurations" not in one
     assert "--samples 4, --seed 0" in one and "contract model contract-" in one
-    assert "others' calls model" in one and "(1 match)" in one
+    assert "others' calls model" in one and "], 1 match)" in one
     assert _analyze(str(second), *ONLY, "--seed", "1", "--db", str(db)).exit_code == 0
-    assert runner.invoke(app, args).exit_code == 0
-    mixed = Page(out.read_text()).by_id("runs").content
-    assert "pool annotations worked out with 2 configurations" in mixed
-    assert "--seed 0" in mixed and "--seed 1" in mixed
+    out.unlink()
+    mixed = runner.invoke(app, args)  # never pooled: tests/test_report_players_runs.py
+    assert mixed.exit_code == 2 and not out.exists()
+    assert "worked out with 2 configurations, and the report does not pool them" in mixed.stderr
+    assert "--seed 0" in mixed.stderr and "--seed 1" in mixed.stderr
 
 
 def test_every_run_option_is_recorded_compared_and_named() -> None:

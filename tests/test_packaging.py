@@ -91,6 +91,7 @@ def test_the_wheel_installs_one_import_name(tmp_path: Path) -> None:
     assert "twentynine/analysis/judge/words.py" in names
     assert "twentynine/analysis/models/auction_model.json" in names
     assert "twentynine/analysis/models/dealing_model.json" in names
+    assert "twentynine/analysis/models/table_model.json" in names
     assert "twentynine/reports/html/templates/match.html" in names
     assert "twentynine/sample_logs/bad/revoke.json" in names
     assert "twentynine/analysis/models/contract_model.json" in names

@@ -103,6 +103,8 @@ COMMANDS: Final = (
     "audit",
     "import",
     "simulate",
+    "arena",
+    "bot",
     "replay",
     "solve",
     "load",
@@ -127,6 +129,8 @@ LAZY_COMMANDS: Final = {
     "matches": "twentynine.matches_command:matches_command",
     "stats": "twentynine.stats_command:stats_command",
     "report": "twentynine.report_commands:report_app",
+    "arena": "twentynine.arena_command:arena_command",
+    "bot": "twentynine.arena_command:bot_app",
 }
 """The commands kept in modules of their own, ``module:function`` (or a Typer of
 subcommands): a module is imported only when its command runs or help lists it, so that a

@@ -31,7 +31,12 @@ from twentynine.outputs import refuse_overwrite
 from twentynine.replay import audit_match
 from twentynine.reports.html.annotations import Analysed, Coverage, read_analysed
 from twentynine.reports.html.match import match_report
-from twentynine.reports.html.players import SECTIONS_SHOWN, Scope, players_report
+from twentynine.reports.html.players import (
+    SECTIONS_SHOWN,
+    RunChoiceError,
+    Scope,
+    players_report,
+)
 from twentynine.reports.warehouse.errors import WarehouseError
 from twentynine.reports.warehouse.listing import MatchNotFoundError, pick_match, stored_match
 from twentynine.reports.warehouse.readback import read_match
@@ -206,14 +211,16 @@ def write_players_report(
     examples: int,
     scope: Scope | None = None,
     sections: int = SECTIONS_SHOWN,
+    run: str | None = None,
 ) -> list[Path]:
     """Write the players report of the warehouse ``db`` to ``out`` (a section for at most
-    ``sections`` players), and the match reports of up to ``examples`` matches its
-    statistics link to; returns those match reports' paths.
+    ``sections`` players; its judged figures from configuration ``run``, a number or an id:
+    :func:`~reports.html.players.pick_run`), and the match reports of up to ``examples``
+    matches its statistics link to; returns those match reports' paths.
 
     Every page is made before the first is written; a failure to write removes what this
-    call wrote (and the examples' folder when it made it). Raises the warehouse's errors and
-    ``OSError``.
+    call wrote (and the examples' folder when it made it). Raises the warehouse's errors,
+    :class:`~reports.html.players.RunChoiceError` (nothing written) and ``OSError``.
     """
     folder = examples_folder(out)
     chosen: list[str] = []
@@ -227,7 +234,7 @@ def write_players_report(
 
     pages: list[tuple[Path, str]] = []
     with open_warehouse(db, read_only=True) as wh:
-        page = players_report(wh, min_deals, link, scope, section_cap=sections)
+        page = players_report(wh, min_deals, link, scope, section_cap=sections, run=run)
         for match_id in sorted(chosen):
             match = read_match(wh, match_id)
             html = match_report(match, audit_match(match), *read_analysed(wh, match_id))
@@ -292,12 +299,23 @@ def players_command(
             "those with the most deals; the page says how many were left out.",
         ),
     ] = SECTIONS_SHOWN,
+    run: Annotated[
+        str | None,
+        typer.Option(
+            "--run",
+            metavar="N|ID",
+            help="When the annotations in scope come from several configurations (the "
+            "report refuses to pool them, and numbers them): count only this one's, by its "
+            "number or its id; the other statistics count every match.",
+        ),
+    ] = None,
 ) -> None:
     """Player and partnership statistics with intervals, sortable tables and charts.
 
     Archives whose player ids change every game are reported by role instead (and each id
     with --min-deals deals or more on its own). --preset, --since and --until count only
-    those matches.
+    those matches. Annotations worked out with different options are never pooled: pick
+    one configuration with --run.
 
     \b
     Example: twentynine report players --db club.duckdb -o players.html
@@ -307,9 +325,11 @@ def players_command(
         raise _fail(f"--since {since} is after --until {until}: no match begins in between")
     scope = Scope(preset.value if preset is not None else None, since, until)
     try:
-        examples_written = write_players_report(db, out, min_deals, examples, scope, sections)
+        examples_written = write_players_report(db, out, min_deals, examples, scope, sections, run)
     except WarehouseError as exc:
         raise _fail(str(exc)) from None
+    except RunChoiceError as exc:
+        raise _fail(f"{db}: {exc}") from None
     except OSError as exc:
         raise _fail(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
     extra = ""

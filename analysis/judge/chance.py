@@ -36,26 +36,56 @@ from twentynine.analysis.models.contract import (
     view_at_last_bid,
 )
 from twentynine.analysis.models.dealing import DealingModel, side_shares
+from twentynine.analysis.models.table import TableModel
 from twentynine.schema.cards import Card, Seat
 from twentynine.schema.log import Action
 from twentynine.schema.rules import Rules
 
 
 def contract_chance(
-    view: ContractView, value: Callable[[], float | None], model: ContractModel | None = None
+    view: ContractView,
+    value: Callable[[], float | None],
+    model: ContractModel | None = None,
+    table: TableModel | None = None,
+    around: tuple[Sequence[Card], Sequence[Card]] | None = None,
 ) -> float | None:
     """The chance that the caller's side makes ``view.level`` (None: no value to judge by).
 
-    With ``model``, its chance from the caller's view; without, the calibration of
-    ``value()``, the caller's side's double-dummy card points on the layout judged with the
-    caller's trump (called only then).
+    With ``model``, its chance from the caller's view, and with ``table`` and ``around``
+    (the first four cards of the caller's partner and of the opponents on the layout:
+    :func:`around`), corrected by what they hold of the caller's trump
+    (:mod:`analysis.models.table`); without, the calibration of ``value()``, the caller's
+    side's double-dummy card points on the layout judged with the caller's trump (called
+    only then).
     """
     if model is not None:
+        if table is not None and around is not None:
+            return table.chance(model, view, *around)
         return model.chance(view)
     points = value()
     if points is None:
         return None
     return made_probability(points, view.level)
+
+
+def around(
+    hands: Mapping[Seat, Sequence[Card | None]], caller: Seat
+) -> tuple[list[Card], list[Card]] | None:
+    """The first four cards of ``caller``'s partner and of the two opponents on a layout of
+    ``hands`` (None: one of them is not known).
+
+    >>> from twentynine.analysis.models.contract import cards
+    >>> hands = {s: list(cards(t)) for s, t in zip(Seat, ("JH 9H AH TH", "7S 8S QS KS",
+    ...          "JS 9S AS TS", "7C 8C QC KC"))}
+    >>> partner, opponents = around(hands, Seat.N)
+    >>> " ".join(c.text for c in partner), len(opponents)
+    ('JS 9S AS TS', 8)
+    """
+    fours = {s: [c for c in list(hands.get(s, ()))[:4] if c is not None] for s in Seat}
+    if any(len(four) < 4 for four in fours.values()):
+        return None
+    opponents = [c for s in Seat if s.team is not caller.team for c in fours[s]]
+    return fours[caller.partner], opponents
 
 
 def speeches(actions: Sequence[Action]) -> list[Speech]:

@@ -14,14 +14,15 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Final, NamedTuple
+from collections.abc import Sequence
+from typing import Any, Final, NamedTuple
 
 from twentynine.analysis.annotate import FIELDS, Annotation
-from twentynine.analysis.run import config_words
+from twentynine.analysis.run import config_key, config_words
 from twentynine.reports.warehouse.annotations import parse_record, stored_run
 from twentynine.reports.warehouse.ddl import ANALYSED_KEY
 from twentynine.reports.warehouse.store import Warehouse
+from twentynine.schema.words import plural
 
 _COLUMNS: Final = ", ".join(FIELDS)
 
@@ -82,10 +83,41 @@ def read_coverage(wh: Warehouse, match_id: str) -> Coverage | None:
     return Coverage(run.deals, "" if run.config is None else config_words(run.config))
 
 
-def configurations(wh: Warehouse) -> list[tuple[str, int]]:
+UNRECORDED: Final = "unrecorded"
+"""The id of the matches whose annotations were stored without their options."""
+
+
+class Configuration(NamedTuple):
+    """The options some matches' annotations were worked out with: its number in a list
+    (from 1), its short id (:func:`~analysis.run.config_key`; :data:`UNRECORDED` when not
+    recorded), in words, and the ids of those matches."""
+
+    number: int
+    key: str
+    words: str
+    match_ids: tuple[str, ...]
+    config: dict[str, Any] | None = None
+    """The record's options (None: not recorded)."""
+
+    def named(self, keys: Sequence[str] | None = None) -> str:
+        """The configuration as a one-line list names it: number, id, options (only
+        ``keys`` when given), matches.
+
+        >>> Configuration(2, "0a1b2c3d", "--seed 3", ("m1",), {"seed": 3}).named()
+        '2 [0a1b2c3d] --seed 3 (1 match)'
+        """
+        words = self.words
+        if keys is not None and self.config is not None:
+            words = config_words(self.config, keys)
+        return f"{self.number} [{self.key}] {words} ({plural(len(self.match_ids), 'match')})"
+
+
+def configurations(wh: Warehouse) -> list[Configuration]:
     """The configurations the annotations of the matches the connection sees (a report's
-    scope) were worked out with, in words, each with its count of matches, most first;
-    matches whose options were not recorded come last, as ``options not recorded``.
+    scope: :func:`~reports.html.players.scope_to`) were worked out with, most matches first
+    (then by words), numbered in that order; matches whose options were not recorded come
+    last, as ``options not recorded``. Read from the file's own ``annotations``: a view that
+    narrows those (``report players --run``) changes nothing here.
 
     >>> import tempfile
     >>> from pathlib import Path
@@ -97,23 +129,32 @@ def configurations(wh: Warehouse) -> list[tuple[str, int]]:
     if not has_table(wh, "annotations"):
         return []
     rows = wh.query(
-        "SELECT i.value, count(*) FROM matches m JOIN warehouse_info i "
-        "ON i.key = $prefix || m.match_id GROUP BY 1",
+        "SELECT m.match_id, i.value FROM matches m JOIN warehouse_info i "
+        "ON i.key = $prefix || m.match_id ORDER BY m.match_id",
         {"prefix": ANALYSED_KEY},
     ).rows
-    counts: Counter[str] = Counter()
-    for value, matches in rows:
-        config = parse_record(str(value)).config
-        counts[config_words(config or {})] += int(matches)
-    unrecorded = wh.query(
-        "SELECT count(DISTINCT match_id) FROM annotations WHERE $prefix || match_id NOT IN "
-        "(SELECT key FROM warehouse_info)",
-        {"prefix": ANALYSED_KEY},
-    ).rows[0][0]
-    found = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    found: dict[str, tuple[dict[str, Any], list[str]]] = {}
+    for match_id, value in rows:
+        config = parse_record(str(value)).config or {}
+        found.setdefault(config_key(config), (config, []))[1].append(str(match_id))
+    catalog = str(wh.query("SELECT current_database()").rows[0][0]).replace('"', '""')
+    unrecorded = [
+        str(row[0])
+        for row in wh.query(
+            f'SELECT DISTINCT a.match_id FROM "{catalog}".main.annotations a '
+            "JOIN matches m USING (match_id) WHERE $prefix || a.match_id NOT IN "
+            "(SELECT key FROM warehouse_info) ORDER BY 1",
+            {"prefix": ANALYSED_KEY},
+        ).rows
+    ]
+    groups = [
+        Configuration(0, key, config_words(config), tuple(ids), config)
+        for key, (config, ids) in found.items()
+    ]
+    groups.sort(key=lambda c: (-len(c.match_ids), c.words, c.key))
     if unrecorded:
-        found.append(("options not recorded", int(unrecorded)))
-    return found
+        groups.append(Configuration(0, UNRECORDED, "options not recorded", tuple(unrecorded)))
+    return [c._replace(number=number) for number, c in enumerate(groups, start=1)]
 
 
 class Analysed(NamedTuple):

@@ -25,7 +25,8 @@ from twentynine.analysis.annotate import FIELDS, Annotation
 from twentynine.analysis.judge.words import note_text
 from twentynine.analysis.labels import GAME_POINT_SCALE
 from twentynine.analysis.models.dealing import FAIR, dealing_words, note_dealing
-from twentynine.reports.html.annotations import configurations, has_table
+from twentynine.analysis.run import config_differences
+from twentynine.reports.html.annotations import Configuration, configurations, has_table
 from twentynine.reports.html.judged import MARKS, Legend, legend, method_words
 from twentynine.reports.html.render import (
     figure_json,
@@ -130,11 +131,15 @@ class PlayerSection:
 
 @dataclass(frozen=True, slots=True)
 class Scope:
-    """The matches the report counts: a preset, a first and a last day (each optional)."""
+    """The matches the report counts: a preset, a first and a last day (each optional);
+    ``run``: the id of the one configuration whose annotations the judged figures count
+    (:class:`~reports.html.annotations.Configuration`; None: the annotations of every
+    match in scope, which must then share one)."""
 
     preset: str | None = None
     since: dt.date | None = None
     until: dt.date | None = None
+    run: str | None = None
 
     def words(self) -> str:
         """The scope in words, empty for every match.
@@ -161,7 +166,7 @@ class Scope:
         first, last = period_days(period) if period else (None, None)
         since = max((d for d in (self.since, first) if d is not None), default=None)
         until = min((d for d in (self.until, last) if d is not None), default=None)
-        return Scope(preset or self.preset, since, until)
+        return Scope(preset or self.preset, since, until, self.run)
 
 
 def period_days(period: str) -> tuple[dt.date, dt.date]:
@@ -196,10 +201,11 @@ class PlayersContext:
     charts: tuple[Chart, ...]
     legend: Legend
     plotly: str
-    runs: tuple[tuple[str, int], ...] = ()
-    """The configurations the annotations in scope were worked out with, each with its
-    count of matches (:func:`~reports.html.annotations.configurations`): more than one are
-    pooled in the figures, and the page says so."""
+    runs: tuple[Configuration, ...] = ()
+    """The configurations the annotations in scope were worked out with
+    (:func:`~reports.html.annotations.configurations`)."""
+    run: Configuration | None = None
+    """The one whose annotations the judged figures count (``--run``); None: the only one."""
     sections_left_out: str = ""
 
 
@@ -586,6 +592,9 @@ def _mean_bars(
 
 _NOT_ANALYZED: Final = "not analyzed: run twentynine analyze with --db on this warehouse"
 _NONE_IN_SCOPE: Final = "not analyzed: none of these matches was; others in this warehouse were"
+_NONE_IN_RUN: Final = (
+    "not analyzed: none of these matches was with the configuration picked (--run)"
+)
 
 
 def _dealing(wh: Warehouse) -> str:
@@ -605,6 +614,8 @@ def _unanalyzed(wh: Warehouse) -> str:
     none of the matches in scope was (the connection's views narrow the table)."""
     if not has_table(wh, "annotations"):
         return _NOT_ANALYZED
+    if has_table(wh, _IN_RUN):
+        return _NONE_IN_RUN
     database = str(wh.query("SELECT current_database()").rows[0][0]).replace('"', '""')
     anywhere = wh.query(f'SELECT count(*) FROM "{database}".main.annotations').rows[0][0]
     return _NONE_IN_SCOPE if anywhere else _NOT_ANALYZED
@@ -871,7 +882,8 @@ def scope_to(wh: Warehouse, scope: Scope) -> int:
     table with a ``match_id`` gets a temporary view of the same name (DuckDB resolves the
     temporary schema first, the statistics views included) holding only those matches'
     rows. The file is not written. Returns how many matches are in scope. An empty scope
-    drops the views a narrower one made: every match again.
+    drops the views a narrower one made: every match again. A scope's ``run`` narrows the
+    ``annotations`` further, to the matches of that configuration.
     """
     conditions: list[str] = []
     params: dict[str, Any] = {}
@@ -900,6 +912,7 @@ def scope_to(wh: Warehouse, scope: Scope) -> int:
     if not conditions:
         for table in tables:
             wh.con.execute(f'DROP VIEW IF EXISTS temp.main."{table}"')
+        _run_to(wh, scope.run, catalog)
         return int(wh.query("SELECT count(*) FROM matches").rows[0][0])
     where = " AND ".join(conditions)
     chosen = f'SELECT match_id FROM "{catalog}".main.matches WHERE {where}'
@@ -912,7 +925,28 @@ def scope_to(wh: Warehouse, scope: Scope) -> int:
             f'CREATE OR REPLACE TEMP VIEW "{table}" AS SELECT * FROM "{catalog}".main."{table}" '
             "WHERE match_id IN (SELECT match_id FROM _in_scope)"
         )
+    _run_to(wh, scope.run, catalog)
     return len(ids)
+
+
+_IN_RUN: Final = "_in_run"
+"""The temporary table of the matches of the configuration a scope picked (``--run``)."""
+
+
+def _run_to(wh: Warehouse, run: str | None, catalog: str) -> None:
+    """Narrow the connection's ``annotations`` (already narrowed to the scope's matches) to
+    the matches of configuration ``run``; None: drop what an earlier run narrowed."""
+    wh.con.execute(f"DROP TABLE IF EXISTS temp.main.{_IN_RUN}")
+    if run is None or not has_table(wh, "annotations"):
+        return
+    ids = next((c.match_ids for c in configurations(wh) if c.key == run), ())
+    wh.con.execute(f"CREATE TEMP TABLE {_IN_RUN} (match_id VARCHAR)")
+    if ids:
+        wh.con.executemany(f"INSERT INTO {_IN_RUN} VALUES (?)", [[i] for i in ids])
+    wh.con.execute(  # the scope's matches are among the run's ids: configurations() saw them
+        f'CREATE OR REPLACE TEMP VIEW annotations AS SELECT * FROM "{catalog}".main.annotations '
+        f"WHERE match_id IN (SELECT match_id FROM {_IN_RUN})"
+    )
 
 
 _SEVERITY: Final = (
@@ -1122,6 +1156,7 @@ def players_context(
     scope_words = scope.words()
     if scope_words and not in_scope:
         scope_words += ": none in this warehouse"
+    runs = tuple(configurations(wh))
     return PlayersContext(
         title="Players",
         summary=summary,
@@ -1137,9 +1172,23 @@ def players_context(
         charts=_charts(wh, by_role, analysis, min_deals),
         legend=legend(),
         plotly=plotly_bundle(),
-        runs=tuple(configurations(wh)),
+        runs=runs,
+        run=_picked(runs, scope.run),
         sections_left_out=sections_left_out(wh, min_deals, len(anchors)),
     )
+
+
+def _picked(runs: tuple[Configuration, ...], key: str | None) -> Configuration | None:
+    """The configuration ``key`` picked (``--run``) among ``runs``, those of the matches in
+    scope; one of no match when none of them holds it (a narrower body of the page).
+
+    >>> _picked((), "0a1b2c3d").match_ids, _picked((), None)
+    ((), None)
+    """
+    if key is None:
+        return None
+    found = next((run for run in runs if run.key == key), None)
+    return found or Configuration(0, key, "the configuration picked", ())
 
 
 MAX_MONTHS: Final = 24
@@ -1231,15 +1280,59 @@ def players_report(
     scope: Scope | None = None,
     *,
     section_cap: int = SECTIONS_SHOWN,
+    run: str | None = None,
 ) -> str:
     """The players report's HTML; the same warehouse and scope give the same bytes.
+
+    Its judged figures count the annotations of one configuration: ``run`` (a number or an
+    id, :func:`pick_run`), or the only one in scope; several and none picked raise
+    :class:`RunChoiceError`.
 
     The page can narrow itself to a preset and a period of its matches (:class:`Filters`):
     each pair's figures are made here, with the same queries as the whole page's. At most
     ``section_cap`` players (most deals first) get a section, and a table at most
     :data:`ROWS_SHOWN` rows: a line says how many were left out.
     """
-    scope = scope or Scope()
+    scope = pick_run(wh, scope or Scope(), run)
     page = players_context(wh, min_deals, link, scope, section_cap=section_cap)
     filters = _filters(wh, min_deals, link, scope, section_cap)
     return render("players.html", page=page, filters=filters)
+
+
+class RunChoiceError(ValueError):
+    """The annotations in a report's scope come from several configurations and none was
+    picked, or the one asked for is not among them: the message says which there are."""
+
+
+def pick_run(wh: Warehouse, scope: Scope, choice: str | None = None) -> Scope:
+    """``scope`` with the configuration whose annotations its judged figures count: the
+    one ``choice`` names (its number in :func:`~reports.html.annotations.configurations`
+    over the scope's matches, or its id), else None when the scope holds at most one.
+    Raises :class:`RunChoiceError` rather than pool several: its message numbers them.
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from twentynine.reports.warehouse.store import open_warehouse
+    >>> with open_warehouse(Path(tempfile.mkdtemp()) / "w.duckdb") as wh:
+    ...     pick_run(wh, Scope("pagat")).run is None
+    True
+    """
+    scope_to(wh, Scope(scope.preset, scope.since, scope.until))
+    runs = configurations(wh)
+    differ = config_differences([run.config for run in runs if run.config is not None])
+    named = "; ".join(run.named(differ or None) for run in runs)
+    if len(runs) > 1:
+        named += ", alike in their other options"
+    if choice is None:
+        if len(runs) <= 1:
+            return Scope(scope.preset, scope.since, scope.until)
+        raise RunChoiceError(  # only the options that differ: one line a person can read
+            f"the annotations of these matches were worked out with {len(runs)} "
+            f"configurations, and the report does not pool them: {named}; pick one with "
+            "--run N (its number here) or --run ID (its id in brackets)"
+        )
+    picked = next((run for run in runs if choice in (str(run.number), run.key)), None)
+    if picked is None:
+        there = f"the matches in scope hold {named}" if runs else "no match in scope is analysed"
+        raise RunChoiceError(f"--run {choice}: no such configuration; {there}")
+    return Scope(scope.preset, scope.since, scope.until, picked.key)
