@@ -82,8 +82,11 @@ def test_the_calls_carry_their_marks_in_the_auction(tmp_path: Path) -> None:
     left them, so the grid has a mark to show whatever the judgement."""
     match, notes = analyzed_match()
     actions = match.deals[0].actions
-    first_bid = next(n for n in notes if n.deal == 1 and n.kind == "bid"
-                     and n.action is not None and isinstance(actions[n.action], BidAction))  # fmt: skip
+    first_bid = next(
+        n
+        for n in notes
+        if n.deal == 1 and n.kind == "bid" and isinstance(actions[n.action or 0], BidAction)
+    )
     stored = [n._replace(label="mistake") if n is first_bid else n for n in notes]
     db = tmp_path / "w.duckdb"
     with open_warehouse(db) as wh:
