@@ -48,21 +48,28 @@ def _dealings(db: Path) -> tuple[set[str], set[str]]:
 
 
 def test_resume_never_mixes_the_two_dealings(logs: Path, tmp_path: Path) -> None:
+    """A run of one dealing never resumes one of the other (docs/analysis.md, "Runs"):
+    --resume is refused in one line and nothing changes; analysed again without it, the
+    matches' notes are all of the new dealing; a resume of that run skips them."""
     db = tmp_path / "w.duckdb"
     fair = runner.invoke(app, ["analyze", str(logs), *ONLY, "--db", str(db)])
     assert fair.exit_code == 0, fair.output
     assert _dealings(db) == ({"fair"}, {"fair"})
-    server = ["analyze", str(logs), *ONLY, "--db", str(db), "--resume", "--dealing", "server"]
-    again = runner.invoke(app, server)  # another dealing: every match again
-    assert again.exit_code == 0, again.output
-    assert "2 matches, 4 deals" in again.stderr and "skipped" not in again.stderr
     version = shipped_model().version
+    server = ["analyze", str(logs), *ONLY, "--db", str(db), "--dealing", "server"]
+    refused = runner.invoke(app, [*server, "--resume"])
+    assert refused.exit_code == 2, refused.output
+    assert f"--dealing fair stored, --dealing {version} asked" in refused.stderr
+    assert _dealings(db) == ({"fair"}, {"fair"})
+    again = runner.invoke(app, server)  # without --resume: every match again, replaced
+    assert again.exit_code == 0, again.output
+    assert "2 matches, 4 deals" in again.stderr and "replaced" in again.stderr
     assert _dealings(db) == ({version}, {version})
-    after = runner.invoke(app, server)
+    after = runner.invoke(app, [*server, "--resume"])
     assert "2 matches already analysed with these options, skipped" in after.stderr
     back = runner.invoke(app, ["analyze", str(logs), *ONLY, "--db", str(db), "--resume"])
-    assert "skipped" not in back.stderr
-    assert _dealings(db) == ({"fair"}, {"fair"})
+    assert back.exit_code == 2 and f"--dealing {version} stored, --dealing fair" in back.stderr
+    assert _dealings(db) == ({version}, {version})
 
 
 def test_the_server_s_notes_say_so_in_words(logs: Path) -> None:

@@ -6,7 +6,7 @@ page in step). The schema version is stored in ``warehouse_info``; :data:`MIGRAT
 an older file up one version at a time.
 
 >>> SCHEMA_VERSION, [c.name for c in TABLES["pairs"]][:3]
-(7, ['match_id', 'deal_no', 'action_no'])
+(8, ['match_id', 'deal_no', 'action_no'])
 >>> create_table_sql("pairs").splitlines()[0]
 'CREATE TABLE pairs ('
 """
