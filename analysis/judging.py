@@ -156,11 +156,12 @@ def _first_set(
                 continue
             return None
         result = _compare(outcomes, chosen)
-        if settled(result, scale):
+        undecided = could_label(result, k, cap, scale)
+        if settled(result, scale) and not undecided:
             return outcomes, k
         if looks or (until_settled and k < cap):
             continue
-        if k >= cap or not worth_more_samples(result, k, cap, scale):
+        if k >= cap or not (undecided or worth_more_samples(result, k, cap, scale)):
             return outcomes, k
 
 
@@ -287,6 +288,24 @@ def worth_more_samples(result: Judgement, drawn: int, cap: int, scale: float = 1
     half = (result.high - result.low) / 2 * math.sqrt(drawn / cap)
     above = [t * scale for _, t in THRESHOLDS if result.low < t * scale <= result.loss]
     return bool(above) and result.loss - half >= above[0]
+
+
+def could_label(result: Judgement, drawn: int, cap: int, scale: float = 1.0) -> bool:
+    """Whether a loss not yet confirmed could still be labelled by ``cap`` samples, or left
+    unlabelled, as another seed's samples might find: the first threshold (times ``scale``)
+    is above the interval's low end, and the high end reaches it with room for the
+    half-width at the cap. Such a decision draws on: stopping it early, on whichever side
+    of the line the first samples happened to fall, is what made labels come and go with
+    the seed.
+
+    >>> near = Judgement("b", "a", {}, {}, 0.04, -0.02, 0.10, 32)  # under the line by chance?
+    >>> nothing = Judgement("b", "a", {}, {}, 0.0, -0.03, 0.03, 32)
+    >>> could_label(near, 32, 128), could_label(nothing, 32, 128)
+    (True, False)
+    """
+    first = THRESHOLDS[0][1] * scale
+    half = (result.high - result.low) / 2 * math.sqrt(drawn / cap)
+    return result.low < first and result.high >= first + half
 
 
 def _compare(outcomes: Sequence[Outcome], chosen: str) -> Judgement:

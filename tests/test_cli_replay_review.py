@@ -77,12 +77,14 @@ def test_a_labelled_card_is_marked_and_said_at_its_step_and_in_the_tricks(
 
 def test_the_calls_carry_their_marks_in_the_auction(analyzed_db: Path) -> None:
     match, notes = analyzed_match()
-    deal = match.deals[0]
-    judged = {k: decision_mark(ns) for (d, k, _, kind), ns in decisions(notes).items()
-              if d == 1 and kind == "bid"}  # fmt: skip
+    marked = {(d, k): decision_mark(ns) for (d, k, _, kind), ns in decisions(notes).items()
+              if kind == "bid"}  # fmt: skip
+    number = min(d for (d, k), mark in marked.items() if mark)  # the first deal with one
+    deal = match.deals[number - 1]
+    judged = {k: mark for (d, k), mark in marked.items() if d == number}
     bids = [k for k, a in enumerate(deal.actions) if isinstance(a, BidAction) and judged.get(k)]
     assert bids
-    frames = _replay("--db", str(analyzed_db), "--deal", "1")
+    frames = _replay("--db", str(analyzed_db), "--deal", str(number))
     for k in bids:
         action = deal.actions[k]
         assert isinstance(action, BidAction)
