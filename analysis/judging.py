@@ -292,20 +292,20 @@ def worth_more_samples(result: Judgement, drawn: int, cap: int, scale: float = 1
 
 def could_label(result: Judgement, drawn: int, cap: int, scale: float = 1.0) -> bool:
     """Whether a loss not yet confirmed could still be labelled by ``cap`` samples, or left
-    unlabelled, as another seed's samples might find: the first threshold (times ``scale``)
-    is above the interval's low end, and the high end reaches it with room for the
-    half-width at the cap. Such a decision draws on: stopping it early, on whichever side
-    of the line the first samples happened to fall, is what made labels come and go with
-    the seed.
+    unlabelled, as another seed's samples might find: the loss is at least half the first
+    threshold (times ``scale``), the threshold is above the interval's low end, and the
+    high end reaches it with room for the half-width at the cap. Such a decision draws on:
+    stopping it early, on whichever side of the line the first samples happened to fall,
+    is what made labels come and go with the seed.
 
     >>> near = Judgement("b", "a", {}, {}, 0.04, -0.02, 0.10, 32)  # under the line by chance?
-    >>> nothing = Judgement("b", "a", {}, {}, 0.0, -0.03, 0.03, 32)
-    >>> could_label(near, 32, 128), could_label(nothing, 32, 128)
+    >>> small = Judgement("b", "a", {}, {}, 0.02, -0.06, 0.10, 32)
+    >>> could_label(near, 32, 128), could_label(small, 32, 128)
     (True, False)
     """
     first = THRESHOLDS[0][1] * scale
     half = (result.high - result.low) / 2 * math.sqrt(drawn / cap)
-    return result.low < first and result.high >= first + half
+    return result.loss >= first / 2 and result.low < first and result.high >= first + half
 
 
 def _compare(outcomes: Sequence[Outcome], chosen: str) -> Judgement:

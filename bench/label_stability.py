@@ -12,7 +12,8 @@ alone. A kind with fewer than ``MIN_GATED`` labels is reported, not gated; the t
 ``TARGET``.
 
     nice python bench/label_stability.py --games 40 --jobs 2
-    python bench/label_stability.py --games 40 --tables-only
+    nice python bench/label_stability.py --games 60 --jobs 2 --resume   # 20 games more
+    python bench/label_stability.py --tables-only
 """
 
 from __future__ import annotations
@@ -156,16 +157,28 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--tables-only", action="store_true")
     parser.add_argument("--name", default="stability", help="the saved file's prefix")
+    parser.add_argument(
+        "--resume", action="store_true", help="keep the games and seeds already saved"
+    )
     args = parser.parse_args(argv)
     seeds = [int(s) for s in args.seeds.split(",")]
     OUT.mkdir(parents=True, exist_ok=True)
     saved = OUT / f"{args.name}_labels.jsonl"
     if not args.tables_only:
         games = first_games(args.archive, args.games)
-        tasks = [(m, seed, args.samples) for seed in seeds for m in games]
+        done: set[tuple[str, int]] = set()
+        if args.resume and saved.exists():
+            done = {(line["match_id"], line["seed"]) for line in map(json.loads, saved.open())}
+        tasks = [
+            (m, seed, args.samples)
+            for seed in seeds
+            for m in games
+            if (m.match_id, seed) not in done
+        ]
         started = time.monotonic()
         cpu = 0.0
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool, saved.open("w") as out:
+        mode = "a" if args.resume else "w"
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool, saved.open(mode) as out:
             for line in pool.map(analyse, tasks, chunksize=1):
                 cpu += line["cpu"]
                 out.write(json.dumps(line) + "\n")
