@@ -35,7 +35,6 @@ from twentynine.analysis.judging import (
     DealContext,
     Judgement,
     Outcome,
-    confirmed,
     judge,
     sample_rng,
     seat_has_cards,
@@ -379,20 +378,10 @@ def _trump_note(context: DealContext, positions: Sequence[Position]) -> Annotati
             outcome[text] = (made / PLAYOUTS, points / PLAYOUTS)
         return outcome
 
-    verdict = judge(draw, chosen, context.samples)
+    verdict = judge(draw, chosen, context.samples, precise=True)
     if verdict is None:
         return None
-    picked_on = verdict.samples
-    verdict = confirmed(verdict, draw, context.samples)
-    return context.note(
-        pos,
-        "trump",
-        "make_probability",
-        verdict,
-        policy=POLICY,
-        playouts=PLAYOUTS,
-        picked_on=picked_on,
-    )
+    return context.note(pos, "trump", "make_probability", verdict, policy=POLICY, playouts=PLAYOUTS)
 
 
 # --------------------------------------------------------------------------- doubling

@@ -122,7 +122,7 @@ def _show_decision(context: DealContext, pos: Position) -> Annotation | None:
                 total[1] += points
         return {text: (v[0] / PLAYOUTS, v[1] / PLAYOUTS) for text, v in totals.items()}
 
-    verdict = judge(draw, chosen, context.samples)
+    verdict = judge(draw, chosen, context.samples, precise=True)
     if verdict is None:
         return None
     caller = pos.state.caller_seat

@@ -38,6 +38,22 @@ MIN_LABEL_SAMPLES: Final = 8
 """Fewer samples than this give no label: their interval is not worth trusting."""
 
 
+MAX_HALF_WIDTH: Final = 0.06
+"""A label judged by play-outs (the trump choice, the shows) needs the make-chance of the
+choice made and of the best each known within this (half their 95% interval's width)."""
+
+
+def best_mark(gain_low: float, scale: float = 1.0) -> bool:
+    """Whether a best choice earns "!": the low end of the 95% interval of its gain over
+    the runner-up clears the first label threshold (times ``scale``), so the choice was
+    surely better, not best by the noise of the samples.
+
+    >>> best_mark(0.06), best_mark(0.02), best_mark(0.06, scale=2.0)
+    (True, False, False)
+    """
+    return gain_low >= THRESHOLDS[0][1] * scale
+
+
 class Estimate(NamedTuple):
     """A mean over samples with its 95% interval."""
 

@@ -371,6 +371,9 @@ def test_a_card_from_the_third_trick_on_gets_more_samples() -> None:
     assert late and early
     # The first look of a late card comes after half of four times the samples; its cap is
     # eight times that. An early card keeps the usual schedule (first look at 8, cap 32).
+    # A label candidate is checked on a second set as large: twice the cap at most.
     assert all(CHEAP_SAMPLES * samples // 2 <= (n.samples or 0) for n in late)
-    assert all((n.samples or 0) <= CHEAP_SAMPLES * samples * CHEAP_CAP_FACTOR for n in late)
-    assert all(samples <= (n.samples or 0) <= samples * CAP_FACTOR for n in early)
+    assert all((n.samples or 0) <= 2 * CHEAP_SAMPLES * samples * CHEAP_CAP_FACTOR for n in late)
+    assert all(samples <= (n.samples or 0) <= 2 * samples * CAP_FACTOR for n in early)
+    checked = [n for n in late + early if "halves" in json.loads(n.detail)]
+    assert all(n.samples == sum(h[2] for h in json.loads(n.detail)["halves"]) for n in checked)

@@ -48,7 +48,11 @@ def test_a_labelled_card_is_marked_and_said_at_its_step_and_in_the_tricks(
     analyzed_db: Path,
 ) -> None:
     match, notes = analyzed_match()
-    deal, action, seat = labelled(notes)[0]
+    deal, action, seat = next(
+        (d, a, s)
+        for d, a, s in labelled(notes)
+        if isinstance(match.deals[d - 1].actions[a], PlayAction)
+    )
     here = [n for n in notes if (n.deal, n.action, n.seat) == (deal, action, seat)]
     worst = max((n for n in here if n.label in LABELS), key=lambda n: LABELS.index(str(n.label)))
     mark = MARKS[str(worst.label)]

@@ -136,17 +136,20 @@ def _unsure(note: Annotation) -> bool:
 
 
 def _no_better(note: Annotation) -> bool:
-    """Whether the best choice, as the first samples picked it, did worse than the one made
-    on the fresh samples its loss rests on (:func:`analysis.judging.confirmed`)."""
+    """Whether the best choice did worse than the one made on the samples its loss rests on
+    (its interval wholly below 0)."""
     return note.best != note.chosen and note.ci_high is not None and note.ci_high < 0
 
 
 def _fresh(note: Annotation) -> str:
-    """How many samples a confirmed note's figures rest on, when they are not those that
-    picked its best: `` (on 16 fresh layouts)``; else empty."""
-    if note.best == note.chosen or not _detail(note).get("picked_on") or not note.samples:
+    """What a labelled sampled note's figures rest on, when a second independent set of
+    samples confirmed its label (``detail.halves``, docs/analysis.md "Labels"):
+    `` (two independent sets of 32 and 32 layouts agree)``; else empty."""
+    halves = _detail(note).get("halves")
+    if not halves or note.label is None or len(halves) != 2:
         return ""
-    return f" (on {note.samples} layouts that took no part in picking it)"
+    (_, _, one), (_, _, two) = halves
+    return f" (two independent sets of {one} and {two} layouts agree)"
 
 
 def _shares(*values: float) -> list[str]:

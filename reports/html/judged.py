@@ -3,7 +3,7 @@ judgement is which, the values of every legal card, the summaries per seat.
 
 The annotations are consumed as stored (labels, values, explanations: ``analysis.annotate``);
 this module only reads them. A mark is lichess's: ``?!`` inaccuracy, ``?`` mistake, ``??``
-blunder, and ``!`` for a best move where a worse one was possible.
+blunder, and ``!`` for a best move surely better than the next (judged on samples).
 
 >>> from twentynine.analysis.annotate import Annotation
 >>> note = Annotation("m", 1, 9, "N", "card", "exact", "TD", "JD", 14.0, 16.0, 2.0,
@@ -34,7 +34,7 @@ MARKS: Final[dict[str, str]] = {"inaccuracy": "?!", "mistake": "?", "blunder": "
 """Each label's mark, as lichess writes it."""
 
 BEST_MARK: Final = "!"
-"""The mark of a best move where another choice would have been worse."""
+"""The mark of a best move surely better than the next best (:func:`surely_best`)."""
 
 _EPSILON: Final = 1e-9
 
@@ -93,12 +93,25 @@ def is_forced(note: Annotation) -> bool:
     return len(values) < 2 or max(values) - min(values) <= _EPSILON
 
 
+def surely_best(note: Annotation) -> bool:
+    """Whether a note's choice earns ``!``: judged on samples, best, and the 95% interval of
+    its gain over the runner-up wholly past the first label threshold (``sure_best`` in its
+    ``detail``: ``analysis.labels.best_mark``). A note with all cards known never does, as
+    it never carries a label."""
+    if note.method != "sampled" or not is_best(note):
+        return False
+    try:
+        return json.loads(note.detail).get("sure_best") is True
+    except (ValueError, AttributeError):
+        return False
+
+
 def note_mark(note: Annotation) -> str:
-    """A note's own mark: its label's, ``!`` for a best move that had a worse alternative,
-    or none (a forced move, or a loss too small or too uncertain to label)."""
+    """A note's own mark: its label's, ``!`` for a best move surely better than the
+    runner-up (:func:`surely_best`), or none."""
     if note.label in MARKS:
         return MARKS[note.label]
-    return BEST_MARK if is_best(note) and not is_forced(note) else ""
+    return BEST_MARK if surely_best(note) else ""
 
 
 def worst_label(notes: Iterable[Annotation]) -> str | None:
@@ -109,12 +122,12 @@ def worst_label(notes: Iterable[Annotation]) -> str | None:
 
 def decision_mark(notes: Sequence[Annotation]) -> str:
     """The mark of one decision judged by one or more notes (a show is judged twice: with
-    all cards known and from what the seat knew): the worst label's, else ``!`` when every
-    note found it best and one of them had a worse choice."""
+    all cards known and from what the seat knew): the worst label's, else ``!`` when a
+    note judged on samples finds it surely best (:func:`surely_best`)."""
     label = worst_label(notes)
     if label is not None:
         return MARKS[label]
-    if notes and all(is_best(n) for n in notes) and not all(is_forced(n) for n in notes):
+    if any(surely_best(n) for n in notes):
         return BEST_MARK
     return ""
 
