@@ -108,6 +108,20 @@ class Alternative(NamedTuple):
     ci_high: float | None = None
 
 
+def detail_of(note: Annotation) -> dict[str, Any]:
+    """A note's ``detail`` read back: the JSON object, or empty where it is not one.
+
+    >>> detail_of(Annotation("m", 1, 0, "N", "card", "exact", "JH", "JH", 1.0, 1.0, 0.0,
+    ...     "card_points", None, None, None, None, "x", '{"par": 14}', 0))
+    {'par': 14}
+    """
+    try:
+        body = json.loads(note.detail)
+    except ValueError:
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
 def detail_json(alternatives: Sequence[Alternative], **extra: Any) -> str:
     """The ``detail`` column: the alternatives best first, and any extra facts.
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
-from twentynine.analysis.annotate import Annotation, choice_words
+from twentynine.analysis.annotate import Annotation, choice_words, detail_of
 from twentynine.analysis.judge.playout import PLAYOUTS, bot_card, play_out, reached
 from twentynine.analysis.judging import DealContext, sample_rng
 from twentynine.analysis.models.dealing import DealingModel
@@ -59,18 +59,10 @@ def holding(cards: Sequence[Card], suit: str) -> str:
     return f"{shown} ({count}, {points} point{'' if points == 1 else 's'})"
 
 
-def _detail(note: Annotation) -> dict[str, Any]:
-    try:
-        body = json.loads(note.detail)
-    except ValueError:
-        return {}
-    return body if isinstance(body, dict) else {}
-
-
 def _with_reason(note: Annotation, reason: str | None) -> Annotation:
     if not reason:
         return note
-    body = _detail(note)
+    body = detail_of(note)
     body["reason"] = reason
     return note._replace(detail=json.dumps(body))
 
@@ -83,7 +75,7 @@ def wants_reason(note: Annotation) -> bool:
     if note.label is not None:
         return note.kind in ("card", "show", "trump", "bid", *_DOUBLING)
     if note.kind in ("trump", "bid") and note.best == note.chosen:
-        values = [a["value"] for a in _detail(note).get("alternatives", [])]
+        values = [a["value"] for a in detail_of(note).get("alternatives", [])]
         return len(values) > 1 and max(values) - min(values) > 1e-9
     return False
 
@@ -331,7 +323,7 @@ def _suit_of(choice: str) -> str | None:
 def _trump_reason(context: DealContext, pos: Position, note: Annotation) -> str | None:
     seat = Seat(note.seat or "N")
     held = list(pos.state.seat_view(seat).hand)
-    ranked = [str(a["choice"]) for a in _detail(note).get("alternatives", [])]
+    ranked = [str(a["choice"]) for a in detail_of(note).get("alternatives", [])]
     runner_up = next((c for c in ranked if c != note.best), note.best)
     named = [note.best, note.chosen if note.chosen != note.best else runner_up]
     suits = [s for s in dict.fromkeys(_suit_of(c) for c in named) if s]
@@ -403,7 +395,7 @@ def _bid_reason(context: DealContext, pos: Position, note: Annotation) -> str | 
         return None
     jacks = [c.display for c in four if c.rank is Rank.JACK]
     nines = [c.display for c in four if c.rank is Rank.NINE]
-    trump = _detail(note).get("trump")
+    trump = detail_of(note).get("trump")
     longest = (
         trump
         if trump in _SUITS

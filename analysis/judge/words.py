@@ -23,12 +23,11 @@ one story:
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Final
 
-from twentynine.analysis.annotate import Annotation, choice_words
+from twentynine.analysis.annotate import Annotation, choice_words, detail_of
 from twentynine.analysis.models.dealing import FAIR as FAIR_DEALING
 from twentynine.analysis.models.dealing import SERVER_WORDS, note_dealing
 from twentynine.schema.cards import Seat
@@ -86,21 +85,15 @@ def _dealt(note: Annotation, text: str) -> str:
 
 
 # ----------------------------------------------------------------------------- helpers
-def _detail(note: Annotation) -> dict[str, Any]:
-    try:
-        body = json.loads(note.detail)
-    except ValueError:
-        return {}
-    return body if isinstance(body, dict) else {}
 
 
 def _values(note: Annotation) -> dict[str, float]:
-    alternatives = _detail(note).get("alternatives", [])
+    alternatives = detail_of(note).get("alternatives", [])
     return {str(a["choice"]): float(a["value"]) for a in alternatives}
 
 
 def _secondary(note: Annotation) -> dict[str, float]:
-    return {str(k): float(v) for k, v in _detail(note).get("secondary", {}).items()}
+    return {str(k): float(v) for k, v in detail_of(note).get("secondary", {}).items()}
 
 
 def _team(note: Annotation) -> str:
@@ -113,7 +106,7 @@ def _other(note: Annotation, step: Sequence[Annotation], kind: str, method: str)
 
 def _goal(note: Annotation) -> tuple[str, str]:
     """What the deciding side wants, as a verb and as the contract's fate."""
-    if _detail(note).get("goal") == "beat":
+    if detail_of(note).get("goal") == "beat":
         return "beat the contract", "the contract is beaten"
     return "make the contract", "the contract is made"
 
@@ -145,7 +138,7 @@ def _fresh(note: Annotation) -> str:
     """What a labelled sampled note's figures rest on, when a second independent set of
     samples confirmed its label (``detail.halves``, docs/analysis.md "Labels"):
     `` (two independent sets of 32 and 32 layouts agree)``; else empty."""
-    halves = _detail(note).get("halves")
+    halves = detail_of(note).get("halves")
     if not halves or note.label is None or len(halves) != 2:
         return ""
     (_, _, one), (_, _, two) = halves
@@ -196,12 +189,12 @@ def _kept(note: Annotation) -> str:
 
 def _caller_shows(note: Annotation) -> bool:
     """Whether a show note's seat is the caller, who shows the trump (anyone else asks)."""
-    return note.seat is not None and _detail(note).get("caller") == note.seat
+    return note.seat is not None and detail_of(note).get("caller") == note.seat
 
 
 def _show_word(note: Annotation) -> str:
     """Asking for the trump, or, for the caller, showing it: the show choice as a verb."""
-    if "caller" not in _detail(note):
+    if "caller" not in detail_of(note):
         return "asking for (or showing) the trump"
     return "showing the trump" if _caller_shows(note) else "asking for the trump"
 
@@ -252,7 +245,7 @@ def _show_exact(note: Annotation, step: Sequence[Annotation], deal: Sequence[Ann
 
 
 def _par(note: Annotation, step: Sequence[Annotation], deal: Sequence[Annotation]) -> str:
-    detail = _detail(note)
+    detail = detail_of(note)
     team = _team(note)
     par = detail.get("par", note.value_chosen)
     chosen = choice_words(note.chosen)
@@ -304,7 +297,7 @@ def _show_sampled(note: Annotation, step: Sequence[Annotation], deal: Sequence[A
     values, points = _values(note), _secondary(note)
     _, fate = _goal(note)
     ask, play = values.get("show", 0.0), values.get("no show", 0.0)
-    how = f", {PLAYED_OUT}" if _detail(note).get("policy") else ""
+    how = f", {PLAYED_OUT}" if detail_of(note).get("policy") else ""
     shows = _show_word(note)
     if _same_share(ask, play):
         chance = f"{fate} {_shares(ask)[0]} of the time either way"
@@ -331,7 +324,7 @@ def _show_sampled(note: Annotation, step: Sequence[Annotation], deal: Sequence[A
 
 def _trump_sampled(note: Annotation, step: Sequence[Annotation], deal: Sequence[Annotation]) -> str:
     values = _values(note)
-    how = f", {PLAYED_OUT}" if _detail(note).get("policy") else ""
+    how = f", {PLAYED_OUT}" if detail_of(note).get("policy") else ""
     mine, best = choice_words(note.chosen), choice_words(note.best)
     if note.chosen == note.best:
         others = sorted((v, c) for c, v in values.items() if c != note.chosen)
@@ -372,7 +365,7 @@ def _trump_sampled(note: Annotation, step: Sequence[Annotation], deal: Sequence[
 
 def _bid(note: Annotation, step: Sequence[Annotation], deal: Sequence[Annotation]) -> str:
     values, made = _values(note), _secondary(note)
-    detail = _detail(note)
+    detail = detail_of(note)
     stands: dict[str, float] = detail.get("stands", {})
     team = _team(note)
 
@@ -542,7 +535,7 @@ def note_text(note: Annotation, *, defending: bool = False) -> str:
     """
     chosen, best = choice_words(note.chosen), choice_words(note.best)
     said = note.explanation[:1].upper() + note.explanation[1:]
-    reason = _detail(note).get("reason")
+    reason = detail_of(note).get("reason")
     why = f". Why: {reason}" if isinstance(reason, str) and reason else ""
     if note.best != note.chosen and note.loss > 1e-9:
         lost = loss_text(note, defending=defending)
