@@ -22,7 +22,6 @@ True
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import math
 import re
@@ -34,7 +33,15 @@ from typing import Any, Final, Literal, NamedTuple
 import numpy as np
 
 from twentynine.analysis.models.dealing import FAIR_SIDE_SHARE, DealingModel, side_shares
-from twentynine.analysis.models.files import MAX_LOG_ODDS, TOO_LONG, ModelFileError, number, numbers
+from twentynine.analysis.models.files import (
+    MAX_LOG_ODDS,
+    TOO_LONG,
+    ModelFileError,
+    named_version,
+    number,
+    numbers,
+    sigmoid,
+)
 from twentynine.schema.cards import ALL_CARDS, Card, Direction, Rank, Seat, Suit
 from twentynine.schema.shapes import DealLike
 from twentynine.schema.words import plural
@@ -437,7 +444,7 @@ class ContractModel:
     def chance(self, view: ContractView) -> float:
         """The chance that the caller's side makes the call, from the bidder's view."""
         logits = self._logits(view)
-        return _sigmoid(logits[self._pick(view, logits)])
+        return sigmoid(logits[self._pick(view, logits)])
 
     def chances_by_suit(self, view: ContractView) -> dict[Suit, float]:
         """The chance with each suit as trump (the view's own trump set aside).
@@ -446,7 +453,7 @@ class ContractModel:
         >>> max(by, key=by.__getitem__).value
         'H'
         """
-        return {s: _sigmoid(self.logit(view, s)) for s in SUIT_ORDER}
+        return {s: sigmoid(self.logit(view, s)) for s in SUIT_ORDER}
 
     def interval(self, view: ContractView) -> tuple[float, float]:
         """The 95% interval of :meth:`chance` from the fit's uncertainty (on the log-odds
@@ -455,7 +462,7 @@ class ContractModel:
         x = (1.0, *self.vector(view, suit))
         eta = self.logit(view, suit)
         half = Z95 * math.sqrt(max(_quadratic(self.covariance, x), 0.0))
-        return _sigmoid(eta - half), _sigmoid(eta + half)
+        return sigmoid(eta - half), sigmoid(eta + half)
 
     def combination(
         self, terms: Iterable[tuple[float, ContractView]], constant: float = 0.0
@@ -481,7 +488,7 @@ class ContractModel:
             rows.append((1.0, *self.vector(view, suit)))
             weights.append(weight)
             logits.append(self.logit(view, suit))
-            mean += weight * _sigmoid(logits[-1])
+            mean += weight * sigmoid(logits[-1])
         if not rows:
             return mean, mean, mean
         x = np.array(rows)
@@ -534,10 +541,10 @@ def parameters_version(
     >>> parameters_version(["level"], "best", 0.5, [-0.2], [[0.1, 0.0], [0.0, 0.1]])
     'contract-6027e13e'
     """
-    text = json.dumps(
-        [list(features), trump, intercept, list(coefficients), [list(r) for r in covariance]]
+    return named_version(
+        "contract",
+        [list(features), trump, intercept, list(coefficients), [list(r) for r in covariance]],
     )
-    return "contract-" + hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
 def _sigmoids(z: np.ndarray[Any, np.dtype[np.float64]]) -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -558,13 +565,6 @@ def _deviations(
     half = z @ root.T
     out: np.ndarray[Any, np.dtype[np.float64]] = np.vstack([half, -half])
     return out
-
-
-def _sigmoid(z: float) -> float:
-    if z >= 0:
-        return 1.0 / (1.0 + math.exp(-z))
-    e = math.exp(z)
-    return e / (1.0 + e)
 
 
 def _quadratic(matrix: Sequence[Sequence[float]], x: Sequence[float]) -> float:

@@ -23,14 +23,19 @@ True
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from twentynine.analysis.models.files import ModelFileError, number, numbers, read_body
+from twentynine.analysis.models.files import (
+    ModelFileError,
+    named_version,
+    number,
+    numbers,
+    read_body,
+)
 from twentynine.schema.cards import ALL_CARDS, SEATS, Card, Seat
 from twentynine.schema.rules import Rules
 from twentynine.schema.shapes import DealLike
@@ -175,8 +180,7 @@ def weights_version(weights: Iterable[Iterable[float]]) -> str:
     >>> weights_version([[1.0] * PACKETS] * 32)
     'dealing-f1e30162'
     """
-    text = json.dumps([list(row) for row in weights])
-    return "dealing-" + hashlib.sha256(text.encode()).hexdigest()[:8]
+    return named_version("dealing", [list(row) for row in weights])
 
 
 def load_model(path: Path) -> DealingModel:

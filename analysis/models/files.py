@@ -1,5 +1,6 @@
-"""Reading a model file: its JSON object, checked to name the format expected, and its
-numbers, checked to be numbers a model can hold.
+"""What every model file shares: reading its JSON object, checked to name the format
+expected; its numbers, checked to be numbers a model can hold; its version, named after its
+parameters; and the logistic function its chances come through.
 
 >>> try:
 ...     read_body(Path("/no/such/model.json"), "x")
@@ -10,6 +11,7 @@ numbers, checked to be numbers a model can hold.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from pathlib import Path
@@ -48,6 +50,28 @@ def read_body(path: Path, fmt: str) -> dict[str, Any]:
 
 
 TOO_LONG: Final = "a number too long to read (thousands of digits): not a model file"
+
+
+def named_version(prefix: str, parameters: Any) -> str:
+    """``prefix-`` and 8 hex digits of the parameters' JSON: the same numbers, the same
+    version, so a file whose numbers were edited cannot pass under the version it had.
+
+    >>> named_version("table", [0.0, [1.0]])
+    'table-cbd58469'
+    """
+    return f"{prefix}-" + hashlib.sha256(json.dumps(parameters).encode()).hexdigest()[:8]
+
+
+def sigmoid(z: float) -> float:
+    """The logistic function, without overflow for a large negative ``z``.
+
+    >>> sigmoid(0.0), round(sigmoid(-800.0), 6)
+    (0.5, 0.0)
+    """
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
 
 
 def number(value: Any, where: str) -> float:

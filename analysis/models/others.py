@@ -24,9 +24,7 @@ True
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -39,9 +37,11 @@ from twentynine.analysis.models.contract import longest_suit
 from twentynine.analysis.models.files import (
     MAX_LOG_ODDS,
     ModelFileError,
+    named_version,
     number,
     numbers,
     read_body,
+    sigmoid,
 )
 from twentynine.replay import DealState
 from twentynine.schema.cards import ALL_CARDS, Card, Rank, Seat, Suit
@@ -168,7 +168,7 @@ class AuctionModel:
             hand = self._hand_table()[four[0].mask | four[1].mask | four[2].mask | four[3].mask]
         else:
             hand = self._hand_term(four)
-        return _sigmoid(self.intercept + hand + self._rest_term(turn))
+        return sigmoid(self.intercept + hand + self._rest_term(turn))
 
     def _hand_term(self, four: tuple[Card, ...]) -> float:
         turn = Turn(four, LEVEL_BASE)
@@ -218,7 +218,7 @@ class AuctionModel:
             if bound is None:
                 least, most = self._hand_range
                 base = self.intercept + self._rest_term(call.turn(()))
-                top = _sigmoid(base + most) if call.called else 1.0 - _sigmoid(base + least)
+                top = sigmoid(base + most) if call.called else 1.0 - sigmoid(base + least)
                 bound = self._bounds[key] = (base, top)
             base, top = bound
             four = fours[call.seat]
@@ -226,7 +226,7 @@ class AuctionModel:
                 hand = table[four[0].mask | four[1].mask | four[2].mask | four[3].mask]
             else:
                 hand = self._hand_term(four)
-            chance = _sigmoid(base + hand)
+            chance = sigmoid(base + hand)
             weight *= (chance if call.called else 1.0 - chance) / top
         return min(weight, 1.0)
 
@@ -249,13 +249,6 @@ class AuctionModel:
         return json.dumps(self.as_json(), indent=2) + "\n"
 
 
-def _sigmoid(z: float) -> float:
-    if z >= 0:
-        return 1.0 / (1.0 + math.exp(-z))
-    e = math.exp(z)
-    return e / (1.0 + e)
-
-
 def model_version(
     features: Sequence[str], intercept: float, coefficients: Sequence[float], jump: float
 ) -> str:
@@ -264,8 +257,7 @@ def model_version(
     >>> model_version(["need"], 0.5, [-0.2], 0.1)
     'auction-aca81f8f'
     """
-    text = json.dumps([list(features), intercept, list(coefficients), jump])
-    return "auction-" + hashlib.sha256(text.encode()).hexdigest()[:8]
+    return named_version("auction", [list(features), intercept, list(coefficients), jump])
 
 
 def load_model(path: Path) -> AuctionModel:

@@ -25,9 +25,7 @@ True
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,9 +37,11 @@ from twentynine.analysis.models.contract import ContractModel, ContractView
 from twentynine.analysis.models.files import (
     MAX_LOG_ODDS,
     ModelFileError,
+    named_version,
     number,
     numbers,
     read_body,
+    sigmoid,
 )
 from twentynine.analysis.models.fit import ContractRow
 from twentynine.schema.cards import Card, Rank, Suit
@@ -130,7 +130,7 @@ class TableModel:
         ``partner`` and the opponents' ``opponents``."""
         suit = contract.best_suit(view)
         z = contract.logit(view, suit) + self.shift(suit, partner, opponents)
-        return _sigmoid(z)
+        return sigmoid(z)
 
     def shift(self, suit: Suit, partner: Iterable[Card], opponents: Iterable[Card]) -> float:
         """What the others' cards add to the contract model's log-odds."""
@@ -155,21 +155,13 @@ class TableModel:
         return json.dumps(self.as_json(), indent=2) + "\n"
 
 
-def _sigmoid(z: float) -> float:
-    if z >= 0:
-        return 1.0 / (1.0 + math.exp(-z))
-    e = math.exp(z)
-    return e / (1.0 + e)
-
-
 def model_version(intercept: float, coefficients: Sequence[float]) -> str:
     """A version named after the parameters: the same numbers, the same version.
 
     >>> model_version(0.0, [0.0] * 10)
     'table-8b5464e9'
     """
-    text = json.dumps([list(FEATURES), intercept, list(coefficients)])
-    return "table-" + hashlib.sha256(text.encode()).hexdigest()[:8]
+    return named_version("table", [list(FEATURES), intercept, list(coefficients)])
 
 
 _KEYS: Final = frozenset({"format", "version", "features", "intercept", "coefficients", "fit"})
